@@ -1,0 +1,60 @@
+"""The Litestar application factory: all wiring in one place."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.di import Provide
+from litestar.openapi import OpenAPIConfig
+from psycopg_pool import AsyncConnectionPool
+
+from api.health import HealthController
+from api.problems import problem_details_plugin
+from api.settings import Settings
+from store.database import resolve_database_url
+
+
+def create_app(settings: Settings) -> Litestar:
+    """Build the app for ``settings``; the database pool lives in the app's lifespan."""
+
+    @asynccontextmanager
+    async def database(app: Litestar) -> AsyncIterator[None]:
+        url = resolve_database_url(settings.database_url, settings.data_dir)
+        pool = AsyncConnectionPool(
+            url,
+            min_size=settings.pool_min_size,
+            max_size=settings.pool_max_size,
+            open=False,
+        )
+        await pool.open(wait=True, timeout=30)
+        app.state.pool = pool
+        try:
+            yield
+        finally:
+            await pool.close()
+
+    def provide_pool(state: State) -> AsyncConnectionPool:
+        pool: AsyncConnectionPool = state.pool
+        return pool
+
+    return Litestar(
+        route_handlers=[HealthController],
+        lifespan=[database],
+        dependencies={"pool": Provide(provide_pool, sync_to_thread=False)},
+        plugins=[problem_details_plugin()],
+        openapi_config=OpenAPIConfig(
+            title="matchlog",
+            version="0.1.0",
+            description="Record, replay and score Cuttle and Kozel matches.",
+            path="/schema",
+        ),
+        debug=False,
+    )
+
+
+def create_app_from_env() -> Litestar:
+    """Build the app from ``MATCHLOG_*`` variables (the entry point for server workers)."""
+    return create_app(Settings())

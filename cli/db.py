@@ -1,0 +1,46 @@
+"""``matchlog db``: migrate the database up or down."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from api.settings import Settings
+from cli.errors import friendly_errors
+from store import migrate
+from store.database import resolve_database_url
+
+app = typer.Typer(help="Manage the database schema (alembic migrations).", no_args_is_help=True)
+
+
+@app.command()
+def upgrade(
+    revision: Annotated[str, typer.Argument(help="Target revision.")] = "head",
+) -> None:
+    """Migrate the database up to REVISION (default: the newest)."""
+    with friendly_errors():
+        url = resolve_database_url(Settings().database_url, Settings().data_dir)
+        migrate.upgrade(url, revision)
+        typer.echo(f"database at revision {migrate.current(url)}")
+
+
+@app.command()
+def downgrade(
+    revision: Annotated[
+        str, typer.Argument(help="Target revision; 'base' removes every table.")
+    ] = "-1",
+) -> None:
+    """Migrate the database down to REVISION (default: one step)."""
+    with friendly_errors():
+        url = resolve_database_url(Settings().database_url, Settings().data_dir)
+        migrate.downgrade(url, revision)
+        typer.echo(f"database at revision {migrate.current(url) or 'base'}")
+
+
+@app.command()
+def current() -> None:
+    """Print the database's current revision."""
+    with friendly_errors():
+        url = resolve_database_url(Settings().database_url, Settings().data_dir)
+        typer.echo(migrate.current(url) or "base")

@@ -1,0 +1,20 @@
+"""The ``matchlog`` command line."""
+
+from __future__ import annotations
+
+import typer
+
+from cli import db
+from cli.serve import serve
+
+app = typer.Typer(
+    name="matchlog",
+    help="Record, replay and score Cuttle and Kozel matches.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+app.command()(serve)
+app.add_typer(db.app, name="db")
+
+if __name__ == "__main__":
+    app()

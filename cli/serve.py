@@ -1,0 +1,71 @@
+"""``matchlog serve``: migrate, then run the HTTP service."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from types import FrameType
+from typing import Annotated
+
+import typer
+
+from api.settings import Settings
+from cli.errors import friendly_errors
+from store import migrate
+from store.database import resolve_database_url
+
+
+def serve(
+    host: Annotated[
+        str | None, typer.Option(help="Address to listen on [env MATCHLOG_HOST].")
+    ] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on [env MATCHLOG_PORT].")] = None,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+) -> None:
+    """Upgrade the database to the newest schema, then serve the REST API.
+
+    With no MATCHLOG_DATABASE_URL the embedded PostgreSQL in MATCHLOG_DATA_DIR
+    (default ./matchlog-data) is started and shared with any other matchlog process.
+    """
+    import uvicorn
+
+    from api.app import create_app
+
+    with friendly_errors():
+        settings = Settings()
+        url = resolve_database_url(settings.database_url, settings.data_dir)
+        migrate.upgrade(url)
+    settings = settings.model_copy(update={"database_url": url})
+    bind_host = host or settings.host
+    bind_port = settings.port if port is None else port
+    _exit_cleanly_on_sigterm()
+    typer.echo(f"matchlog serving on http://{bind_host}:{bind_port} (OpenAPI at /schema)")
+    if workers == 1:
+        uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_level="warning")
+        return
+    # Workers are separate processes: they get the resolved URL, so only this
+    # process owns the embedded server's lifetime.
+    os.environ["MATCHLOG_DATABASE_URL"] = url
+    uvicorn.run(
+        "api.app:create_app_from_env",
+        factory=True,
+        host=bind_host,
+        port=bind_port,
+        workers=workers,
+        log_level="warning",
+    )
+
+
+def _exit_cleanly_on_sigterm() -> None:
+    """Make SIGTERM a normal exit, so atexit hooks (the embedded server's) run.
+
+    uvicorn shuts down gracefully on SIGTERM and then re-raises the signal with the
+    handler that was installed before it started; the default handler would kill
+    the process without running atexit hooks.
+    """
+
+    def _exit(signum: int, frame: FrameType | None) -> None:
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, _exit)

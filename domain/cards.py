@@ -1,0 +1,117 @@
+"""Playing cards and their two-character notation, shared by Cuttle and Kozel.
+
+A card is written rank then suit: ``AS``, ``TH``, ``7C``; ``T`` is the ten, never
+``10``. Cutthroat Cuttle adds two jokers, ``X1`` and ``X2``, with no rank or suit.
+Rank *order* and card *values* differ between the games, so they live in each
+engine; this module only knows what a card is and how it is written.
+
+Cards are interned: parsing the same text twice gives the same object, so
+comparisons and hashing stay cheap in the engines' inner loops.
+
+>>> Card.from_text('th')
+Card.from_text('TH')
+>>> Card.from_text('X1').is_joker
+True
+>>> [c.text() for c in parse_cards('AS 7H')]
+['AS', '7H']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from domain.errors import MalformedError
+
+RANKS = "A23456789TJQK"
+"""Every rank letter either game uses, in Cuttle's low-to-high order."""
+SUITS = "CDHS"
+"""Suit letters: clubs, diamonds, hearts, spades (Cuttle's scuttle order, low to high)."""
+JOKERS = ("X1", "X2")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: a rank letter and a suit letter, or a joker (rank ``X``, suit ``1``/``2``)."""
+
+    rank: str
+    suit: str
+
+    _interned: ClassVar[dict[str, Card]]
+
+    @classmethod
+    def from_text(cls, text: str) -> Card:
+        """Parse a card code, ignoring surrounding space and letter case.
+
+        Raises:
+            MalformedError (MALFORMED): the text is not a card code.
+
+        >>> Card.from_text(' qd ').text()
+        'QD'
+        """
+        card = _BY_TEXT.get(text.strip().upper())
+        if card is None:
+            raise MalformedError(
+                f"{text!r} is not a card: write rank then suit, like 7H or TS",
+                details={"card": text},
+            )
+        return card
+
+    def text(self) -> str:
+        """Return the two-character code."""
+        return self.rank + self.suit
+
+    @property
+    def is_joker(self) -> bool:
+        """Whether this is one of cutthroat's two jokers."""
+        return self.rank == "X"
+
+    def __str__(self) -> str:
+        return self.rank + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card.from_text({self.text()!r})"
+
+
+def _build() -> dict[str, Card]:
+    cards = {r + s: Card(r, s) for s in SUITS for r in RANKS}
+    cards.update({j: Card(j[0], j[1]) for j in JOKERS})
+    return cards
+
+
+_BY_TEXT: dict[str, Card] = _build()
+
+
+def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
+    """Parse space-separated card codes (or an iterable of codes) in order.
+
+    Raises:
+        MalformedError (MALFORMED): any item is not a card code.
+
+    >>> parse_cards(['9s', '7H'])
+    (Card.from_text('9S'), Card.from_text('7H'))
+    """
+    items = text.split() if isinstance(text, str) else text
+    return tuple(Card.from_text(item) for item in items)
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Write cards space-separated, in the order given.
+
+    >>> format_cards(parse_cards('AS 7H'))
+    'AS 7H'
+    """
+    return " ".join(card.text() for card in cards)
+
+
+def deck(ranks: str = RANKS, *, jokers: bool = False) -> tuple[Card, ...]:
+    """Return one of each card with the given ranks, suit by suit, jokers last.
+
+    >>> len(deck()), len(deck(jokers=True)), len(deck('6789TJQKA'))
+    (52, 54, 36)
+    """
+    cards = [_BY_TEXT[r + s] for s in SUITS for r in ranks]
+    if jokers:
+        cards.extend(_BY_TEXT[j] for j in JOKERS)
+    return tuple(cards)

@@ -1,0 +1,1 @@
+"""Cuttle: classic, standard and cutthroat as parameters of one engine."""

@@ -1,0 +1,78 @@
+"""The one family of errors the domain raises, each with a stable CAPS code.
+
+The code is the contract: the API puts it in problem+json, the CLI prints it, tests
+assert on it. Messages are for people; they quote the input with ``!r`` and never
+name a card the acting seat may not see. Released codes never change.
+
+Kinds split like python-chess's move errors:
+
+- ``MalformedError``: the input cannot be read (``MALFORMED``).
+- ``IllegalMoveError``: a well-formed action the rules refuse here
+  (``NOT_YOUR_TURN``, ``BEAT_FAILS``, ``MATCH_OVER`` ...).
+- ``InvalidSetupError``: a match, round or position that cannot be set up
+  (``INVALID_FORMAT``, ``INVALID_POSITION``, ``INVALID_DECK``).
+- ``NotFoundError``, ``ConflictError``, ``ForbiddenError``: service-level
+  refusals (``MATCH_NOT_FOUND``, ``VERSION_CONFLICT``, ``FORBIDDEN`` ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+class DomainError(Exception):
+    """Base of every refusal matchlog reports to a person or a program."""
+
+    default_code = "DOMAIN_ERROR"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        details: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code: str = code or self.default_code
+        self.message: str = message
+        self.details: dict[str, Any] = dict(details or {})
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r}, code={self.code!r})"
+
+
+class MalformedError(DomainError):
+    """Input that cannot be read: an unknown card, action or seat, or bad syntax."""
+
+    default_code = "MALFORMED"
+
+
+class IllegalMoveError(DomainError):
+    """A readable action that the rules refuse in the current position."""
+
+    default_code = "ILLEGAL_MOVE"
+
+
+class InvalidSetupError(DomainError):
+    """A match, round or position that cannot be set up as given."""
+
+    default_code = "INVALID_FORMAT"
+
+
+class NotFoundError(DomainError):
+    """Something named by the request does not exist."""
+
+    default_code = "NOT_FOUND"
+
+
+class ConflictError(DomainError):
+    """The request clashes with what is already recorded (a stale version, a reused id)."""
+
+    default_code = "CONFLICT"
+
+
+class ForbiddenError(DomainError):
+    """The caller may not do this."""
+
+    default_code = "FORBIDDEN"

@@ -1,0 +1,1 @@
+"""Kozel: the four-player partnership game to 12 loss points."""

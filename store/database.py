@@ -1,0 +1,56 @@
+"""Which PostgreSQL to use, and the URL forms the tools need."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from store.embedded import start_embedded
+
+
+def resolve_database_url(database_url: str | None, data_dir: Path) -> str:
+    """Return the configured URL, or start the embedded server and return its URL.
+
+    Raises:
+        DataDirError (DATA_DIR_UNUSABLE): no URL is set and the data dir is unusable.
+    """
+    if database_url:
+        return canonical_url(database_url)
+    return start_embedded(data_dir).url
+
+
+def canonical_url(url: str) -> str:
+    """Return the plain ``postgresql://`` form of a URL (drops a ``+driver`` suffix).
+
+    >>> canonical_url('postgresql+psycopg://u@h/db')
+    'postgresql://u@h/db'
+    """
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    base = scheme.split("+", 1)[0]
+    if base == "postgres":
+        base = "postgresql"
+    return f"{base}://{rest}"
+
+
+def sqlalchemy_url(url: str) -> str:
+    """Return the ``postgresql+psycopg://`` form alembic's engine needs.
+
+    >>> sqlalchemy_url('postgresql://u@h/db')
+    'postgresql+psycopg://u@h/db'
+    """
+    return "postgresql+psycopg://" + canonical_url(url).partition("://")[2]
+
+
+def with_database(url: str, name: str) -> str:
+    """Return ``url`` pointing at database ``name`` on the same server.
+
+    >>> with_database('postgresql://u@h:5432/a?sslmode=off', 'b')
+    'postgresql://u@h:5432/b?sslmode=off'
+    >>> with_database('postgresql://postgres:@/x?host=/tmp/pg', 'y')
+    'postgresql://postgres:@/y?host=/tmp/pg'
+    """
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + name))

@@ -1,0 +1,55 @@
+"""Shared fixtures: a real PostgreSQL, and a fresh migrated database per test."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from tests.database import create_template, drop_database, fresh_database, server_url
+
+settings.register_profile(
+    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "dev", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "thorough", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    settings.load_profile(
+        os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev")
+    )
+
+
+@pytest.fixture(name="admin_url", scope="session")
+def _admin_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """URL of the session's PostgreSQL server, connected to its admin database."""
+    with server_url(tmp_path_factory.mktemp("pg")) as url:
+        yield url
+
+
+@pytest.fixture(name="template_database", scope="session")
+def _template_database(admin_url: str) -> Iterator[str]:
+    """Name of a database migrated to head, cloned for every test."""
+    name = create_template(admin_url)
+    yield name
+    drop_database(admin_url, name)
+
+
+@pytest.fixture(name="database_url")
+def _database_url(admin_url: str, template_database: str) -> Iterator[str]:
+    """URL of a fresh database, migrated to head, for one test."""
+    with fresh_database(admin_url, template_database) as url:
+        yield url
+
+
+@pytest.fixture(name="repo_root", scope="session")
+def _repo_root() -> Path:
+    return Path(__file__).resolve().parent.parent

@@ -1,0 +1,76 @@
+"""Where the tests' PostgreSQL comes from, and fresh databases cloned from a template.
+
+Order: ``TEST_DATABASE_URL``; else a testcontainers PostgreSQL when a Docker
+engine answers; else the embedded server in a temporary directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+
+from store import migrate
+from store.database import canonical_url, with_database
+from store.embedded import start_embedded
+
+
+def docker_answers() -> bool:
+    """Probe for a Docker engine without letting testcontainers raise in its constructor."""
+    try:
+        import docker
+
+        client = docker.from_env(timeout=3)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except Exception:
+        return False
+
+
+@contextlib.contextmanager
+def server_url(tmp_root: Path) -> Iterator[str]:
+    """Yield an admin URL of a PostgreSQL server for the test session."""
+    configured = os.environ.get("TEST_DATABASE_URL")
+    if configured:
+        yield canonical_url(configured)
+        return
+    if docker_answers():
+        from testcontainers.postgres import PostgresContainer
+
+        with PostgresContainer("postgres:17-alpine", driver=None) as container:
+            yield canonical_url(container.get_connection_url())
+        return
+    yield start_embedded(tmp_root / "embedded").admin_url
+
+
+def create_template(admin_url: str) -> str:
+    """Create a migrated template database and return its name."""
+    name = f"matchlog_template_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    migrate.upgrade(with_database(admin_url, name))
+    return name
+
+
+def drop_database(admin_url: str, name: str) -> None:
+    """Drop a database, disconnecting whoever still uses it."""
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def fresh_database(admin_url: str, template: str) -> Iterator[str]:
+    """Yield the URL of a new database cloned from ``template``; drop it afterwards."""
+    name = f"matchlog_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    try:
+        yield with_database(admin_url, name)
+    finally:
+        drop_database(admin_url, name)

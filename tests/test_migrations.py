@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from store import migrate
+
+
+def tables(url: str) -> set[str]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+        ).fetchall()
+    return {r[0] for r in rows}
+
+
+def test_upgrade_downgrade_roundtrip(database_url: str) -> None:
+    head = migrate.current(database_url)
+    assert head is not None
+    before = tables(database_url)
+    assert "events" in before
+    migrate.downgrade(database_url, "base")
+    assert migrate.current(database_url) is None
+    assert set() == tables(database_url) - {"alembic_version"}
+    migrate.upgrade(database_url)
+    assert head == migrate.current(database_url)
+    assert before == tables(database_url)
+
+
+def test_events_table_refuses_update_and_delete(database_url: str) -> None:
+    with psycopg.connect(database_url) as conn:
+        conn.execute(
+            "INSERT INTO events (stream, version, event_id, type, data, hash) "
+            "VALUES ('cuttle-1', 1, gen_random_uuid(), 'T', '{}', decode(repeat('00', 32), 'hex'))"
+        )
+        conn.commit()
+        for sql in ("UPDATE events SET type = 'X'", "DELETE FROM events", "TRUNCATE events"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(sql)
+            conn.rollback()
+        assert 1 == conn.execute("SELECT count(*) FROM events").fetchone()[0]  # type: ignore[index]
