@@ -9,9 +9,13 @@ from litestar import Litestar
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Components, SecurityScheme
 from psycopg_pool import AsyncConnectionPool
 
+from api.auth import provide_principal
+from api.competitions import CompetitionController
 from api.health import HealthController
+from api.players import PlayerController
 from api.problems import problem_details_plugin
 from api.settings import Settings
 from store.database import resolve_database_url
@@ -41,15 +45,26 @@ def create_app(settings: Settings) -> Litestar:
         return pool
 
     return Litestar(
-        route_handlers=[HealthController],
+        route_handlers=[HealthController, PlayerController, CompetitionController],
         lifespan=[database],
-        dependencies={"pool": Provide(provide_pool, sync_to_thread=False)},
+        dependencies={
+            "pool": Provide(provide_pool, sync_to_thread=False),
+            "principal": Provide(provide_principal),
+        },
+        request_max_body_size=settings.max_body_size,
         plugins=[problem_details_plugin()],
         openapi_config=OpenAPIConfig(
             title="matchlog",
             version="0.1.0",
             description="Record, replay and score Cuttle and Kozel matches.",
             path="/schema",
+            components=Components(
+                security_schemes={
+                    "bearer": SecurityScheme(
+                        type="http", scheme="bearer", description="A token from `matchlog tokens`."
+                    )
+                }
+            ),
         ),
         debug=False,
     )
