@@ -1,0 +1,140 @@
+"""The 36-card Kozel pack: rank order, card points and the beating tests (rules §3).
+
+Cards are the shared interned ``domain.cards.Card`` objects; this module adds what
+is Kozel's own: the rank order ``6 7 8 9 J Q K T A`` (§3.2), the card points
+(§3.3), when a card beats a card (§3.4) and when a set beats a set (§3.5, R9).
+
+>>> beats(Card.from_text('6H'), Card.from_text('AS'), 'H')
+True
+>>> set_beats(parse_cards('TH QH'), parse_cards('9H KH'), 'C')
+True
+>>> set_beats(parse_cards('8D 6D'), parse_cards('AS 7D'), 'D')
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from domain.cards import Card, deck, parse_cards
+from domain.errors import MalformedError
+
+RANK_ORDER = "6789JQKTA"
+"""Kozel ranks from lowest to highest (§3.2): the ten ranks above the king."""
+
+PACK: tuple[Card, ...] = deck(RANK_ORDER)
+"""The 36 cards, suit by suit (clubs, diamonds, hearts, spades), low to high."""
+
+PACK_SET: frozenset[Card] = frozenset(PACK)
+
+_RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANK_ORDER)}
+_RANK_POINTS: dict[str, int] = dict(zip(RANK_ORDER, (0, 0, 0, 0, 2, 3, 4, 10, 11), strict=True))
+_INDEX: dict[Card, int] = {card: i for i, card in enumerate(PACK)}
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def rank_index(card: Card) -> int:
+    """Return the card's place in the Kozel rank order (6 is 0, ace is 8)."""
+    return _RANK_INDEX[card.rank]
+
+
+def points(card: Card) -> int:
+    """Return the card points of one card (§3.3).
+
+    >>> points(Card.from_text('TS')), points(Card.from_text('6S'))
+    (10, 0)
+    """
+    return _RANK_POINTS[card.rank]
+
+
+def card_points(cards: Iterable[Card]) -> int:
+    """Return the card points of several cards."""
+    table = _RANK_POINTS
+    return sum(table[card.rank] for card in cards)
+
+
+def card_index(card: Card) -> int:
+    """Return the card's place in the canonical order: suit (C D H S), then rank."""
+    return _INDEX[card]
+
+
+def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Return the cards in canonical order: by suit (C D H S), then rank low to high.
+
+    >>> [c.text() for c in sort_cards(parse_cards('AS 6C TC'))]
+    ['6C', 'TC', 'AS']
+    """
+    return tuple(sorted(cards, key=_INDEX.__getitem__))
+
+
+def parse_kozel_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
+    """Parse card codes that must all belong to the 36-card pack.
+
+    Raises:
+        MalformedError (MALFORMED): a code is not one of the 36 Kozel cards.
+
+    >>> parse_kozel_cards('th 6c')
+    (Card.from_text('TH'), Card.from_text('6C'))
+    """
+    cards = parse_cards(text)
+    for card in cards:
+        if card not in PACK_SET:
+            raise MalformedError(
+                f"{card.text()!r} is not a Kozel card: ranks are 6 7 8 9 T J Q K A",
+                details={"card": card.text()},
+            )
+    return cards
+
+
+def beats(x: Card, y: Card, trump: str) -> bool:
+    """Whether card ``x`` beats card ``y`` with trump suit ``trump`` (§3.4)."""
+    if x.suit == y.suit:
+        return _RANK_INDEX[x.rank] > _RANK_INDEX[y.rank]
+    return x.suit == trump
+
+
+def set_beats(play: Sequence[Card], top: Sequence[Card], trump: str) -> bool:
+    """Whether ``play`` beats the top set ``top``: a one-to-one pairing exists (§3.5, R9).
+
+    The order of either set carries no meaning; the search is a bipartite matching
+    (augmenting paths), so ``8D 6D`` beats ``AS 7D`` with diamonds trumps even though
+    pairing ``8D`` with ``AS`` first leads nowhere.
+    """
+    n = len(play)
+    if n != len(top):
+        return False
+    if n == 1:
+        return beats(play[0], top[0], trump)
+    # For each top card, the play cards that beat it.
+    options = [[i for i in range(n) if beats(play[i], t, trump)] for t in top]
+    if not all(options):
+        return False
+    owner: list[int] = [-1] * n  # play card index -> top card index it covers
+
+    def augment(t: int, seen: list[bool]) -> bool:
+        for i in options[t]:
+            if not seen[i]:
+                seen[i] = True
+                if owner[i] < 0 or augment(owner[i], seen):
+                    owner[i] = t
+                    return True
+        return False
+
+    return all(augment(t, [False] * n) for t in range(n))
+
+
+__all__ = [
+    "PACK",
+    "PACK_SET",
+    "RANK_ORDER",
+    "SUIT_NAMES",
+    "Card",
+    "beats",
+    "card_index",
+    "card_points",
+    "parse_kozel_cards",
+    "points",
+    "rank_index",
+    "set_beats",
+    "sort_cards",
+]
