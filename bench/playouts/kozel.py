@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from domain.kozel import DealSetup, KozelOptions, Position, apply, initial_position, legal_moves
+from domain.kozel import DealSetup, KozelOptions, Position, initial_position, legal_moves, play
 from domain.kozel.pack import PACK
 
 VARIANTS = ("default", "bottom")
@@ -15,7 +15,11 @@ _OPTIONS = {
 
 
 def play_round(rng: random.Random, variant: str) -> int:
-    """Play one deal with uniformly random legal moves; return the moves applied."""
+    """Play one deal with uniformly random legal moves; return the moves applied.
+
+    Moves come from ``legal_moves``, so they are applied with the unchecked ``play``
+    (as python-chess's perft uses ``push``); ``apply`` adds the §13 checks.
+    """
     deck = list(PACK)
     rng.shuffle(deck)
     setup = DealSetup(
@@ -31,5 +35,5 @@ def play_round(rng: random.Random, variant: str) -> int:
         candidates = list(legal_moves(position))
         if not candidates:
             return moves
-        position = apply(position, rng.choice(candidates))
+        position = play(position, rng.choice(candidates))
         moves += 1

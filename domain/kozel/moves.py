@@ -100,6 +100,25 @@ class Move:
         return f"Move.from_text({self.text()!r})"
 
 
+_new_object = object.__new__
+_set_kind = Move.__dict__["kind"].__set__
+_set_seat = Move.__dict__["seat"].__set__
+_set_cards = Move.__dict__["cards"].__set__
+
+
+def make_move(kind: str, seat: int | None, cards: tuple[Card, ...] = ()) -> Move:
+    """Build a ``Move`` without the frozen dataclass's ``__init__`` (for move generation).
+
+    >>> make_move(LEAD, 0, ()) == Move(LEAD, 0)
+    True
+    """
+    move: Move = _new_object(Move)
+    _set_kind(move, kind)
+    _set_seat(move, seat)
+    _set_cards(move, cards)
+    return move
+
+
 def _parse_seat(token: str) -> int:
     t = token.upper()
     if len(t) == 2 and t[0] == "S" and t[1] in "0123":
@@ -109,4 +128,4 @@ def _parse_seat(token: str) -> int:
     )
 
 
-__all__ = ["BEAT", "CARDS", "LEAD", "MOLODKA", "PLAYER_ACTIONS", "THROW", "Move"]
+__all__ = ["BEAT", "CARDS", "LEAD", "MOLODKA", "PLAYER_ACTIONS", "THROW", "Move", "make_move"]

@@ -27,9 +27,14 @@ PACK: tuple[Card, ...] = deck(RANK_ORDER)
 
 PACK_SET: frozenset[Card] = frozenset(PACK)
 
-_RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANK_ORDER)}
+RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANK_ORDER)}
+"""Rank letter to its place in the rank order (6 is 0, ace is 8)."""
+_RANK_INDEX = RANK_INDEX
 _RANK_POINTS: dict[str, int] = dict(zip(RANK_ORDER, (0, 0, 0, 0, 2, 3, 4, 10, 11), strict=True))
 _INDEX: dict[Card, int] = {card: i for i, card in enumerate(PACK)}
+# Cards are interned, so the engine's inner loops key on id() instead of hashing
+# dataclasses; ``interned`` maps any equal card onto the shared object first.
+_INDEX_BY_ID: dict[int, int] = {id(card): i for i, card in enumerate(PACK)}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
@@ -64,7 +69,19 @@ def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     >>> [c.text() for c in sort_cards(parse_cards('AS 6C TC'))]
     ['6C', 'TC', 'AS']
     """
-    return tuple(sorted(cards, key=_INDEX.__getitem__))
+    order = _INDEX_BY_ID
+    return tuple([PACK[i] for i in sorted([order[id(c)] for c in cards])])
+
+
+def is_interned(cards: Iterable[Card]) -> bool:
+    """Whether every card is one of the 36 shared card objects (``Card.from_text``'s)."""
+    order = _INDEX_BY_ID
+    return all(id(c) in order for c in cards)
+
+
+def interned(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Return the shared card objects equal to ``cards`` (which must be Kozel cards)."""
+    return tuple(PACK[_INDEX[c]] for c in cards)
 
 
 def parse_kozel_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
@@ -96,42 +113,71 @@ def beats(x: Card, y: Card, trump: str) -> bool:
 def set_beats(play: Sequence[Card], top: Sequence[Card], trump: str) -> bool:
     """Whether ``play`` beats the top set ``top``: a one-to-one pairing exists (§3.5, R9).
 
-    The order of either set carries no meaning; the search is a bipartite matching
-    (augmenting paths), so ``8D 6D`` beats ``AS 7D`` with diamonds trumps even though
-    pairing ``8D`` with ``AS`` first leads nowhere.
+    The order of either set carries no meaning: the test is Hall's condition on the
+    "beats" relation (every group of play cards beats at least as many top cards),
+    so ``8D 6D`` beats ``AS 7D`` with diamonds trumps even though pairing ``8D``
+    with ``AS`` first leads nowhere.
     """
     n = len(play)
     if n != len(top):
         return False
     if n == 1:
         return beats(play[0], top[0], trump)
-    # For each top card, the play cards that beat it.
-    options = [[i for i in range(n) if beats(play[i], t, trump)] for t in top]
-    if not all(options):
-        return False
-    owner: list[int] = [-1] * n  # play card index -> top card index it covers
+    return covers(beat_masks(play, top, trump))
 
-    def augment(t: int, seen: list[bool]) -> bool:
-        for i in options[t]:
-            if not seen[i]:
-                seen[i] = True
-                if owner[i] < 0 or augment(owner[i], seen):
-                    owner[i] = t
-                    return True
-        return False
 
-    return all(augment(t, [False] * n) for t in range(n))
+def beat_masks(play: Sequence[Card], top: Sequence[Card], trump: str) -> tuple[int, ...]:
+    """For each play card, a bit mask of the top cards it beats (bit ``j`` = ``top[j]``)."""
+    rank = _RANK_INDEX
+    tops = [(t.suit, rank[t.rank]) for t in top]
+    masks = []
+    for card in play:
+        suit, r = card.suit, rank[card.rank]
+        mask = 0
+        for j, (t_suit, t_rank) in enumerate(tops):
+            if (suit == t_suit and r > t_rank) or (suit == trump and t_suit != trump):
+                mask |= 1 << j
+        masks.append(mask)
+    return tuple(masks)
+
+
+_SUBSETS: dict[int, tuple[tuple[tuple[int, ...], int], ...]] = {
+    n: tuple(
+        (tuple(i for i in range(n) if bits >> i & 1), bits.bit_count()) for bits in range(1, 1 << n)
+    )
+    for n in range(1, 5)
+}
+
+
+def covers(masks: Sequence[int]) -> bool:
+    """Whether the cards with these beat masks can each cover a different top card (Hall).
+
+    >>> covers((0b11, 0b01)), covers((0b01, 0b01))
+    (True, False)
+    """
+    for indices, size in _SUBSETS[len(masks)]:
+        union = 0
+        for i in indices:
+            union |= masks[i]
+        if union.bit_count() < size:
+            return False
+    return True
 
 
 __all__ = [
     "PACK",
     "PACK_SET",
+    "RANK_INDEX",
     "RANK_ORDER",
     "SUIT_NAMES",
     "Card",
+    "beat_masks",
     "beats",
     "card_index",
     "card_points",
+    "covers",
+    "interned",
+    "is_interned",
     "parse_kozel_cards",
     "points",
     "rank_index",

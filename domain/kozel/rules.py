@@ -20,12 +20,26 @@ from typing import Any
 from domain.cards import Card, format_cards
 from domain.errors import DomainError, IllegalMoveError, MalformedError
 from domain.events import Event
-from domain.kozel.moves import BEAT, CARDS, LEAD, MOLODKA, PLAYER_ACTIONS, THROW, Move
+from domain.kozel.moves import (
+    BEAT,
+    CARDS,
+    LEAD,
+    MOLODKA,
+    PLAYER_ACTIONS,
+    THROW,
+    Move,
+    make_move,
+)
 from domain.kozel.outcome import DealOutcome, team_of
 from domain.kozel.pack import (
     PACK_SET,
+    RANK_INDEX,
     SUIT_NAMES,
+    beat_masks,
     card_points,
+    covers,
+    interned,
+    is_interned,
     parse_kozel_cards,
     set_beats,
     sort_cards,
@@ -46,7 +60,7 @@ def initial_position(setup: DealSetup) -> Position:
     """
     dealer = setup.dealer
     if setup.deck is not None:
-        deck = setup.deck
+        deck = interned(setup.deck)
         dealt: list[list[Card]] = [[], [], [], []]
         for i in range(16):
             dealt[(dealer + 1 + i) % 4].append(deck[i])
@@ -60,8 +74,8 @@ def initial_position(setup: DealSetup) -> Position:
         unknown = 0
     else:
         assert setup.hands is not None and setup.indicator is not None
-        hands = tuple(sort_cards(h) for h in setup.hands)
-        indicator = setup.indicator
+        hands = tuple(sort_cards(interned(h)) for h in setup.hands)
+        indicator = interned((setup.indicator,))[0]
         stock = ()
         unknown = 20
     return Position(
@@ -172,29 +186,61 @@ def generate_legal_moves(position: Position) -> Iterator[Move]:
         return
     trick = position.trick
     hands = position.hands
+    leader = position.leader
     if not trick:
-        seat = position.leader
-        hand = hands[seat]
-        by_suit: dict[str, list[Card]] = {}
-        for card in hand:
-            by_suit.setdefault(card.suit, []).append(card)
-        for group in by_suit.values():
-            for size in range(1, len(group) + 1):
+        hand = hands[leader]
+        n = len(hand)
+        i = 0
+        while i < n:  # hands are sorted by suit: each run of one suit gives the leads
+            suit = hand[i].suit
+            j = i + 1
+            while j < n and hand[j].suit == suit:
+                j += 1
+            group = hand[i:j]
+            for size in range(1, j - i + 1):
                 for cards in combinations(group, size):
-                    yield Move(LEAD, seat, cards)
+                    yield make_move(LEAD, leader, cards)
+            i = j
+        limit = 4
     else:
         lead = trick[0]
         k = len(lead.cards)
         seat = (lead.seat + len(trick)) % 4
         top = _top(trick).cards
         trump = position.indicator.suit
-        for cards in combinations(hands[seat], k):
-            if set_beats(cards, top, trump):
-                yield Move(BEAT, seat, cards)
-            yield Move(THROW, seat, cards)
+        if k == 1:
+            target = top[0]
+            t_suit = target.suit
+            t_rank = RANK_INDEX[target.rank]
+            for card in hands[seat]:
+                cards = (card,)
+                suit = card.suit
+                if (suit == t_suit and RANK_INDEX[card.rank] > t_rank) or (
+                    suit == trump and t_suit != trump
+                ):
+                    yield make_move(BEAT, seat, cards)
+                yield make_move(THROW, seat, cards)
+        else:
+            hand = hands[seat]
+            masks = beat_masks(hand, top, trump)
+            full = (1 << k) - 1
+            for chosen in combinations(range(len(hand)), k):
+                cards = tuple([hand[i] for i in chosen])
+                union = 0
+                for i in chosen:
+                    union |= masks[i]
+                if union == full and covers([masks[i] for i in chosen]):
+                    yield make_move(BEAT, seat, cards)
+                yield make_move(THROW, seat, cards)
+        limit = (lead.seat - leader) % 4 if k == 4 else 4
     for s in range(4):
-        if can_declare(position, s):
-            yield Move(MOLODKA, s)
+        hand = hands[s]
+        if (
+            len(hand) == 4
+            and hand[0].suit == hand[3].suit
+            and ((s != leader) if not trick else (s - leader) % 4 < limit)
+        ):
+            yield make_move(MOLODKA, s)
 
 
 class LegalMoves:
@@ -221,9 +267,6 @@ class LegalMoves:
     def count(self) -> int:
         """Return how many legal moves there are."""
         return sum(1 for _ in self)
-
-    def __len__(self) -> int:
-        return self.count()
 
     def __repr__(self) -> str:
         return f"<LegalMoves ({', '.join(m.text() for m in self)})>"
@@ -428,38 +471,33 @@ def _placed(position: Position) -> Iterator[Card]:
 # --- transitions (shared by apply, play and evolve) ----------------------------------
 
 
-def _with_hand(hands: Hands, seat: int, hand: tuple[Card, ...]) -> Hands:
-    h = list(hands)
-    h[seat] = hand
-    return (h[0], h[1], h[2], h[3])
-
-
-def _remove(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
-    gone = set(cards)
-    return tuple(c for c in hand if c not in gone)
-
-
-def _new(p: Position, **changes: Any) -> Position:
-    return Position(
-        changes.get("options", p.options),
-        p.dealer,
-        changes.get("leader", p.leader),
-        p.indicator,
-        changes.get("hands", p.hands),
-        changes.get("stock", p.stock),
-        changes.get("unknown_stock", p.unknown_stock),
-        changes.get("trick", p.trick),
-        changes.get("piles", p.piles),
-        changes.get("face_down", p.face_down),
-        changes.get("tricks", p.tricks),
-        changes.get("draw", p.draw),
+def _do_play(p: Position, seat: int, kind: str, cards: Iterable[Card]) -> Position:
+    ids = {id(c) for c in cards}
+    hand = p.hands[seat]
+    # Filtering the sorted hand keeps both parts in canonical order without sorting.
+    played = tuple([c for c in hand if id(c) in ids])
+    rest = tuple([c for c in hand if id(c) not in ids])
+    h = p.hands
+    hands: Hands = (
+        rest if seat == 0 else h[0],
+        rest if seat == 1 else h[1],
+        rest if seat == 2 else h[2],
+        rest if seat == 3 else h[3],
     )
-
-
-def _do_play(p: Position, seat: int, kind: str, cards: tuple[Card, ...]) -> Position:
-    cards = sort_cards(cards)
-    hands = _with_hand(p.hands, seat, _remove(p.hands[seat], cards))
-    return _new(p, hands=hands, trick=(*p.trick, Play(seat, kind, cards)))
+    return Position(
+        p.options,
+        p.dealer,
+        p.leader,
+        p.indicator,
+        hands,
+        p.stock,
+        p.unknown_stock,
+        (*p.trick, Play(seat, kind, played)),
+        p.piles,
+        p.face_down,
+        p.tricks,
+        p.draw,
+    )
 
 
 def _do_declare(p: Position, seat: int) -> Position:
@@ -468,32 +506,58 @@ def _do_declare(p: Position, seat: int) -> Position:
         hands[play.seat] = sort_cards((*hands[play.seat], *play.cards))
     lead = Play(seat, LEAD, hands[seat])
     hands[seat] = ()
-    return _new(p, hands=(hands[0], hands[1], hands[2], hands[3]), trick=(lead,))
+    return Position(
+        p.options,
+        p.dealer,
+        p.leader,
+        p.indicator,
+        (hands[0], hands[1], hands[2], hands[3]),
+        p.stock,
+        p.unknown_stock,
+        (lead,),
+        p.piles,
+        p.face_down,
+        p.tricks,
+        p.draw,
+    )
 
 
 def _do_settle(p: Position) -> Position:
     trick = p.trick
     winner = _top(trick).seat
     team = team_of(winner)
-    up = [c for play in trick if play.kind != THROW for c in play.cards]
-    down = [c for play in trick if play.kind == THROW for c in play.cards]
-    piles = list(p.piles)
-    piles[team] = sort_cards((*piles[team], *up))
-    face_down = list(p.face_down)
-    if down:
-        face_down[team] = sort_cards((*face_down[team], *down))
-    tricks = (p.tricks[0] + 1, p.tricks[1]) if team == 0 else (p.tricks[0], p.tricks[1] + 1)
+    up: list[Card] = []
+    down: list[Card] = []
+    for play in trick:
+        (down if play.kind == THROW else up).extend(play.cards)
+    piles = p.piles
+    face_down = p.face_down
+    if team == 0:
+        piles = (sort_cards((*piles[0], *up)), piles[1])
+        if down:
+            face_down = (sort_cards((*face_down[0], *down)), face_down[1])
+        tricks = (p.tricks[0] + 1, p.tricks[1])
+    else:
+        piles = (piles[0], sort_cards((*piles[1], *up)))
+        if down:
+            face_down = (face_down[0], sort_cards((*face_down[1], *down)))
+        tricks = (p.tricks[0], p.tricks[1] + 1)
     draw = 0
     if p.unknown_stock:
         draw = min(p.unknown_stock, 4 * (4 - len(p.hands[winner])))
-    return _new(
-        p,
-        leader=winner,
-        trick=(),
-        piles=(piles[0], piles[1]),
-        face_down=(face_down[0], face_down[1]),
-        tricks=tricks,
-        draw=draw,
+    return Position(
+        p.options,
+        p.dealer,
+        winner,
+        p.indicator,
+        p.hands,
+        p.stock,
+        p.unknown_stock,
+        (),
+        piles,
+        face_down,
+        tricks,
+        draw,
     )
 
 
@@ -507,18 +571,24 @@ def _do_draws(p: Position, draws: Sequence[tuple[int, Card]]) -> Position:
     hands = [list(h) for h in p.hands]
     for seat, card in draws:
         hands[seat].append(card)
-    new_hands = tuple(sort_cards(h) for h in hands)
     n = len(draws)
     if p.unknown_stock:
         stock, unknown = p.stock, p.unknown_stock - n
     else:
         stock, unknown = p.stock[n:], 0
-    return _new(
-        p,
-        hands=(new_hands[0], new_hands[1], new_hands[2], new_hands[3]),
-        stock=stock,
-        unknown_stock=unknown,
-        draw=0,
+    return Position(
+        p.options,
+        p.dealer,
+        p.leader,
+        p.indicator,
+        (sort_cards(hands[0]), sort_cards(hands[1]), sort_cards(hands[2]), sort_cards(hands[3])),
+        stock,
+        unknown,
+        p.trick,
+        p.piles,
+        p.face_down,
+        p.tricks,
+        0,
     )
 
 
@@ -572,6 +642,8 @@ def _command(position: Position, command: Move | str) -> Move:
             )
         command = Move.from_text(command)
     check(position, command)
+    if not is_interned(command.cards):
+        command = Move(command.kind, command.seat, interned(command.cards))
     return command
 
 
@@ -602,10 +674,9 @@ def decide(position: Position, command: Move | str) -> list[Event]:
         returned = [[play.seat, _codes(play.cards)] for play in position.trick]
         data = {"seat": seat, "cards": _codes(position.hands[seat]), "returned": returned}
         return [Event("MolodkaDeclared", data)]
+    cards = position.hands[seat] if kind == MOLODKA else sort_cards(move.cards)
     if kind == MOLODKA:
-        kind, cards = LEAD, position.hands[seat]
-    else:
-        cards = sort_cards(move.cards)
+        kind = LEAD
     event_type = {LEAD: "CardsLed", BEAT: "CardsBeaten", THROW: "CardsThrown"}[kind]
     events = [Event(event_type, {"seat": seat, "cards": _codes(cards)})]
     p = _do_play(position, seat, kind, cards)
