@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 
 from domain.cards import parse_cards
@@ -75,3 +76,42 @@ def playout(position: Position, rng: random.Random) -> Iterator[tuple[Position, 
         move = rng.choice(moves)
         yield position, move
         position = apply(position, move)
+
+
+def make_position(
+    hands: str,
+    *,
+    leader: int = 0,
+    dealer: int = 3,
+    trump: str = "9H",
+    trick: str = "-",
+    rest: str = "stock",
+    rules: str = "",
+) -> Position:
+    """A position with the given hands (``/``-separated, seat 0 first) and trick.
+
+    Every other card goes to the stock in pack order (``rest='stock'``), to team A's
+    pile (``rest='pile'``), or stays unknown (``rest='unknown'``, a physical deck).
+    """
+    placed = {c for part in (hands, trick) for c in parse_cards(_codes(part))}
+    others = [c for c in PACK if c not in placed]
+    cards = ",".join(c.text() for c in others) or "-"
+    hands_field = "/".join(",".join(h.split()) or "-" for h in hands.split("/"))
+    stock, piles, tricks = "-", "-/-", "0/0"
+    if rest == "stock":
+        stock = cards
+    elif rest == "pile":
+        piles, tricks = f"{cards}/-", f"{max(1, -(-len(others) // 16))}/0"
+    else:
+        stock = f"?{len(others)}"
+    text = (
+        f"dealer={dealer} leader={leader} trump={trump} hands={hands_field} stock={stock} "
+        f"trick={trick} piles={piles} tricks={tricks}"
+    )
+    if rules:
+        text += f" rules={rules}"
+    return Position.from_text(text)
+
+
+def _codes(text: str) -> list[str]:
+    return re.findall(r"[6-9TJQKA][CDHS]", text)
