@@ -357,9 +357,11 @@ _PROBLEM_TEXT = {
     401: "UNAUTHENTICATED: no token, or an unknown or revoked one",
     403: "FORBIDDEN: the token's role or competitions do not allow this",
     404: "The id names nothing (e.g. PLAYER_NOT_FOUND)",
-    409: "ALREADY_EXISTS: the id exists with other content",
+    409: "ALREADY_EXISTS or VERSION_CONFLICT: clashes with what is recorded",
+    412: "VERSION_CONFLICT: If-Match names an old version; details.current_version says which",
     413: "BODY_TOO_LARGE: the body exceeds the configured limit",
-    422: "VALIDATION_FAILED: details.errors names each field",
+    422: "VALIDATION_FAILED (details.errors names each field), or the rules' refusal code",
+    428: "VERSION_REQUIRED: send If-Match or expected_version",
 }
 
 

@@ -108,6 +108,11 @@ class GameRules(Protocol):
     def outcome(self, position: Any) -> Any: ...
     def score(self, series: Series, outcome: Any, round_no: int) -> tuple[Series, Event]: ...
     def series_from_scored(self, series: Series, data: Mapping[str, Any]) -> Series: ...
+    def view(self, position: Any, seat: int | None) -> dict[str, Any]: ...
+    def to_act(self, position: Any) -> tuple[int, ...]: ...
+    def cards_awaited(self, position: Any) -> int: ...
+    def legal_moves(self, position: Any) -> Iterable[Any]: ...
+    def seat_token(self, seat: int) -> str: ...
 
 
 def _bad_deal(message: str, deal: Mapping[str, Any]) -> InvalidSetupError:
@@ -177,6 +182,21 @@ class _CuttleRules:
     def outcome(self, position: Any) -> Any:
         return cuttle.outcome(position)
 
+    def view(self, position: Any, seat: int | None) -> dict[str, Any]:
+        return cuttle.view(position, seat)
+
+    def to_act(self, position: Any) -> tuple[int, ...]:
+        return cuttle.to_act(position)
+
+    def cards_awaited(self, position: Any) -> int:
+        return cuttle.cards_awaited(position)
+
+    def legal_moves(self, position: Any) -> Iterable[Any]:
+        return cuttle.legal_moves(position)
+
+    def seat_token(self, seat: int) -> str:
+        return "P" + str(seat)
+
     def score(self, series: Series, outcome: Any, round_no: int) -> tuple[Series, Event]:
         assert isinstance(series, CuttleSeries)
         after = series.record(outcome)
@@ -230,7 +250,7 @@ class _KozelRules:
 
     def setup_data(self, config: MatchConfig, series: Series, deal: Mapping[str, Any]) -> Any:
         assert isinstance(series, KozelSeries)
-        from domain.kozel.state import parse_kozel_cards
+        from domain.kozel.pack import parse_kozel_cards
 
         options, dealer, leader = series.options, series.dealer, series.leader
         if "deck" in deal and "hands" not in deal:
@@ -260,6 +280,21 @@ class _KozelRules:
 
     def outcome(self, position: Any) -> Any:
         return kozel.outcome(position)
+
+    def view(self, position: Any, seat: int | None) -> dict[str, Any]:
+        return kozel.view(position, seat)
+
+    def to_act(self, position: Any) -> tuple[int, ...]:
+        return kozel.to_act(position)
+
+    def cards_awaited(self, position: Any) -> int:
+        return kozel.cards_awaited(position)
+
+    def legal_moves(self, position: Any) -> Iterable[Any]:
+        return kozel.legal_moves(position)
+
+    def seat_token(self, seat: int) -> str:
+        return "S" + str(seat)
 
     def score(self, series: Series, outcome: Any, round_no: int) -> tuple[Series, Event]:
         assert isinstance(series, KozelSeries)
@@ -481,7 +516,9 @@ def _create(state: MatchState, command: CreateMatch) -> list[Event]:
     events = [Event("MatchCreated", config.to_data())]
     if config.dealing == "server":
         if command.deal is None:
-            raise InvalidSetupError("a server-dealt match needs its first deck", code="INVALID_DECK")
+            raise InvalidSetupError(
+                "a server-dealt match needs its first deck", code="INVALID_DECK"
+            )
         created = evolve(state, events[0])
         events.extend(_start_round(created, command.deal))
     return events
@@ -554,3 +591,44 @@ def _play(state: MatchState, command: Play) -> list[Event]:
         events.extend(_start_round(scored_state, command.next_deal))
     return events
 
+
+# --- what the public may see of a live match's events ------------------------------------
+
+
+def public_event_data(config: MatchConfig, event: Event) -> dict[str, Any]:
+    """Return an event's data as anyone may see it while the match is live.
+
+    Deck orders, dealt hands, drawn and named cards, and face-down throws (unless
+    Kozel's ``open_throws``) become counts; public facts stay as they are. Once a
+    match is over its whole record is public (Cuttle §16 with design.md, Kozel R44),
+    so callers redact only live matches.
+
+    >>> cfg = MatchConfig('kozel', 'default', ('a', 'b', 'c', 'd'), 0)
+    >>> public_event_data(cfg, Event('CardsThrown', {'seat': 1, 'cards': ['6D', '8C']}))
+    {'seat': 1, 'count': 2}
+    """
+    data = dict(event.data)
+    kind = event.type
+    if kind in ("RoundStarted", "DealStarted"):
+        setup = dict(data["setup"])
+        hidden = {"deck", "hands", "indicator_position"}
+        data["setup"] = {k: v for k, v in setup.items() if k not in hidden}
+        return data
+    if config.game == "cuttle":
+        move = str(data.get("move", ""))
+        if kind == "MovePlayed" and move.split()[:1] == ["cards"]:
+            # Named cards may be private draws; revealed ones reappear in CardsRevealed.
+            return {"move": "cards", "count": len(move.split()) - 1}
+        return data
+    open_throws = bool(config.options.get("open_throws", False))
+    if kind == "CardsThrown" and not open_throws:
+        return {"seat": data["seat"], "count": len(data["cards"])}
+    if kind == "CardsDrawn":
+        return {"draws": [[seat, None] for seat, _ in data["draws"]]}
+    if kind == "TrickTaken" and not open_throws:
+        # The cards and points would reveal face-down throws and a running total (R39).
+        return {"winner": data["winner"], "team": data["team"], "count": len(data["cards"])}
+    if kind == "MolodkaDeclared" and not open_throws:
+        returned = [[seat, len(cards)] for seat, cards in data.get("returned", [])]
+        return {"seat": data["seat"], "cards": data["cards"], "returned_counts": returned}
+    return data

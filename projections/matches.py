@@ -81,3 +81,12 @@ async def project_match_summary(
             stream,
         ),
     )
+
+
+async def find_match(conn: psycopg.AsyncConnection[Any], match_id: Any) -> dict[str, Any] | None:
+    """Return the ``matches`` row of a match as a dict, or ``None`` if there is none."""
+    from psycopg.rows import dict_row
+
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute("SELECT * FROM matches WHERE id = %s", (match_id,))
+        return await cur.fetchone()

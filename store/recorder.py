@@ -104,9 +104,7 @@ class Recorder:
         """The connection pool the recorder writes through."""
         return self._pool
 
-    async def load(
-        self, conn: psycopg.AsyncConnection[Any], stream: str
-    ) -> tuple[MatchState, int]:
+    async def load(self, conn: psycopg.AsyncConnection[Any], stream: str) -> tuple[MatchState, int]:
         """Return the match state and version of ``stream``, folding only what the cache lacks."""
         version, state = self._cache.get(stream, (0, MatchState()))
         newer = await read_stream(conn, stream, after_version=version)
@@ -143,8 +141,11 @@ class Recorder:
                 raise VersionConflictError(
                     f"{stream!r} is at version {version}, not {expected_version}: "
                     "reload the match and try again",
-                    details={"stream": stream, "current_version": version,
-                             "expected_version": expected_version},
+                    details={
+                        "stream": stream,
+                        "current_version": version,
+                        "expected_version": expected_version,
+                    },
                 )
             events, after = self._decide_all(state, commands)
             new_events = [
