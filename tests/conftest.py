@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,9 +32,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(name="admin_url", scope="session")
-def _admin_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def _admin_url() -> Iterator[str]:
     """URL of the session's PostgreSQL server, connected to its admin database."""
-    with server_url(tmp_path_factory.mktemp("pg")) as url:
+    # Not pytest's tmp_path: concurrent pytest runs prune each other's numbered
+    # directories, which would delete a running embedded server's files.
+    root = Path(tempfile.mkdtemp(prefix="matchlog-tests-"))
+    # atexit runs last-registered first: this removal runs after the embedded
+    # server (registered later, when it starts) has stopped.
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    with server_url(root) as url:
         yield url
 
 
