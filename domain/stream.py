@@ -632,3 +632,32 @@ def public_event_data(config: MatchConfig, event: Event) -> dict[str, Any]:
         returned = [[seat, len(cards)] for seat, cards in data.get("returned", [])]
         return {"seat": data["seat"], "cards": data["cards"], "returned_counts": returned}
     return data
+
+
+# --- moves as recorded ------------------------------------------------------------------
+
+_KOZEL_PLAYS = {"CardsLed": "lead", "CardsBeaten": "beat", "CardsThrown": "throw"}
+
+
+def move_text(config: MatchConfig, event: Event) -> str | None:
+    """Return the move (engine notation) an engine event records, or ``None`` if derived.
+
+    Replaying these moves through ``decide`` regenerates the whole round, derived
+    events included; a log importer and the replay timeline both rely on it.
+
+    >>> cfg = MatchConfig('kozel', 'default', ('a', 'b', 'c', 'd'), 0)
+    >>> move_text(cfg, Event('CardsLed', {'seat': 2, 'cards': ['7S', 'KS']}))
+    'S2 lead 7S KS'
+    >>> move_text(cfg, Event('TrickTaken', {'winner': 2})) is None
+    True
+    """
+    data = event.data
+    if config.game == "cuttle":
+        return str(data["move"]) if event.type == "MovePlayed" else None
+    if event.type in _KOZEL_PLAYS:
+        return f"S{data['seat']} {_KOZEL_PLAYS[event.type]} {' '.join(data['cards'])}"
+    if event.type == "MolodkaDeclared":
+        return f"S{data['seat']} molodka"
+    if event.type == "CardsDrawn" and config.dealing == "physical":
+        return "cards " + " ".join(card for _, card in data["draws"])
+    return None
