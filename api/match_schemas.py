@@ -191,3 +191,34 @@ class EventPage(BaseModel):
 
     items: list[EventOut]
     next_after: int | None = Field(description="Pass as ?after= for the next page.")
+
+
+class MatchSummaryOut(BaseModel):
+    """A match in a listing: who played, the score, how it ended."""
+
+    id: UUID
+    game: str
+    variant: str
+    competition_id: UUID | None
+    players: list[UUID]
+    dealing: Dealing
+    status: Literal["live", "finished", "void"]
+    version: int
+    rounds: int
+    score: dict[str, Any]
+    result: dict[str, Any] | None
+    created_at: datetime
+    updated_at: datetime
+    ended_at: datetime | None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> MatchSummaryOut:
+        """Return the listing entry of a ``matches`` row."""
+        return cls(**{name: row[name] for name in cls.model_fields})
+
+
+class MatchPage(BaseModel):
+    """One page of matches, newest first."""
+
+    items: list[MatchSummaryOut]
+    next_cursor: str | None = Field(description="Pass as ?cursor= for the next page.")

@@ -9,7 +9,11 @@ rights on it see only what the table could see.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import base64
+import binascii
+from datetime import datetime
+from typing import Annotated, Any, Literal
+from urllib.parse import urlencode
 from uuid import UUID, uuid4
 
 from litestar import Controller, Request, Response, get, post
@@ -25,6 +29,8 @@ from api.match_schemas import (
     LegalMovesOut,
     MatchIn,
     MatchOut,
+    MatchPage,
+    MatchSummaryOut,
     MovesIn,
     RecordedOut,
     ResignIn,
@@ -53,7 +59,7 @@ from domain.stream import (
     public_event_data,
     rules_for,
 )
-from projections.matches import find_match, result_of, status_of
+from projections.matches import find_match, list_matches, result_of, status_of
 from store import accounts
 from store.accounts import Role
 from store.events import VersionConflictError, read_stream
@@ -338,6 +344,64 @@ class MatchController(Controller):
     # -- reads --------------------------------------------------------------------------
 
     @get(
+        operation_id="ListMatches",
+        summary="Find matches, newest first, by competition, player, game, status or date",
+        responses=problem_responses(401, 422),
+    )
+    async def list_matches(
+        self,
+        request: Request[Any, Any, Any],
+        principal: NamedDependency[Principal | None],
+        pool: NamedDependency[AsyncConnectionPool],
+        competition_id: Annotated[
+            UUID | None, Parameter(description="Only this competition.")
+        ] = None,
+        player_id: Annotated[
+            UUID | None, Parameter(description="Only matches this player sat in.")
+        ] = None,
+        game: Annotated[str | None, Parameter(description="cuttle or kozel.")] = None,
+        variant: Annotated[str | None, Parameter(description="e.g. standard.")] = None,
+        status: Annotated[
+            Literal["live", "finished", "void"] | None, Parameter(description="live or finished.")
+        ] = None,
+        created_from: Annotated[
+            datetime | None, Parameter(description="Created at or after (ISO 8601).")
+        ] = None,
+        created_to: Annotated[datetime | None, Parameter(description="Created before.")] = None,
+        limit: Annotated[int, Parameter(ge=1, le=100, description="Page size (1-100).")] = 50,
+        cursor: Annotated[str | None, Parameter(description="From the previous page.")] = None,
+    ) -> Response[MatchPage]:
+        """List the matches the caller may read; follow ``next_cursor`` or ``Link: rel="next"``."""
+        readable: frozenset[UUID] | None = frozenset()
+        if principal is not None:
+            readable = principal.competitions
+        async with pool.connection() as conn:
+            rows = await list_matches(
+                conn,
+                limit=limit,
+                before=_decode_match_cursor(cursor),
+                competition_id=competition_id,
+                player_id=player_id,
+                game=game,
+                variant=variant,
+                status=status,
+                created_from=created_from,
+                created_to=created_to,
+                readable=readable,
+            )
+        more = len(rows) > limit
+        rows = rows[:limit]
+        next_cursor = _encode_match_cursor(rows[-1]) if more else None
+        headers = {}
+        if next_cursor is not None:
+            params = {k: v for k, v in request.query_params.items() if k != "cursor"}
+            params["cursor"] = next_cursor
+            url = request.url.with_replacements(query=urlencode(params))
+            headers["Link"] = f'<{url}>; rel="next"'
+        page = MatchPage(items=[MatchSummaryOut.from_row(r) for r in rows], next_cursor=next_cursor)
+        return Response(page, headers=headers)
+
+    @get(
         "/{match_id:uuid}",
         operation_id="GetMatch",
         summary="Read a match: summary, series score and the public view of the round",
@@ -554,6 +618,26 @@ class MatchController(Controller):
         async with pool.connection() as conn:
             first = await read_stream(conn, row["stream"], limit=1)
         return MatchConfig.from_data(first[0].data)
+
+
+def _encode_match_cursor(row: dict[str, Any]) -> str:
+    text = f"{row['created_at'].isoformat()}|{row['id']}"
+    return base64.urlsafe_b64encode(text.encode()).rstrip(b"=").decode("ascii")
+
+
+def _decode_match_cursor(cursor: str | None) -> tuple[datetime, str] | None:
+    if cursor is None:
+        return None
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
+        stamp, match_id = text.split("|")
+        return datetime.fromisoformat(stamp), str(UUID(match_id))
+    except (ValueError, UnicodeDecodeError, binascii.Error):
+        raise MalformedError(
+            f"{cursor!r} is not a cursor from this API",
+            code="VALIDATION_FAILED",
+            details={"field": "cursor", "source": "query"},
+        ) from None
 
 
 def _with_dealer(config: MatchConfig, dealer: int, *, drawn: bool) -> MatchConfig:
