@@ -10,7 +10,7 @@ from litestar.di import NamedDependency
 from litestar.params import JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import Principal, require_read, requires
+from api.auth import Principal, readable_private, require_read, requires
 from api.schemas import (
     DEFAULT_LIMIT,
     CompetitionIn,
@@ -52,10 +52,9 @@ class CompetitionController(Controller):
     ) -> Response[CompetitionPage]:
         """Return a page of competitions; private ones only to tokens that may act on them."""
         before = decode_cursor(cursor)
-        visible = principal.competitions if principal is not None else frozenset()
         async with pool.connection() as conn:
             page = await accounts.list_competitions(
-                conn, limit=limit, before=before, public_or=visible
+                conn, limit=limit, before=before, public_or=readable_private(principal)
             )
         next_cursor = None if page.next_before is None else encode_cursor(page.next_before)
         body = CompetitionPage(

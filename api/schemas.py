@@ -319,6 +319,16 @@ class TokenIn(BaseModel):
         default="", description="A label to recognise the token by."
     )
 
+    @field_validator("competitions")
+    @classmethod
+    def _competitions(cls, value: list[UUID] | None, info: ValidationInfo) -> list[UUID] | None:
+        if value is not None:
+            if info.data.get("role") is Role.ADMIN:
+                raise ValueError("an admin token acts on every competition; leave this null")
+            if not value:
+                raise ValueError("a scorer limited to no competition could record nothing")
+        return value
+
 
 class TokenOut(BaseModel):
     """A token's record; the secret itself is never shown again."""

