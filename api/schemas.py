@@ -363,10 +363,10 @@ class TokenCreated(TokenOut):
 # -- OpenAPI ------------------------------------------------------------------------
 
 _PROBLEM_TEXT = {
-    400: "MALFORMED: the body is not a JSON object",
-    401: "UNAUTHENTICATED: no token, or an unknown or revoked one",
+    400: "MALFORMED: the request cannot be read (e.g. a body that is not a JSON object)",
+    401: "UNAUTHENTICATED: no token where one is needed, or a malformed, unknown or revoked one",
     403: "FORBIDDEN: the token's role or competitions do not allow this",
-    404: "The id names nothing (e.g. PLAYER_NOT_FOUND)",
+    404: "The id names nothing: PLAYER_NOT_FOUND, COMPETITION_NOT_FOUND, TOKEN_NOT_FOUND",
     409: "ALREADY_EXISTS: the id exists with other content",
     413: "BODY_TOO_LARGE: the body exceeds the configured limit",
     422: "VALIDATION_FAILED: details.errors names each field",
@@ -374,12 +374,15 @@ _PROBLEM_TEXT = {
 
 
 def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
-    """Return OpenAPI response descriptions of the problem+json refusals a handler can give."""
+    """Return OpenAPI response descriptions of the problem+json refusals a handler can give.
+
+    400 and 401 are always listed: any request may be unreadable or carry a bad token.
+    """
     return {
         status: ResponseSpec(
             data_container=Problem,
             description=_PROBLEM_TEXT[status],
             media_type="application/problem+json",
         )
-        for status in statuses
+        for status in sorted({400, 401, *statuses})
     }

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
+import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
@@ -46,6 +48,22 @@ class TestProblemShape:
         response = client.delete("/players")
         assert 405 == response.status_code
         assert "METHOD_NOT_ALLOWED" == response.json()["code"]
+
+
+class TestUnexpectedFailure:
+    def test_is_logged_and_answered_without_internals(
+        self, client: Client, database_url: str, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        with psycopg.connect(database_url) as conn:
+            conn.execute("DROP TABLE players")
+        response = client.get("/players")
+        assert 500 == response.status_code
+        assert response.headers["content-type"].startswith("application/problem+json")
+        assert {"code": "INTERNAL_ERROR", "detail": "internal error"} == {
+            k: response.json()[k] for k in ("code", "detail")
+        }
+        assert "players" not in response.text
+        assert any(r.name == "matchlog.api" for r in caplog.records)
 
 
 class TestOpenApi:
