@@ -8,14 +8,17 @@ limited to.
 How to use it in a controller:
 
 - Writes: put ``guards=[requires(Role.SCORER)]`` (or ``Role.ADMIN``) on the handler.
-  Guards run before the body is read, so 401/403 come before 400/422, the order
-  the design asks for. Then take the ``principal: Principal`` dependency, and once
-  the target competition is known (``None`` for a match outside any competition)
-  call ``require_scope(principal, competition_id)``::
+  Guards run before the body is read, so 401/403 come before 413 and 400/422, the
+  order the design asks for. Then take the ``principal`` dependency and, once the
+  target competition is known (``None`` for a match outside any competition),
+  check the token's competition limit::
 
       @post(operation_id="CreateMatch", guards=[requires(Role.SCORER)])
-      async def create(self, data: MatchIn, principal: Principal, ...) -> ...:
-          require_scope(principal, data.competition_id)
+      async def create(
+          self, data: JSONBody[MatchIn], principal: NamedDependency[Principal | None]
+      ) -> ...:
+          caller = require_role(principal, Role.SCORER)  # passes after the guard
+          require_scope(caller, data.competition_id)
 
 - Reads: take ``principal: NamedDependency[Principal | None]`` (``None`` for an
   anonymous caller). For anything belonging to a competition call

@@ -115,3 +115,9 @@ class TestBadTokenOnAnyRoute:
         self, client: Client, scorer: dict[str, str]
     ) -> None:
         assert 200 == client.get("/players", headers=scorer).status_code
+
+    def test_a_token_is_not_remembered_across_requests(
+        self, client: Client, admin: dict[str, str]
+    ) -> None:
+        assert 200 == client.get("/tokens", headers=admin).status_code
+        assert 401 == client.get("/tokens").status_code

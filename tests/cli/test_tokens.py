@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 import uuid
 
+import psycopg
 from litestar.testing import TestClient
 from typer.testing import CliRunner
 
@@ -91,3 +92,16 @@ class TestTokensCli:
         assert 0 == code
         _, listing, _ = run(database_url, "list")
         assert competition in listing
+
+    def test_unreachable_database_is_one_line(self) -> None:
+        code, _, err = run("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", "list")
+        assert 1 == code
+        assert err.startswith("error: DATABASE_UNAVAILABLE: cannot reach the database")
+        assert 1 == err.count("\n")
+
+    def test_unmigrated_database_says_to_upgrade(self, database_url: str) -> None:
+        with psycopg.connect(database_url) as conn:
+            conn.execute("DROP TABLE api_tokens")
+        code, _, err = run(database_url, "create", "--role", "admin")
+        assert 1 == code
+        assert err.startswith("error: SCHEMA_OUTDATED:")
