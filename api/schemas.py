@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 from uuid import UUID
 
 from litestar import Request
+from litestar.datastructures import ResponseHeader
 from litestar.openapi import ResponseSpec
 from litestar.params import Parameter
 from pydantic import (
@@ -51,6 +52,12 @@ Cursor = Annotated[
     ),
 ]
 DEFAULT_LIMIT = 50
+LINK_HEADER = ResponseHeader(
+    name="Link",
+    description='`<url>; rel="next"` pointing at the next page; absent on the last page.',
+    required=False,
+    documentation_only=True,
+)
 
 
 def encode_cursor(position: int) -> str:
@@ -79,12 +86,20 @@ def decode_cursor(cursor: str | None) -> int | None:
     raise validation_failed("cursor", f"{cursor!r} is not a cursor from this API", "query")
 
 
-def next_link(request: Request[Any, Any, Any], cursor: str) -> str:
-    """Return the ``Link`` header value pointing at the next page."""
+def next_page(
+    request: Request[Any, Any, Any], next_before: int | None
+) -> tuple[str | None, dict[str, str]]:
+    """Return the next page's cursor and the response headers (``Link: rel="next"``, if any).
+
+    ``next_before`` is ``store.accounts.Page.next_before``: ``None`` on the last page.
+    """
+    if next_before is None:
+        return None, {}
+    cursor = encode_cursor(next_before)
     params = {k: v for k, v in request.query_params.items() if k != "cursor"}
     params["cursor"] = cursor
     url = request.url.with_replacements(query=urlencode(params))
-    return f'<{url}>; rel="next"'
+    return cursor, {"Link": f'<{url}>; rel="next"'}
 
 
 # -- shared -------------------------------------------------------------------------
@@ -182,8 +197,10 @@ class CompetitionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: UUID | None = _IdField
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
-    game: Game
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)] = (
+        Field(description="E.g. 'Club season 2026' or 'Spring open'.")
+    )
+    game: Game = Field(description="cuttle or kozel; fixes the variants, formats and tiebreaks.")
     variant: str | None = Field(
         default=None,
         validate_default=True,
