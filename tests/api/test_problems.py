@@ -8,6 +8,7 @@ from litestar.testing import TestClient
 
 from api.app import create_app
 from api.settings import Settings
+from tests.api.conftest import SharedDatabase
 
 Client = TestClient[Any]
 
@@ -22,32 +23,6 @@ class TestBodyLimit:
         assert "BODY_TOO_LARGE" == response.json()["code"]
         assert response.headers["content-type"].startswith("application/problem+json")
         assert 201 == small.status_code
-
-    def test_default_limit_is_one_mebibyte(self, client: Client, scorer: dict[str, str]) -> None:
-        body = b'{"display_name": "' + b"x" * (1024 * 1024) + b'"}'
-        response = client.post(
-            "/players", content=body, headers={**scorer, "Content-Type": "application/json"}
-        )
-        assert 413 == response.status_code
-        assert "BODY_TOO_LARGE" == response.json()["code"]
-
-
-class TestProblemShape:
-    def test_problem_fields(self, client: Client) -> None:
-        response = client.get("/players/00000000-0000-0000-0000-000000000000")
-        assert {
-            "type": "https://matchlog.dev/problems/player-not-found",
-            "title": "Player not found",
-            "status": 404,
-            "detail": "no player has id '00000000-0000-0000-0000-000000000000'",
-            "code": "PLAYER_NOT_FOUND",
-            "details": {"id": "00000000-0000-0000-0000-000000000000"},
-        } == response.json()
-
-    def test_wrong_method_has_a_code(self, client: Client) -> None:
-        response = client.delete("/players")
-        assert 405 == response.status_code
-        assert "METHOD_NOT_ALLOWED" == response.json()["code"]
 
 
 class TestUnexpectedFailure:
@@ -66,7 +41,33 @@ class TestUnexpectedFailure:
         assert any(r.name == "matchlog.api" for r in caplog.records)
 
 
-class TestOpenApi:
+class TestSharedRefusals(SharedDatabase):
+    """Refusals and the schema, on a shared database."""
+
+    def test_default_limit_is_one_mebibyte(self, client: Client, scorer: dict[str, str]) -> None:
+        body = b'{"display_name": "' + b"x" * (1024 * 1024) + b'"}'
+        response = client.post(
+            "/players", content=body, headers={**scorer, "Content-Type": "application/json"}
+        )
+        assert 413 == response.status_code
+        assert "BODY_TOO_LARGE" == response.json()["code"]
+
+    def test_problem_fields(self, client: Client) -> None:
+        response = client.get("/players/00000000-0000-0000-0000-000000000000")
+        assert {
+            "type": "https://matchlog.dev/problems/player-not-found",
+            "title": "Player not found",
+            "status": 404,
+            "detail": "no player has id '00000000-0000-0000-0000-000000000000'",
+            "code": "PLAYER_NOT_FOUND",
+            "details": {"id": "00000000-0000-0000-0000-000000000000"},
+        } == response.json()
+
+    def test_wrong_method_has_a_code(self, client: Client) -> None:
+        response = client.delete("/players")
+        assert 405 == response.status_code
+        assert "METHOD_NOT_ALLOWED" == response.json()["code"]
+
     def test_operations_are_named(self, client: Client) -> None:
         paths = client.get("/schema/openapi.json").json()["paths"]
         named = {

@@ -5,6 +5,8 @@ from typing import Any
 
 from litestar.testing import TestClient
 
+from tests.api.conftest import SharedDatabase
+
 Client = TestClient[Any]
 
 
@@ -65,6 +67,10 @@ class TestTokensApi:
         headers = bearer(created["token"])
         assert 200 == client.get(f"/competitions/{competition['id']}", headers=headers).status_code
 
+
+class TestTokenRefusals(SharedDatabase):
+    """Requests that are refused or read nothing, on a shared database."""
+
     def test_unknown_competition_is_404(self, client: Client, admin: dict[str, str]) -> None:
         response = client.post(
             "/tokens", json={"role": "scorer", "competitions": [str(uuid.uuid4())]}, headers=admin
@@ -104,8 +110,6 @@ class TestTokensApi:
         assert 404 == response.status_code
         assert "TOKEN_NOT_FOUND" == response.json()["code"]
 
-
-class TestBadTokenOnAnyRoute:
     def test_public_read_with_bad_token_is_refused(self, client: Client) -> None:
         response = client.get("/players", headers=bearer("mlt_nope"))
         assert 401 == response.status_code
