@@ -63,10 +63,23 @@ class TestCreateCompetition:
         assert ["loss-point-difference", "head-to-head"] == body["tiebreaks"]
         assert body["public_reads"] is False
 
-    def test_same_id_and_content_is_idempotent(self, client: Client, admin: dict[str, str]) -> None:
-        fields = {**CUTTLE, "id": str(uuid.uuid4()), "tiebreaks": ["wins"], "format": "best-of-3"}
+    @pytest.mark.parametrize(
+        ("fields", "restated"),
+        [
+            ({**CUTTLE, "format": "best-of-3", "tiebreaks": ["wins"]}, {"format": "normal"}),
+            ({**KOZEL, "format": {"loss_limit": 6}}, {"variant": "default"}),
+        ],
+    )
+    def test_same_id_and_content_is_idempotent(
+        self,
+        client: Client,
+        admin: dict[str, str],
+        fields: dict[str, Any],
+        restated: dict[str, Any],
+    ) -> None:
+        fields = {**fields, "id": str(uuid.uuid4())}
         first = client.post("/competitions", json=fields, headers=admin)
-        again = client.post("/competitions", json={**fields, "format": "normal"}, headers=admin)
+        again = client.post("/competitions", json={**fields, **restated}, headers=admin)
         assert (201, 200) == (first.status_code, again.status_code)
         assert first.json() == again.json()
 
