@@ -15,11 +15,14 @@ from psycopg_pool import AsyncConnectionPool
 from api.auth import provide_principal, reject_bad_tokens
 from api.competitions import CompetitionController
 from api.health import HealthController
+from api.matches import MatchController
 from api.players import PlayerController
 from api.problems import problem_details_plugin
 from api.settings import Settings
 from api.tokens import TokenController
+from projections.matches import project_match_summary
 from store.database import resolve_database_url
+from store.recorder import Recorder
 
 
 def create_app(settings: Settings) -> Litestar:
@@ -36,6 +39,7 @@ def create_app(settings: Settings) -> Litestar:
         )
         await pool.open(wait=True, timeout=30)
         app.state.pool = pool
+        app.state.recorder = Recorder(pool, projectors=[project_match_summary])
         try:
             yield
         finally:
@@ -45,11 +49,22 @@ def create_app(settings: Settings) -> Litestar:
         pool: AsyncConnectionPool = state.pool
         return pool
 
+    def provide_recorder(state: State) -> Recorder:
+        recorder: Recorder = state.recorder
+        return recorder
+
     return Litestar(
-        route_handlers=[HealthController, PlayerController, CompetitionController, TokenController],
+        route_handlers=[
+            HealthController,
+            PlayerController,
+            CompetitionController,
+            TokenController,
+            MatchController,
+        ],
         lifespan=[database],
         dependencies={
             "pool": Provide(provide_pool, sync_to_thread=False),
+            "recorder": Provide(provide_recorder, sync_to_thread=False),
             "principal": Provide(provide_principal),
         },
         guards=[reject_bad_tokens],

@@ -30,6 +30,8 @@ from domain.errors import (
     InvalidSetupError,
     MalformedError,
     NotFoundError,
+    PreconditionFailedError,
+    PreconditionRequiredError,
     UnauthenticatedError,
 )
 
@@ -38,6 +40,8 @@ _log = logging.getLogger("matchlog.api")
 _STATUS_BY_KIND: tuple[tuple[type[DomainError], int], ...] = (
     (UnauthenticatedError, 401),
     (NotFoundError, 404),
+    (PreconditionFailedError, 412),
+    (PreconditionRequiredError, 428),
     (ConflictError, 409),
     (ForbiddenError, 403),
     (MalformedError, 422),

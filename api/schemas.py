@@ -383,10 +383,12 @@ _PROBLEM_TEXT = {
     400: "MALFORMED: the request cannot be read (e.g. a body that is not a JSON object)",
     401: "UNAUTHENTICATED: no token where one is needed, or a malformed, unknown or revoked one",
     403: "FORBIDDEN: the token's role or competitions do not allow this",
-    404: "The id names nothing: PLAYER_NOT_FOUND, COMPETITION_NOT_FOUND, TOKEN_NOT_FOUND",
-    409: "ALREADY_EXISTS: the id exists with other content",
+    404: "The id names nothing: PLAYER_NOT_FOUND, COMPETITION_NOT_FOUND, MATCH_NOT_FOUND ...",
+    409: "ALREADY_EXISTS or VERSION_CONFLICT: clashes with what is recorded",
+    412: "VERSION_CONFLICT: If-Match names an old version; details.current_version says which",
     413: "BODY_TOO_LARGE: the body exceeds the configured limit",
-    422: "VALIDATION_FAILED: details.errors names each field",
+    422: "VALIDATION_FAILED (details.errors names each field), or the rules' refusal code",
+    428: "VERSION_REQUIRED: send If-Match or expected_version",
 }
 
 

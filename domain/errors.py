@@ -83,3 +83,15 @@ class UnauthenticatedError(DomainError):
     """The caller did not say who they are, or their credential is unknown or revoked."""
 
     default_code = "UNAUTHENTICATED"
+
+
+class PreconditionFailedError(ConflictError):
+    """A conditional request (``If-Match``) named a version the resource is no longer at."""
+
+    default_code = "VERSION_CONFLICT"
+
+
+class PreconditionRequiredError(DomainError):
+    """A write that must name the version it was based on did not."""
+
+    default_code = "VERSION_REQUIRED"

@@ -1,1 +1,60 @@
-"""Kozel: the four-player partnership game to 12 loss points."""
+"""Kozel: the four-player partnership game to 12 loss points (rules: kozel.md).
+
+The engine is a decider over ``Position`` values: ``initial_position(setup)``,
+``decide(position, command) -> events``, ``evolve(position, event)``, with
+``legal_moves``, ``apply``, ``outcome`` and ``view`` around it.
+"""
+
+from domain.kozel.moves import Move
+from domain.kozel.outcome import DealOutcome, KozelOptions, team_of
+from domain.kozel.pack import PACK, beats, set_beats
+from domain.kozel.rules import (
+    LegalMoves,
+    apply,
+    can_declare,
+    cards_awaited,
+    check,
+    deal_started,
+    decide,
+    evolve,
+    generate_legal_moves,
+    initial_position,
+    is_legal,
+    is_terminal,
+    legal_moves,
+    outcome,
+    play,
+    to_act,
+)
+from domain.kozel.state import DealSetup, Play, Position
+from domain.kozel.views import view
+
+__all__ = [
+    "PACK",
+    "DealOutcome",
+    "DealSetup",
+    "KozelOptions",
+    "LegalMoves",
+    "Move",
+    "Play",
+    "Position",
+    "apply",
+    "beats",
+    "can_declare",
+    "cards_awaited",
+    "check",
+    "deal_started",
+    "decide",
+    "evolve",
+    "generate_legal_moves",
+    "initial_position",
+    "is_legal",
+    "is_terminal",
+    "legal_moves",
+    "outcome",
+    "play",
+    "set_beats",
+    "team_of",
+    "to_act",
+    "view",
+]

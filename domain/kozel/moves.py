@@ -1,0 +1,131 @@
+"""Kozel actions and their one-line text notation (R45).
+
+One line per action, seat first, cards as in §3.1::
+
+    S0 lead 7S KS       S1 beat TS AS       S2 throw 6D 8C
+    S3 molodka          cards 7H 8D 9S 6C   (the scorer names drawn cards, R46)
+
+>>> Move.from_text('s1 beat ts as')
+Move.from_text('S1 beat TS AS')
+>>> Move.from_text('S3 molodka').seat
+3
+>>> Move.from_text('cards 7H 8D').seat is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from domain.cards import Card, format_cards
+from domain.errors import MalformedError
+from domain.kozel.pack import parse_kozel_cards
+
+LEAD: Final = "lead"
+BEAT: Final = "beat"
+THROW: Final = "throw"
+MOLODKA: Final = "molodka"
+CARDS: Final = "cards"
+PLAYER_ACTIONS: Final = (LEAD, BEAT, THROW, MOLODKA)
+"""The actions a seat makes (§13); ``cards`` is the scorer's (R46)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One action: its kind, the acting seat (``None`` for the scorer's ``cards``), its cards.
+
+    The cards keep the order they were written in; that order carries no meaning
+    (R9), and the engine compares plays as sets.
+    """
+
+    kind: str
+    seat: int | None
+    cards: tuple[Card, ...] = ()
+
+    @classmethod
+    def from_text(cls, text: str) -> Move:
+        """Parse one action in the R45 notation; case and surrounding space are ignored.
+
+        Raises:
+            MalformedError (MALFORMED): unknown action, a seat other than S0-S3, a code
+                that is not one of the 36 cards, or cards after ``molodka`` (R35).
+
+        >>> Move.from_text('S2 throw 6d 8c').text()
+        'S2 throw 6D 8C'
+        >>> Move.from_text('S4 lead 7S')
+        Traceback (most recent call last):
+        ...
+        domain.errors.MalformedError: 'S4' is not a seat: write S0, S1, S2 or S3
+        """
+        tokens = text.split()
+        if not tokens:
+            raise MalformedError("an empty line is not an action", details={"text": text})
+        head = tokens[0].lower()
+        if head == CARDS:
+            return cls(CARDS, None, parse_kozel_cards(tokens[1:]))
+        seat = _parse_seat(tokens[0])
+        if len(tokens) < 2:
+            raise MalformedError(
+                f"{text!r} names no action: write lead, beat, throw or molodka",
+                details={"text": text},
+            )
+        kind = tokens[1].lower()
+        if kind not in PLAYER_ACTIONS:
+            raise MalformedError(
+                f"{tokens[1]!r} is not an action: write lead, beat, throw or molodka",
+                details={"text": text, "action": tokens[1]},
+            )
+        cards = parse_kozel_cards(tokens[2:])
+        if kind == MOLODKA and cards:
+            raise MalformedError(
+                "molodka names no cards: the four cards are the declarer's whole hand",
+                details={"text": text},
+            )
+        return cls(kind, seat, cards)
+
+    def text(self) -> str:
+        """Return the R45 text of this action.
+
+        >>> Move(LEAD, 0, (Card.from_text('7S'), Card.from_text('KS'))).text()
+        'S0 lead 7S KS'
+        """
+        head = CARDS if self.seat is None else f"S{self.seat} {self.kind}"
+        return f"{head} {format_cards(self.cards)}" if self.cards else head
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Move.from_text({self.text()!r})"
+
+
+_new_object = object.__new__
+_set_kind = Move.__dict__["kind"].__set__
+_set_seat = Move.__dict__["seat"].__set__
+_set_cards = Move.__dict__["cards"].__set__
+
+
+def make_move(kind: str, seat: int | None, cards: tuple[Card, ...] = ()) -> Move:
+    """Build a ``Move`` without the frozen dataclass's ``__init__`` (for move generation).
+
+    >>> make_move(LEAD, 0, ()) == Move(LEAD, 0)
+    True
+    """
+    move: Move = _new_object(Move)
+    _set_kind(move, kind)
+    _set_seat(move, seat)
+    _set_cards(move, cards)
+    return move
+
+
+def _parse_seat(token: str) -> int:
+    t = token.upper()
+    if len(t) == 2 and t[0] == "S" and t[1] in "0123":
+        return int(t[1])
+    raise MalformedError(
+        f"{token!r} is not a seat: write S0, S1, S2 or S3", details={"seat": token}
+    )
+
+
+__all__ = ["BEAT", "CARDS", "LEAD", "MOLODKA", "PLAYER_ACTIONS", "THROW", "Move", "make_move"]

@@ -1,0 +1,63 @@
+"""The move notation of R45 and its codec."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.cards import parse_cards
+from domain.errors import MalformedError
+from domain.kozel import Move
+
+
+class TestMoveText:
+    @pytest.mark.parametrize(
+        "text",
+        ["S0 lead 7S KS", "S1 beat TS AS", "S2 throw 6D 8C", "S3 molodka", "cards 7H 8D 9S 6C"],
+    )
+    def test_examples_of_r45_roundtrip(self, text: str) -> None:
+        move = Move.from_text(text)
+        assert text == move.text()
+        assert move == Move.from_text(move.text())
+
+    def test_normalises_case_and_space(self) -> None:
+        """R35: codes are trimmed and upper-cased before they are read."""
+        assert Move.from_text("S1 beat TS AS") == Move.from_text("  s1   BEAT ts as ")
+
+    def test_fields(self) -> None:
+        move = Move.from_text("S2 throw 6D 8C")
+        assert ("throw", 2, parse_cards("6D 8C")) == (move.kind, move.seat, move.cards)
+
+    def test_cards_action_has_no_seat(self) -> None:
+        assert Move.from_text("cards 7H").seat is None
+
+    def test_repr_can_be_pasted_back(self) -> None:
+        assert "Move.from_text('S0 lead 7S KS')" == repr(Move.from_text("S0 lead 7S KS"))
+
+    def test_keeps_the_order_written(self) -> None:
+        assert "S1 beat AS TS" == Move.from_text("S1 beat AS TS").text()
+
+    def test_empty_lead_is_readable(self) -> None:
+        """An empty lead is refused later, as BAD_LEAD_SIZE (check 6), not as MALFORMED."""
+        assert () == Move.from_text("S0 lead").cards
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "",
+            "S4 lead 7S",
+            "S-1 lead 7S",
+            "P0 lead 7S",
+            "S0 pass",
+            "S0",
+            "S0 lead 10H",
+            "S0 lead 1H",
+            "S0 lead 2H",
+            "S0 lead XH",
+            "S3 molodka 7S 8S 9S TS",
+            "cards 7H 5D",
+        ],
+    )
+    def test_rejects_malformed(self, text: str) -> None:
+        with pytest.raises(MalformedError) as e:
+            Move.from_text(text)
+        assert "MALFORMED" == e.value.code
