@@ -63,9 +63,11 @@ def create(
     role: Annotated[Role, typer.Option(help="admin: everything; scorer: record matches.")],
     competition: Annotated[
         list[str] | None,
-        typer.Option(help="Limit a scorer to this competition id (repeatable)."),
+        typer.Option(metavar="ID", help="Limit a scorer to this competition id (repeatable)."),
     ] = None,
-    name: Annotated[str, typer.Option(help="A label to recognise the token by.")] = "",
+    name: Annotated[
+        str, typer.Option(metavar="LABEL", help="A label to recognise the token by.")
+    ] = "",
 ) -> None:
     """Create a token and print it once: it is stored only as a hash."""
     with friendly_errors():
