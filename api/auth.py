@@ -15,10 +15,9 @@ How to use it in a controller:
 
       @post(operation_id="CreateMatch", guards=[requires(Role.SCORER)])
       async def create(
-          self, data: JSONBody[MatchIn], principal: NamedDependency[Principal | None]
+          self, data: JSONBody[MatchIn], principal: NamedDependency[Principal]
       ) -> ...:
-          caller = require_role(principal, Role.SCORER)  # passes after the guard
-          require_scope(caller, data.competition_id)
+          require_scope(principal, data.competition_id)  # never None after the guard
 
 - Reads: take ``principal: NamedDependency[Principal | None]`` (``None`` for an
   anonymous caller). For anything belonging to a competition call
