@@ -52,6 +52,13 @@ class TestSharedRefusals(SharedDatabase):
         assert 413 == response.status_code
         assert "BODY_TOO_LARGE" == response.json()["code"]
 
+    def test_authentication_comes_before_the_size_check(self, client: Client) -> None:
+        body = b'{"display_name": "' + b"x" * (1024 * 1024) + b'"}'
+        response = client.post(
+            "/players", content=body, headers={"Content-Type": "application/json"}
+        )
+        assert 401 == response.status_code
+
     def test_problem_fields(self, client: Client) -> None:
         response = client.get("/players/00000000-0000-0000-0000-000000000000")
         assert {
