@@ -45,13 +45,19 @@ def _refusing_client(refusing_url: str) -> Iterator[TestClient[Any]]:
         yield client
 
 
-def _token_headers(url: str, role: Role) -> dict[str, str]:
+def create_secret(url: str, role: Role, competitions: Collection[UUID] | None = None) -> str:
+    """Create a token straight in the database at ``url`` and return its secret."""
+
     async def create() -> str:
         async with await psycopg.AsyncConnection.connect(url) as conn:
-            _, secret = await accounts.create_token(conn, role=role)
+            _, secret = await accounts.create_token(conn, role=role, competitions=competitions)
         return secret
 
-    return {"Authorization": f"Bearer {asyncio.run(create())}"}
+    return asyncio.run(create())
+
+
+def _token_headers(url: str, role: Role) -> dict[str, str]:
+    return {"Authorization": f"Bearer {create_secret(url, role)}"}
 
 
 @pytest.fixture(name="refusing_admin", scope="package")
@@ -71,26 +77,21 @@ def _make_token(database_url: str) -> MakeToken:
     """Create a token straight in the database and return its secret."""
 
     def make(role: Role, competitions: Collection[UUID] | None = None) -> str:
-        async def create() -> str:
-            async with await psycopg.AsyncConnection.connect(database_url) as conn:
-                _, secret = await accounts.create_token(conn, role=role, competitions=competitions)
-            return secret
-
-        return asyncio.run(create())
+        return create_secret(database_url, role, competitions)
 
     return make
 
 
 @pytest.fixture(name="admin")
-def _admin(make_token: MakeToken) -> dict[str, str]:
+def _admin(database_url: str) -> dict[str, str]:
     """Headers carrying an admin token."""
-    return {"Authorization": f"Bearer {make_token(Role.ADMIN)}"}
+    return _token_headers(database_url, Role.ADMIN)
 
 
 @pytest.fixture(name="scorer")
-def _scorer(make_token: MakeToken) -> dict[str, str]:
+def _scorer(database_url: str) -> dict[str, str]:
     """Headers carrying a scorer token for every competition."""
-    return {"Authorization": f"Bearer {make_token(Role.SCORER)}"}
+    return _token_headers(database_url, Role.SCORER)
 
 
 class SharedDatabase:
