@@ -12,13 +12,14 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import provide_principal
+from api.auth import provide_principal, reject_bad_tokens
 from api.competitions import CompetitionController
 from api.health import HealthController
 from api.matches import MatchController
 from api.players import PlayerController
 from api.problems import problem_details_plugin
 from api.settings import Settings
+from api.tokens import TokenController
 from projections.matches import project_match_summary
 from store.database import resolve_database_url
 from store.recorder import Recorder
@@ -53,13 +54,20 @@ def create_app(settings: Settings) -> Litestar:
         return recorder
 
     return Litestar(
-        route_handlers=[HealthController, PlayerController, CompetitionController, MatchController],
+        route_handlers=[
+            HealthController,
+            PlayerController,
+            CompetitionController,
+            TokenController,
+            MatchController,
+        ],
         lifespan=[database],
         dependencies={
             "pool": Provide(provide_pool, sync_to_thread=False),
             "recorder": Provide(provide_recorder, sync_to_thread=False),
             "principal": Provide(provide_principal),
         },
+        guards=[reject_bad_tokens],
         request_max_body_size=settings.max_body_size,
         plugins=[problem_details_plugin()],
         openapi_config=OpenAPIConfig(

@@ -13,14 +13,14 @@ from psycopg_pool import AsyncConnectionPool
 from api.auth import requires
 from api.schemas import (
     DEFAULT_LIMIT,
+    LINK_HEADER,
     Cursor,
     Limit,
     PlayerIn,
     PlayerOut,
     PlayerPage,
     decode_cursor,
-    encode_cursor,
-    next_link,
+    next_page,
     problem_responses,
 )
 from store import accounts
@@ -39,6 +39,7 @@ class PlayerController(Controller):
         operation_id="ListPlayers",
         summary="List players, newest first",
         responses=problem_responses(422),
+        response_headers=[LINK_HEADER],
     )
     async def list_players(
         self,
@@ -51,11 +52,10 @@ class PlayerController(Controller):
         before = decode_cursor(cursor)
         async with pool.connection() as conn:
             page = await accounts.list_players(conn, limit=limit, before=before)
-        next_cursor = None if page.next_before is None else encode_cursor(page.next_before)
+        next_cursor, headers = next_page(request, page.next_before)
         body = PlayerPage(
             items=[PlayerOut.from_record(p) for p in page.items], next_cursor=next_cursor
         )
-        headers = {} if next_cursor is None else {"Link": next_link(request, next_cursor)}
         return Response(body, headers=headers)
 
     @get(
