@@ -21,7 +21,7 @@ from litestar.di import NamedDependency
 from litestar.params import HeaderParameter, JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import Principal, require_read, require_scope, requires
+from api.auth import Principal, readable_private, require_read, require_scope, requires
 from api.idempotency import IdempotentRequest
 from api.match_schemas import (
     EventOut,
@@ -37,6 +37,7 @@ from api.match_schemas import (
     RoundIn,
     RoundOut,
 )
+from api.problems import validation_failed
 from api.schemas import problem_responses
 from domain.errors import (
     ForbiddenError,
@@ -96,10 +97,8 @@ def parse_if_match(value: str) -> int:
     """
     text = value.strip().removeprefix("W/").strip('"')
     if not text.isdigit():
-        raise MalformedError(
-            f'If-Match {value!r} is not a version ETag such as "12"',
-            code="VALIDATION_FAILED",
-            details={"field": "If-Match", "source": "header"},
+        raise validation_failed(
+            "If-Match", f'{value!r} is not a version ETag such as "12"', "header"
         )
     return int(text)
 
@@ -372,9 +371,7 @@ class MatchController(Controller):
         cursor: Annotated[str | None, Parameter(description="From the previous page.")] = None,
     ) -> Response[MatchPage]:
         """List the matches the caller may read; follow ``next_cursor`` or ``Link: rel="next"``."""
-        readable: frozenset[UUID] | None = frozenset()
-        if principal is not None:
-            readable = principal.competitions
+        readable = readable_private(principal)
         async with pool.connection() as conn:
             rows = await list_matches(
                 conn,
@@ -633,10 +630,8 @@ def _decode_match_cursor(cursor: str | None) -> tuple[datetime, str] | None:
         stamp, match_id = text.split("|")
         return datetime.fromisoformat(stamp), str(UUID(match_id))
     except (ValueError, UnicodeDecodeError, binascii.Error):
-        raise MalformedError(
-            f"{cursor!r} is not a cursor from this API",
-            code="VALIDATION_FAILED",
-            details={"field": "cursor", "source": "query"},
+        raise validation_failed(
+            "cursor", f"{cursor!r} is not a cursor from this API", "query"
         ) from None
 
 
