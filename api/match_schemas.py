@@ -222,3 +222,37 @@ class MatchPage(BaseModel):
 
     items: list[MatchSummaryOut]
     next_cursor: str | None = Field(description="Pass as ?cursor= for the next page.")
+
+
+PlayerOutcome = Literal["won", "lost", "drawn", "live", "void"]
+
+
+class PlayerMatchOut(MatchSummaryOut):
+    """A match in a player's record: the match, the player's seat and how it went for them."""
+
+    seat: int
+    outcome: PlayerOutcome
+
+
+class PlayerRecordOut(BaseModel):
+    """A player with their matches (newest first, up to ``limit``) and their results."""
+
+    id: UUID
+    display_name: str
+    created_at: datetime
+    results: dict[str, int] = Field(
+        description="Over every finished match the caller may read: played, won, lost, drawn."
+    )
+    matches: list[PlayerMatchOut]
+
+
+def player_outcome(row: dict[str, Any], seat: int) -> PlayerOutcome:
+    """Return how a match went for the player in ``seat``: won, lost, drawn, live or void."""
+    if row["status"] != "finished":
+        return "live" if row["status"] == "live" else "void"
+    result = row["result"] or {}
+    if seat in result.get("winners", []):
+        return "won"
+    if seat in result.get("losers", []):
+        return "lost"
+    return "drawn"

@@ -10,7 +10,13 @@ from litestar.di import NamedDependency
 from litestar.params import JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import requires
+from api.auth import Principal, readable_private, requires
+from api.match_schemas import (
+    MatchSummaryOut,
+    PlayerMatchOut,
+    PlayerRecordOut,
+    player_outcome,
+)
 from api.schemas import (
     DEFAULT_LIMIT,
     LINK_HEADER,
@@ -23,6 +29,7 @@ from api.schemas import (
     next_page,
     problem_responses,
 )
+from projections.matches import list_matches
 from store import accounts
 from store.accounts import Role
 
@@ -65,11 +72,42 @@ class PlayerController(Controller):
         responses=problem_responses(404),
     )
     async def get_player(
-        self, pool: NamedDependency[AsyncConnectionPool], player_id: PlayerId
-    ) -> PlayerOut:
-        """Return the player; 404 ``PLAYER_NOT_FOUND`` if there is none with this id."""
+        self,
+        pool: NamedDependency[AsyncConnectionPool],
+        principal: NamedDependency[Principal | None],
+        player_id: PlayerId,
+        limit: Annotated[
+            int, Parameter(ge=1, le=200, description="Most matches to list (1-200).")
+        ] = 50,
+    ) -> PlayerRecordOut:
+        """Return the player with their matches and results; 404 ``PLAYER_NOT_FOUND``.
+
+        Matches of private competitions appear only to callers who may read them.
+        """
+        readable = readable_private(principal)
         async with pool.connection() as conn:
-            return PlayerOut.from_record(await accounts.get_player(conn, player_id))
+            player = await accounts.get_player(conn, player_id)
+            rows = await list_matches(conn, limit=10_000, player_id=player_id, readable=readable)
+        entries = []
+        results = {"played": 0, "won": 0, "lost": 0, "drawn": 0}
+        for row in rows:
+            seat = [str(p) for p in row["players"]].index(str(player_id))
+            outcome = player_outcome(row, seat)
+            if outcome in ("won", "lost", "drawn"):
+                results["played"] += 1
+                results[outcome] += 1
+            entries.append(
+                PlayerMatchOut(
+                    **MatchSummaryOut.from_row(row).model_dump(), seat=seat, outcome=outcome
+                )
+            )
+        return PlayerRecordOut(
+            id=player.id,
+            display_name=player.display_name,
+            created_at=player.created_at,
+            results=results,
+            matches=entries[:limit],
+        )
 
     @post(
         operation_id="CreatePlayer",

@@ -116,8 +116,12 @@ async def list_matches(
 
     where = ["true"]
     params: list[Any] = []
-    for column, value in (("m.competition_id", competition_id), ("m.game", game),
-                          ("m.variant", variant), ("m.status", status)):
+    for column, value in (
+        ("m.competition_id", competition_id),
+        ("m.game", game),
+        ("m.variant", variant),
+        ("m.status", status),
+    ):
         if value is not None:
             where.append(f"{column} = %s")
             params.append(value)

@@ -107,3 +107,37 @@ def test_filters_and_pagination(
 def test_bad_cursor_is_a_validation_error(client: TestClient[Any]) -> None:
     response = client.get("/matches", params={"cursor": "not-a-cursor"})
     assert (422, "VALIDATION_FAILED") == (response.status_code, response.json()["code"])
+
+
+def test_player_record_lists_matches_and_results(
+    client: TestClient[Any], scorer: dict[str, str], make_players: Any
+) -> None:
+    ann, bob, cat = make_players(3)
+    first = create_match(
+        client,
+        scorer,
+        {"game": "cuttle", "variant": "standard", "players": [ann, bob], "dealing": "scorer"},
+    )
+    second = create_match(
+        client,
+        scorer,
+        {"game": "cuttle", "variant": "standard", "players": [bob, ann], "dealing": "scorer"},
+    )
+    create_match(
+        client,
+        scorer,
+        {"game": "cuttle", "variant": "standard", "players": [bob, cat], "dealing": "scorer"},
+    )
+    for match, seat in ((first, 1), (second, 1)):  # bob resigns the first, ann the second
+        response = client.post(
+            f"/matches/{match['id']}/resign",
+            json={"seat": seat, "expected_version": 1},
+            headers=scorer,
+        )
+        assert 200 == response.status_code
+    record = client.get(f"/players/{ann}").json()
+    assert {"played": 2, "won": 1, "lost": 1, "drawn": 0} == record["results"]
+    assert [(second["id"], 1, "lost"), (first["id"], 0, "won")] == [
+        (m["id"], m["seat"], m["outcome"]) for m in record["matches"]
+    ]
+    assert 404 == client.get("/players/00000000-0000-4000-8000-000000000009").status_code
