@@ -328,12 +328,12 @@ def check(position: Position, move: Move) -> None:
         if trick:
             raise _refuse("NOT_YOUR_TURN", f"{who} cannot lead: this trick has been led")
         if seat != position.leader or not position.hands[seat]:
-            raise _refuse("NOT_YOUR_TURN", _turn_message(position, who, "lead"))
+            raise _refuse("NOT_YOUR_TURN", _turn_message(position, seat, "lead"))
     else:
         if not trick:
             raise _refuse("NOT_YOUR_TURN", f"{who} cannot {kind}: nothing has been led yet")
         if seat != position.to_play:
-            raise _refuse("NOT_YOUR_TURN", _turn_message(position, who, kind))
+            raise _refuse("NOT_YOUR_TURN", _turn_message(position, seat, kind))
     if len(set(cards)) != len(cards):  # 5
         raise _refuse("DUPLICATE_CARD", f"{format_cards(cards)!r} names a card twice")
     if kind == LEAD:  # 6
@@ -372,11 +372,12 @@ def check(position: Position, move: Move) -> None:
             raise _refuse("BEAT_FAILS", _beat_fails_message(position, cards, top))
 
 
-def _turn_message(position: Position, who: str, kind: str) -> str:
+def _turn_message(position: Position, seat: int, kind: str) -> str:
+    who = _seat_name(seat)
     turn = position.to_play
     if turn is None:
         return f"{who} cannot {kind}: the deal is played out"
-    if position.trick and any(play.seat == int(who[1:]) for play in position.trick):
+    if any(play.seat == seat for play in position.trick):
         return f"{who} has already played to this trick; it is S{turn}'s turn"
     return f"{who} cannot {kind} now: it is S{turn}'s turn"
 
@@ -749,6 +750,10 @@ def evolve(position: Position | None, event: Event) -> Position:
     return position
 
 
+# The seat views are part of the engine's surface; they live in their own module
+# (which needs the helpers above) and are offered here too.
+from domain.kozel.views import view  # noqa: E402
+
 __all__ = [
     "LegalMoves",
     "apply",
@@ -766,4 +771,5 @@ __all__ = [
     "outcome",
     "play",
     "to_act",
+    "view",
 ]
