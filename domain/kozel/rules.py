@@ -44,7 +44,7 @@ from domain.kozel.pack import (
     set_beats,
     sort_cards,
 )
-from domain.kozel.state import DealSetup, Hands, Play, Position
+from domain.kozel.state import DealSetup, Hands, Play, Position, new_position
 
 # --- setting up a deal --------------------------------------------------------------
 
@@ -472,12 +472,18 @@ def _placed(position: Position) -> Iterator[Card]:
 # --- transitions (shared by apply, play and evolve) ----------------------------------
 
 
-def _do_play(p: Position, seat: int, kind: str, cards: Iterable[Card]) -> Position:
-    ids = {id(c) for c in cards}
+def _do_play(p: Position, seat: int, kind: str, cards: Sequence[Card]) -> Position:
     hand = p.hands[seat]
-    # Filtering the sorted hand keeps both parts in canonical order without sorting.
-    played = tuple([c for c in hand if id(c) in ids])
-    rest = tuple([c for c in hand if id(c) not in ids])
+    # Filtering the sorted hand keeps both parts in canonical order without sorting;
+    # cards are interned, so identity is equality.
+    if len(cards) == 1:
+        card = cards[0]
+        played: tuple[Card, ...] = (card,)
+        rest = tuple([c for c in hand if c is not card])
+    else:
+        ids = {id(c) for c in cards}
+        played = tuple([c for c in hand if id(c) in ids])
+        rest = tuple([c for c in hand if id(c) not in ids])
     h = p.hands
     hands: Hands = (
         rest if seat == 0 else h[0],
@@ -485,7 +491,7 @@ def _do_play(p: Position, seat: int, kind: str, cards: Iterable[Card]) -> Positi
         rest if seat == 2 else h[2],
         rest if seat == 3 else h[3],
     )
-    return Position(
+    return new_position(
         p.options,
         p.dealer,
         p.leader,
@@ -507,7 +513,7 @@ def _do_declare(p: Position, seat: int) -> Position:
         hands[play.seat] = sort_cards((*hands[play.seat], *play.cards))
     lead = Play(seat, LEAD, hands[seat])
     hands[seat] = ()
-    return Position(
+    return new_position(
         p.options,
         p.dealer,
         p.leader,
@@ -546,7 +552,7 @@ def _do_settle(p: Position) -> Position:
     draw = 0
     if p.unknown_stock:
         draw = min(p.unknown_stock, 4 * (4 - len(p.hands[winner])))
-    return Position(
+    return new_position(
         p.options,
         p.dealer,
         winner,
@@ -577,7 +583,7 @@ def _do_draws(p: Position, draws: Sequence[tuple[int, Card]]) -> Position:
         stock, unknown = p.stock, p.unknown_stock - n
     else:
         stock, unknown = p.stock[n:], 0
-    return Position(
+    return new_position(
         p.options,
         p.dealer,
         p.leader,
