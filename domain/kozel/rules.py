@@ -314,7 +314,7 @@ def check(position: Position, move: Move) -> None:
             f"the scorer must first name the {position.draw} cards drawn from the stock",
             awaited=position.draw,
         )
-    _check_malformed(move)  # 3
+    cards = _check_malformed(move)  # 3
     if kind == CARDS:
         _check_cards(position, cards)
         return
@@ -334,7 +334,7 @@ def check(position: Position, move: Move) -> None:
             raise _refuse("NOT_YOUR_TURN", f"{who} cannot {kind}: nothing has been led yet")
         if seat != position.to_play:
             raise _refuse("NOT_YOUR_TURN", _turn_message(position, seat, kind))
-    if len(set(cards)) != len(cards):  # 5
+    if len({id(c) for c in cards}) != len(cards):  # 5 (interned: identity is equality)
         raise _refuse("DUPLICATE_CARD", f"{format_cards(cards)!r} names a card twice")
     if kind == LEAD:  # 6
         if not 1 <= len(cards) <= 4:
@@ -350,8 +350,8 @@ def check(position: Position, move: Move) -> None:
                 count=len(cards),
                 expected=k,
             )
-    hand = position.hands[seat]  # 8
-    missing = [c for c in cards if c not in hand]
+    held = {id(c) for c in position.hands[seat]}  # 8
+    missing = [c for c in cards if id(c) not in held]
     if missing:
         raise _refuse(
             "CARD_NOT_IN_HAND",
@@ -393,7 +393,8 @@ def _beat_fails_message(position: Position, cards: Sequence[Card], top: Play) ->
     return message
 
 
-def _check_malformed(move: Move) -> None:
+def _check_malformed(move: Move) -> tuple[Card, ...]:
+    """Check 3; return the move's cards as the shared card objects."""
     kind, seat = move.kind, move.seat
     if kind == CARDS:
         ok = seat is None
@@ -402,9 +403,15 @@ def _check_malformed(move: Move) -> None:
         ok = ok and not (kind == MOLODKA and move.cards)
     if not ok:
         raise MalformedError(f"{move.text()!r} is not a Kozel action", details={"move": kind})
-    for card in move.cards:
+    cards = move.cards
+    if is_interned(cards):
+        return cards
+    for card in cards:
         if card not in PACK_SET:
-            raise MalformedError(f"{card.text()!r} is not a Kozel card", details={"card": card})
+            raise MalformedError(
+                f"{card.text()!r} is not a Kozel card", details={"card": card.text()}
+            )
+    return interned(cards)
 
 
 def _check_molodka(position: Position, seat: int) -> None:
@@ -431,7 +438,7 @@ def _check_cards(position: Position, cards: tuple[Card, ...]) -> None:
     awaited = position.draw
     if not awaited:  # 4
         raise _refuse("NOT_YOUR_TURN", "no drawn cards await naming")
-    if len(set(cards)) != len(cards):  # 5
+    if len({id(c) for c in cards}) != len(cards):  # 5
         raise _refuse("DUPLICATE_CARD", f"{format_cards(cards)!r} names a card twice")
     if len(cards) != awaited:  # 7
         raise _refuse(
@@ -440,11 +447,11 @@ def _check_cards(position: Position, cards: tuple[Card, ...]) -> None:
             count=len(cards),
             expected=awaited,
         )
-    placed = set(_placed(position))  # 8a
+    placed = {id(c) for c in _placed(position)}  # 8a
     bottom = position.options.trump_indicator_bottom
     last = position.unknown_stock - 1
     for i, card in enumerate(cards):
-        if card in placed:
+        if id(card) in placed:
             raise _refuse(
                 "CARD_NOT_AVAILABLE",
                 f"{card.text()!r} cannot have been drawn: it is in a hand, on the table "

@@ -7,7 +7,7 @@ from functools import reduce
 
 import pytest
 
-from domain.cards import parse_cards
+from domain.cards import Card, parse_cards
 from domain.errors import DomainError
 from domain.kozel import (
     KozelOptions,
@@ -258,3 +258,10 @@ class TestDecider:
         (event,) = decide(p, Move.from_text("S3 molodka"))
         assert "MolodkaDeclared" == event.type
         assert [[0, ["7S"]], [1, ["KS"]], [2, ["6D"]]] == event.data["returned"]
+
+    def test_cards_built_directly_are_the_same_cards(self) -> None:
+        """A move holding equal but separately built Card objects is the same move."""
+        p = make_position(HANDS)
+        move = Move("lead", 0, (Card("7", "S"), Card("8", "S")))
+        assert apply(p, "S0 lead 7S 8S") == apply(p, move)
+        assert decide(p, "S0 lead 7S 8S") == decide(p, move)
