@@ -82,6 +82,13 @@ class TestTrick:
         assert {"S1 throw 6C", "S1 throw 7D", "S1 throw AH", "S1 throw KS"} == throws
         assert 0 == run(p, "S1 throw AH", "S2 throw 6D", "S3 throw TS").leader
 
+    def test_no_regional_extras(self) -> None:
+        """R28: no same-rank leads of different suits, no extra round after four plays."""
+        p = make_position("7S 7H JC QD/KS 6C 7D AH/6D 9C 8D 9S/TS JS QS AS")
+        assert "S0 lead 7S 7H" not in texts(p)
+        p = run(p, "S0 lead 7S", "S1 beat KS", "S2 throw 6D", "S3 beat TS")
+        assert ((), 3) == (p.trick, p.leader)
+
     def test_beat_in_any_order_of_the_cards(self) -> None:
         """R9 and the first example of §3.5 (trumps clubs)."""
         p = make_position("9H KH 6D 7D/TH QH 6S 7S/8D 9D JD QD/JS QS KS AS", trump="9C")
