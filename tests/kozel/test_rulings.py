@@ -9,11 +9,13 @@ import pytest
 
 from domain.cards import Card, parse_cards
 from domain.errors import DomainError
+from domain.events import Event
 from domain.kozel import (
     KozelOptions,
     Move,
     Position,
     apply,
+    deal_started,
     decide,
     evolve,
     is_terminal,
@@ -272,3 +274,39 @@ class TestDecider:
         move = Move("lead", 0, (Card("7", "S"), Card("8", "S")))
         assert apply(p, "S0 lead 7S 8S") == apply(p, move)
         assert decide(p, "S0 lead 7S 8S") == decide(p, move)
+
+
+def given(*events: Event) -> Position:
+    """The position a stream of stored events folds to."""
+    position: Position | None = None
+    for event in events:
+        position = evolve(position, event)
+    assert position is not None
+    return position
+
+
+class TestDeciderSpecification:
+    """Given stored events, when a command, then events (style.md §5)."""
+
+    SETUP = setup_from_text(
+        HANDS, "9H 7C 8C QC KC TC AC 9D JD KD TD AD 6H 7H 8H JH QH KH TH 6S", dealer=3, leader=0
+    )
+
+    def test_a_beat_after_a_lead(self) -> None:
+        p = given(deal_started(self.SETUP), Event("CardsLed", {"seat": 0, "cards": ["7S"]}))
+        assert [Event("CardsBeaten", {"seat": 1, "cards": ["KS"]})] == decide(p, "S1 beat KS")
+
+    def test_the_fourth_play_settles_and_draws(self) -> None:
+        p = given(
+            deal_started(self.SETUP),
+            Event("CardsLed", {"seat": 0, "cards": ["7S"]}),
+            Event("CardsBeaten", {"seat": 1, "cards": ["KS"]}),
+            Event("CardsThrown", {"seat": 2, "cards": ["6D"]}),
+        )
+        events = decide(p, "S3 beat TS")
+        assert ["CardsBeaten", "TrickTaken", "CardsDrawn"] == [e.type for e in events]
+        assert [[3, "9H"], [0, "7C"], [1, "8C"], [2, "QC"]] == events[2].data["draws"]
+
+    def test_unknown_events_change_nothing(self) -> None:
+        p = given(deal_started(self.SETUP))
+        assert p == evolve(p, Event("NoteAdded", {"text": "tea break"}))
