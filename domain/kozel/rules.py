@@ -224,12 +224,11 @@ def generate_legal_moves(position: Position) -> Iterator[Move]:
             hand = hands[seat]
             masks = beat_masks(hand, top, trump)
             full = (1 << k) - 1
-            for chosen in combinations(range(len(hand)), k):
-                cards = tuple([hand[i] for i in chosen])
+            for cards, chosen in zip(combinations(hand, k), combinations(masks, k), strict=True):
                 union = 0
-                for i in chosen:
-                    union |= masks[i]
-                if union == full and covers([masks[i] for i in chosen]):
+                for mask in chosen:
+                    union |= mask
+                if union == full and covers(chosen):
                     yield make_move(BEAT, seat, cards)
                 yield make_move(THROW, seat, cards)
         limit = (lead.seat - leader) % 4 if k == 4 else 4

@@ -141,6 +141,12 @@ class Sight:
             assert [len(h) for h in p.hands] == seen["hand_sizes"]
             assert list(p.tricks) == seen["tricks"] and p.stock_size == seen["stock"]
             assert ("card_points" in seen) == is_terminal(p)  # R39
+            assert (p.indicator.text(), p.dealer) == (seen["indicator"], seen["dealer"])
+            for play, shown in zip(p.trick, seen["trick"], strict=True):
+                visible = play.kind != "throw" or self.open_throws or play.seat == seat
+                assert ([c.text() for c in play.cards] if visible else None) == shown.get("cards")
+            for team in (0, 1):
+                assert [c.text() for c in p.piles[team]] == seen["piles"][team]["face_up"]
 
 
 def assert_refusals_change_nothing(p: Position, rng: random.Random) -> None:
