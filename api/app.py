@@ -9,12 +9,19 @@ from litestar import Litestar
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Components, SecurityScheme
 from psycopg_pool import AsyncConnectionPool
 
+from api.auth import provide_principal
+from api.competitions import CompetitionController
 from api.health import HealthController
+from api.matches import MatchController
+from api.players import PlayerController
 from api.problems import problem_details_plugin
 from api.settings import Settings
+from projections.matches import project_match_summary
 from store.database import resolve_database_url
+from store.recorder import Recorder
 
 
 def create_app(settings: Settings) -> Litestar:
@@ -31,6 +38,7 @@ def create_app(settings: Settings) -> Litestar:
         )
         await pool.open(wait=True, timeout=30)
         app.state.pool = pool
+        app.state.recorder = Recorder(pool, projectors=[project_match_summary])
         try:
             yield
         finally:
@@ -40,16 +48,32 @@ def create_app(settings: Settings) -> Litestar:
         pool: AsyncConnectionPool = state.pool
         return pool
 
+    def provide_recorder(state: State) -> Recorder:
+        recorder: Recorder = state.recorder
+        return recorder
+
     return Litestar(
-        route_handlers=[HealthController],
+        route_handlers=[HealthController, PlayerController, CompetitionController, MatchController],
         lifespan=[database],
-        dependencies={"pool": Provide(provide_pool, sync_to_thread=False)},
+        dependencies={
+            "pool": Provide(provide_pool, sync_to_thread=False),
+            "recorder": Provide(provide_recorder, sync_to_thread=False),
+            "principal": Provide(provide_principal),
+        },
+        request_max_body_size=settings.max_body_size,
         plugins=[problem_details_plugin()],
         openapi_config=OpenAPIConfig(
             title="matchlog",
             version="0.1.0",
             description="Record, replay and score Cuttle and Kozel matches.",
             path="/schema",
+            components=Components(
+                security_schemes={
+                    "bearer": SecurityScheme(
+                        type="http", scheme="bearer", description="A token from `matchlog tokens`."
+                    )
+                }
+            ),
         ),
         debug=False,
     )

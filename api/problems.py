@@ -1,7 +1,21 @@
-"""One map from the DomainError family to RFC 9457 problem+json."""
+"""One map from the DomainError family (and HTTP errors) to RFC 9457 problem+json.
+
+Every refusal carries a stable CAPS ``code``. Litestar's own errors get one too:
+a body that is not JSON is ``MALFORMED`` (400); a body or query whose fields fail
+validation is ``VALIDATION_FAILED`` (422) with ``details.errors``, a list of
+``{"field", "message", "source"}``; an oversized body is ``BODY_TOO_LARGE`` (413);
+other HTTP errors are named after their status (``NOT_FOUND``,
+``METHOD_NOT_ALLOWED``); an unexpected failure is ``INTERNAL_ERROR`` (500), logged,
+never with a traceback in the response.
+"""
 
 from __future__ import annotations
 
+import logging
+from http import HTTPStatus
+from typing import Any
+
+from litestar.exceptions import HTTPException, ValidationException
 from litestar.plugins.problem_details import (
     ProblemDetailsConfig,
     ProblemDetailsException,
@@ -16,10 +30,18 @@ from domain.errors import (
     InvalidSetupError,
     MalformedError,
     NotFoundError,
+    PreconditionFailedError,
+    PreconditionRequiredError,
+    UnauthenticatedError,
 )
 
+_log = logging.getLogger("matchlog.api")
+
 _STATUS_BY_KIND: tuple[tuple[type[DomainError], int], ...] = (
+    (UnauthenticatedError, 401),
     (NotFoundError, 404),
+    (PreconditionFailedError, 412),
+    (PreconditionRequiredError, 428),
     (ConflictError, 409),
     (ForbiddenError, 403),
     (MalformedError, 422),
@@ -44,20 +66,104 @@ def to_problem(error: DomainError) -> ProblemDetailsException:
     extra = {"code": error.code}
     if error.details:
         extra["details"] = error.details  # type: ignore[assignment]
+    headers = None
+    if isinstance(error, UnauthenticatedError):
+        # RFC 6750 §3: a 401 names the scheme; a presented but bad token says so.
+        challenge = 'Bearer realm="matchlog"'
+        if error.details.get("reason") == "invalid_token":
+            challenge += ', error="invalid_token"'
+        headers = {"WWW-Authenticate": challenge}
+    return _problem(status, error.code, error.message, extra, headers)
+
+
+def _problem(
+    status: int,
+    code: str,
+    detail: str,
+    extra: dict[str, Any],
+    headers: dict[str, str] | None = None,
+) -> ProblemDetailsException:
     return ProblemDetailsException(
         status_code=status,
-        detail=error.message,
-        title=error.code.replace("_", " ").capitalize(),
-        type_=PROBLEM_TYPE_BASE + error.code.lower().replace("_", "-"),
+        detail=detail,
+        title=code.replace("_", " ").capitalize(),
+        type_=PROBLEM_TYPE_BASE + code.lower().replace("_", "-"),
         extra=extra,
+        headers=headers,
     )
+
+
+def validation_failed(field: str, message: str, source: str = "body") -> MalformedError:
+    """Return the ``VALIDATION_FAILED`` error (422) for one named field, shaped like Litestar's."""
+    return MalformedError(
+        f"{field}: {message}",
+        code="VALIDATION_FAILED",
+        details={"errors": [{"field": field, "message": message, "source": source}]},
+    )
+
+
+_CODE_BY_STATUS = {
+    400: "MALFORMED",
+    401: "UNAUTHENTICATED",
+    413: "BODY_TOO_LARGE",
+    500: "INTERNAL_ERROR",
+}
+_VALUE_ERROR_PREFIX = "Value error, "
+
+
+def http_to_problem(exc: HTTPException) -> ProblemDetailsException:
+    """Turn a Litestar HTTP error into problem+json with a CAPS ``code``."""
+    if isinstance(exc, ValidationException):
+        return _validation_to_problem(exc)
+    status = exc.status_code
+    code = _CODE_BY_STATUS.get(status) or _status_name(status)
+    return _problem(status, code, exc.detail, {"code": code}, exc.headers)
+
+
+def _status_name(status: int) -> str:
+    try:
+        return HTTPStatus(status).name
+    except ValueError:
+        return f"HTTP_{status}"
+
+
+def _validation_to_problem(exc: ValidationException) -> ProblemDetailsException:
+    errors: list[dict[str, str]] = []
+    for item in exc.extra if isinstance(exc.extra, list) else []:
+        key = item.get("key") if isinstance(item, dict) else None
+        source = str(getattr(item.get("source"), "value", item.get("source") or "body"))
+        if not key or (key == "data" and source == "body"):
+            # No field to name: the body is missing or is not a JSON object.
+            message = "the request body must be a JSON object"
+            return _problem(400, "MALFORMED", message, {"code": "MALFORMED"})
+        message = str(item.get("message", "invalid"))
+        message = message.removeprefix(_VALUE_ERROR_PREFIX)
+        errors.append({"field": str(key), "message": message, "source": source})
+    if not errors:
+        return _problem(400, "MALFORMED", exc.detail, {"code": "MALFORMED"})
+    fields = ", ".join(e["field"] for e in errors)
+    return _problem(
+        422,
+        "VALIDATION_FAILED",
+        f"invalid {fields}",
+        {"code": "VALIDATION_FAILED", "details": {"errors": errors}},
+    )
+
+
+def internal_to_problem(exc: Exception) -> ProblemDetailsException:
+    """Log an unexpected failure and answer a bare ``INTERNAL_ERROR`` (500)."""
+    _log.error("unhandled error", exc_info=exc)
+    return _problem(500, "INTERNAL_ERROR", "internal error", {"code": "INTERNAL_ERROR"})
 
 
 def problem_details_plugin() -> ProblemDetailsPlugin:
     """Return the plugin that renders every DomainError (and HTTP error) as problem+json."""
     return ProblemDetailsPlugin(
         ProblemDetailsConfig(
-            enable_for_all_http_exceptions=True,
-            exception_to_problem_detail_map={DomainError: to_problem},
+            exception_to_problem_detail_map={
+                DomainError: to_problem,
+                HTTPException: http_to_problem,
+                Exception: internal_to_problem,
+            },
         )
     )

@@ -22,3 +22,8 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, ge=0, le=65535, description="port `matchlog serve` listens on")
     pool_min_size: int = Field(default=1, ge=1)
     pool_max_size: int = Field(default=10, ge=1)
+    max_body_size: int = Field(
+        default=1024 * 1024,
+        ge=1,
+        description="largest request body accepted, in bytes; larger ones get 413 BODY_TOO_LARGE",
+    )

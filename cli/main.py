@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from cli import db
+from cli import db, tokens
 from cli.serve import serve
 
 app = typer.Typer(
@@ -15,6 +15,7 @@ app = typer.Typer(
 )
 app.command()(serve)
 app.add_typer(db.app, name="db")
+app.add_typer(tokens.app, name="tokens")
 
 if __name__ == "__main__":
     app()

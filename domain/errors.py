@@ -11,8 +11,9 @@ Kinds split like python-chess's move errors:
   (``NOT_YOUR_TURN``, ``BEAT_FAILS``, ``MATCH_OVER`` ...).
 - ``InvalidSetupError``: a match, round or position that cannot be set up
   (``INVALID_FORMAT``, ``INVALID_POSITION``, ``INVALID_DECK``).
-- ``NotFoundError``, ``ConflictError``, ``ForbiddenError``: service-level
-  refusals (``MATCH_NOT_FOUND``, ``VERSION_CONFLICT``, ``FORBIDDEN`` ...).
+- ``NotFoundError``, ``ConflictError``, ``ForbiddenError``, ``UnauthenticatedError``:
+  service-level refusals (``MATCH_NOT_FOUND``, ``VERSION_CONFLICT``, ``FORBIDDEN``,
+  ``UNAUTHENTICATED`` ...).
 """
 
 from __future__ import annotations
@@ -76,3 +77,21 @@ class ForbiddenError(DomainError):
     """The caller may not do this."""
 
     default_code = "FORBIDDEN"
+
+
+class UnauthenticatedError(DomainError):
+    """The caller did not say who they are, or their credential is unknown or revoked."""
+
+    default_code = "UNAUTHENTICATED"
+
+
+class PreconditionFailedError(ConflictError):
+    """A conditional request (``If-Match``) named a version the resource is no longer at."""
+
+    default_code = "VERSION_CONFLICT"
+
+
+class PreconditionRequiredError(DomainError):
+    """A write that must name the version it was based on did not."""
+
+    default_code = "VERSION_REQUIRED"

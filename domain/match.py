@@ -314,5 +314,29 @@ __all__ = [
     "KozelSeries",
     "MatchResult",
     "score_deal",
+    "series_score",
     "team_of",
 ]
+
+
+def series_score(series: CuttleSeries | KozelSeries) -> dict[str, object]:
+    """Return the running score as JSON-ready data (what summaries and views show).
+
+    >>> series_score(KozelSeries(KozelOptions(), 0))
+    {'loss_points': [0, 0], 'eggs': 0, 'deals': 0, 'multiplier': 1, 'loss_limit': 12}
+    """
+    if isinstance(series, CuttleSeries):
+        return {
+            "wins": list(series.wins),
+            "drawn_rounds": series.drawn_rounds,
+            "rounds": len(series.rounds),
+            "wins_needed": series.format.wins_needed,
+            "format": series.format.text(),
+        }
+    return {
+        "loss_points": list(series.loss_points),
+        "eggs": series.eggs,
+        "deals": len(series.deals),
+        "multiplier": series.multiplier,
+        "loss_limit": series.options.loss_limit,
+    }

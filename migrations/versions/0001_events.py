@@ -1,5 +1,11 @@
 """The events table: one append-only log of every match, Message DB style.
 
+``events_append`` is the only writer. It serialises the moment each appending
+transaction takes its transaction id and draws its global positions (a session
+advisory lock held for one INSERT, never to commit), so transaction-id order equals
+position order; tailing readers then read below the snapshot's ``xmin`` and can never
+skip a late commit. See docs/event-store.md.
+
 Revision ID: 0001
 Revises:
 Create Date: 2026-11-21
@@ -11,6 +17,118 @@ revision = "0001"
 down_revision = None
 branch_labels = None
 depends_on = None
+
+# The key of the session advisory lock around "take the xid, draw the positions".
+# The two-int form lives in a different key space from the bigint per-stream locks.
+APPEND_LOCK = "1835822951, 1"
+
+APPEND_FUNCTION = f"""
+CREATE FUNCTION events_append(
+    p_stream text,
+    p_expected_version bigint,
+    p_event_ids uuid[],
+    p_types text[],
+    p_data jsonb[],
+    p_metadata jsonb[],
+    p_hash_prefixes text[],
+    p_channel text
+) RETURNS TABLE (
+    global_position bigint,
+    version bigint,
+    recorded_at timestamptz,
+    hash bytea,
+    metadata jsonb
+) LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+    n int := coalesce(array_length(p_event_ids, 1), 0);
+    head_version bigint;
+    head_hash bytea;
+    found int;
+    matching int;
+    offsets int;
+    hashes bytea[] := '{{}}';
+    prev bytea;
+    last_position bigint;
+BEGIN
+    IF n = 0 THEN
+        RAISE EXCEPTION 'events_append needs at least one event' USING ERRCODE = 'MLA01';
+    END IF;
+    -- The xid must be assigned inside the critical section below, so the append
+    -- has to be its transaction's first write.
+    IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
+        RAISE EXCEPTION 'append must be the first write of its transaction'
+            USING ERRCODE = 'MLX01';
+    END IF;
+    -- Same-stream appends queue here until the earlier one commits, so the head
+    -- read below is current and a stale writer gets a clean version conflict.
+    PERFORM pg_advisory_xact_lock(hashtextextended(p_stream, 0));
+
+    -- Idempotent retry, checked before the version.
+    SELECT count(*),
+           count(*) FILTER (WHERE e.stream = p_stream AND e.type = t.type AND e.data = t.data),
+           count(DISTINCT e.version - t.ord)
+      INTO found, matching, offsets
+      FROM unnest(p_event_ids, p_types, p_data) WITH ORDINALITY AS t(event_id, type, data, ord)
+      JOIN events e ON e.event_id = t.event_id;
+    IF found > 0 THEN
+        IF found = n AND matching = n AND offsets = 1 THEN
+            RETURN QUERY
+                SELECT e.global_position, e.version, e.recorded_at, e.hash, e.metadata
+                  FROM unnest(p_event_ids) WITH ORDINALITY AS t(event_id, ord)
+                  JOIN events e ON e.event_id = t.event_id
+                 ORDER BY t.ord;
+            RETURN;
+        END IF;
+        RAISE EXCEPTION 'event ids already recorded with different content or place'
+            USING ERRCODE = 'MLE01';
+    END IF;
+
+    SELECT e.version, e.hash INTO head_version, head_hash
+      FROM events e WHERE e.stream = p_stream ORDER BY e.version DESC LIMIT 1;
+    head_version := coalesce(head_version, 0);
+    IF p_expected_version IS NOT NULL AND p_expected_version <> head_version THEN
+        RAISE EXCEPTION 'stream % is at version %, not %',
+            p_stream, head_version, p_expected_version
+            USING ERRCODE = 'MLV01', DETAIL = head_version::text;
+    END IF;
+
+    prev := coalesce(head_hash, ''::bytea);
+    FOR i IN 1..n LOOP
+        prev := sha256(prev || convert_to(p_hash_prefixes[i] || (head_version + i)::text || '}}',
+                                          'UTF8'));
+        hashes := hashes || prev;
+    END LOOP;
+
+    BEGIN
+        PERFORM pg_advisory_lock({APPEND_LOCK});
+        PERFORM pg_current_xact_id();
+        RETURN QUERY
+            INSERT INTO events AS e
+                   (stream, version, event_id, type, data, metadata, tx_id, prev_hash, hash)
+            SELECT p_stream, head_version + t.ord, t.event_id, t.type, t.data, t.metadata,
+                   pg_current_xact_id(),
+                   CASE WHEN t.ord = 1 THEN head_hash ELSE hashes[t.ord - 1] END,
+                   hashes[t.ord]
+              FROM unnest(p_event_ids, p_types, p_data, p_metadata)
+                   WITH ORDINALITY AS t(event_id, type, data, metadata, ord)
+             ORDER BY t.ord
+            RETURNING e.global_position, e.version, e.recorded_at, e.hash, NULL::jsonb;
+        PERFORM pg_advisory_unlock({APPEND_LOCK});
+    EXCEPTION WHEN OTHERS OR query_canceled THEN
+        -- A session lock outlives the rollback: release it whatever went wrong.
+        PERFORM pg_advisory_unlock({APPEND_LOCK});
+        RAISE;
+    END;
+
+    IF p_channel IS NOT NULL THEN
+        SELECT max(e.global_position) INTO last_position
+          FROM events e WHERE e.stream = p_stream AND e.version = head_version + n;
+        PERFORM pg_notify(p_channel, last_position::text);
+    END IF;
+END
+$$
+"""
 
 
 def upgrade() -> None:
@@ -60,8 +178,12 @@ def upgrade() -> None:
         FOR EACH STATEMENT EXECUTE FUNCTION events_refuse_change()
         """
     )
+    op.execute(APPEND_FUNCTION)
 
 
 def downgrade() -> None:
+    op.execute(
+        "DROP FUNCTION events_append(text, bigint, uuid[], text[], jsonb[], jsonb[], text[], text)"
+    )
     op.execute("DROP TABLE events")
     op.execute("DROP FUNCTION events_refuse_change()")

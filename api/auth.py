@@ -1,0 +1,196 @@
+"""Bearer tokens: who is calling, and what they may do.
+
+A caller sends ``Authorization: Bearer mlt_...``. The token's record (see
+``store.accounts``) gives a role (``admin`` may do everything, ``scorer`` may record
+matches and create players) and, for a scorer, optionally the competitions it is
+limited to.
+
+How to use it in a controller:
+
+- Writes: put ``guards=[requires(Role.SCORER)]`` (or ``Role.ADMIN``) on the handler.
+  Guards run before the body is read, so 401/403 come before 400/422, the order
+  the design asks for. Then take the ``principal: Principal`` dependency, and once
+  the target competition is known (``None`` for a match outside any competition)
+  call ``require_scope(principal, competition_id)``::
+
+      @post(operation_id="CreateMatch", guards=[requires(Role.SCORER)])
+      async def create(self, data: MatchIn, principal: Principal, ...) -> ...:
+          require_scope(principal, data.competition_id)
+
+- Reads: take ``principal: Principal | None`` (``None`` for an anonymous caller; a
+  presented token that is unknown or revoked is refused with 401 even on a read).
+  For anything belonging to a competition call ``require_read(principal,
+  competition)``: competitions with public reads are open to all, the others need a
+  token that may act on them.
+
+Refusals are ``UnauthenticatedError`` (401, ``UNAUTHENTICATED``, with
+``WWW-Authenticate: Bearer``) and ``ForbiddenError`` (403, ``FORBIDDEN``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from litestar import Request
+from litestar.connection import ASGIConnection
+from litestar.handlers.base import BaseRouteHandler
+from psycopg_pool import AsyncConnectionPool
+
+from domain.errors import ForbiddenError, UnauthenticatedError
+from store.accounts import Competition, Role, Token, find_active_token
+
+__all__ = [
+    "Principal",
+    "Role",
+    "authenticate",
+    "provide_principal",
+    "require_read",
+    "require_role",
+    "require_scope",
+    "requires",
+]
+
+_SCOPE_KEY = "matchlog.principal"
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """The caller behind a valid token: its id, role and competition limit (``None``: all)."""
+
+    token_id: UUID
+    role: Role
+    competitions: frozenset[UUID] | None
+
+    @classmethod
+    def from_token(cls, token: Token) -> Principal:
+        """Return the principal a stored token stands for."""
+        return cls(token.id, token.role, token.competitions)
+
+    @property
+    def is_admin(self) -> bool:
+        """Whether the caller may do everything."""
+        return self.role is Role.ADMIN
+
+    def has_role(self, role: Role) -> bool:
+        """Whether the caller has ``role`` (an admin has every role)."""
+        return self.is_admin or self.role is role
+
+    def may_act_on(self, competition_id: UUID | None) -> bool:
+        """Whether the caller may act on this competition (``None``: outside any competition).
+
+        A scorer limited to competitions may act on those only.
+        """
+        if self.competitions is None:
+            return True
+        return competition_id is not None and competition_id in self.competitions
+
+
+async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal | None:
+    """Return the caller's principal, or ``None`` when no Authorization header was sent.
+
+    The result is kept on the connection, so guards and dependencies look it up once.
+
+    Raises:
+        UnauthenticatedError (UNAUTHENTICATED): not a Bearer header, or an unknown or
+            revoked token.
+    """
+    scope_state: dict[str, Any] = connection.scope.setdefault("state", {})
+    if _SCOPE_KEY in scope_state:
+        cached: Principal | None = scope_state[_SCOPE_KEY]
+        return cached
+    header = connection.headers.get("authorization")
+    principal = None if header is None else await _principal_for(connection, header)
+    scope_state[_SCOPE_KEY] = principal
+    return principal
+
+
+async def _principal_for(connection: ASGIConnection[Any, Any, Any, Any], header: str) -> Principal:
+    scheme, _, secret = header.strip().partition(" ")
+    secret = secret.strip()
+    if scheme.lower() != "bearer" or not secret:
+        raise UnauthenticatedError(
+            "the Authorization header must read 'Bearer <token>'",
+            details={"reason": "invalid_request"},
+        )
+    pool: AsyncConnectionPool = connection.app.state.pool
+    async with pool.connection() as conn:
+        token = await find_active_token(conn, secret)
+    if token is None:
+        raise UnauthenticatedError(
+            "the token is unknown or revoked", details={"reason": "invalid_token"}
+        )
+    return Principal.from_token(token)
+
+
+async def provide_principal(request: Request[Any, Any, Any]) -> Principal | None:
+    """Dependency ``principal``: the caller, or ``None`` when anonymous.
+
+    Raises:
+        UnauthenticatedError (UNAUTHENTICATED): a presented token is bad.
+    """
+    return await authenticate(request)
+
+
+def require_role(principal: Principal | None, role: Role) -> Principal:
+    """Return the principal if it has ``role``.
+
+    Raises:
+        UnauthenticatedError (UNAUTHENTICATED): no token was sent.
+        ForbiddenError (FORBIDDEN): the token's role is not enough.
+    """
+    if principal is None:
+        raise UnauthenticatedError("this needs a bearer token", details={"reason": "missing_token"})
+    if not principal.has_role(role):
+        raise ForbiddenError(
+            f"this needs the {role.value!r} role; the token has {principal.role.value!r}",
+            code="FORBIDDEN",
+            details={"required_role": role.value},
+        )
+    return principal
+
+
+def require_scope(principal: Principal, competition_id: UUID | None) -> None:
+    """Refuse a scorer acting outside the competitions its token is limited to.
+
+    Raises:
+        ForbiddenError (FORBIDDEN): the token may not act on this competition.
+    """
+    if not principal.may_act_on(competition_id):
+        target = "outside any competition" if competition_id is None else "on this competition"
+        raise ForbiddenError(
+            f"the token may not act {target}",
+            code="FORBIDDEN",
+            details={"competition_id": None if competition_id is None else str(competition_id)},
+        )
+
+
+def require_read(principal: Principal | None, competition: Competition) -> None:
+    """Refuse reading a competition's data unless its reads are public or the token may act on it.
+
+    Raises:
+        UnauthenticatedError (UNAUTHENTICATED): private reads and no token.
+        ForbiddenError (FORBIDDEN): the token is limited to other competitions.
+    """
+    if competition.public_reads:
+        return
+    if principal is None:
+        raise UnauthenticatedError(
+            "this competition's reads are not public: send a bearer token",
+            details={"reason": "missing_token"},
+        )
+    require_scope(principal, competition.id)
+
+
+def requires(
+    role: Role,
+) -> Callable[[ASGIConnection[Any, Any, Any, Any], BaseRouteHandler], Awaitable[None]]:
+    """Return a guard that lets only callers with ``role`` through (admins always pass)."""
+
+    async def guard(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+        require_role(await authenticate(connection), role)
+
+    guard.__name__ = f"requires_{role.value}"
+    return guard

@@ -1,0 +1,112 @@
+"""``/competitions``: club seasons and tournaments; private ones need a token to read."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from litestar import Controller, Request, Response, get, post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody, Parameter
+from psycopg_pool import AsyncConnectionPool
+
+from api.auth import Principal, require_read, requires
+from api.schemas import (
+    DEFAULT_LIMIT,
+    CompetitionIn,
+    CompetitionOut,
+    CompetitionPage,
+    Cursor,
+    Limit,
+    decode_cursor,
+    encode_cursor,
+    next_link,
+    problem_responses,
+)
+from store import accounts
+from store.accounts import Role
+
+CompetitionId = Annotated[
+    UUID, Parameter(title="Competition id", description="The competition's UUID.")
+]
+
+
+class CompetitionController(Controller):
+    """List, read and create competitions."""
+
+    path = "/competitions"
+    tags = ("competitions",)
+
+    @get(
+        operation_id="ListCompetitions",
+        summary="List the competitions the caller may read, newest first",
+        responses=problem_responses(401, 422),
+    )
+    async def list_competitions(
+        self,
+        request: Request[Any, Any, Any],
+        pool: NamedDependency[AsyncConnectionPool],
+        principal: NamedDependency[Principal | None],
+        limit: Limit = DEFAULT_LIMIT,
+        cursor: Cursor = None,
+    ) -> Response[CompetitionPage]:
+        """Return a page of competitions; private ones only to tokens that may act on them."""
+        before = decode_cursor(cursor)
+        visible = principal.competitions if principal is not None else frozenset()
+        async with pool.connection() as conn:
+            page = await accounts.list_competitions(
+                conn, limit=limit, before=before, public_or=visible
+            )
+        next_cursor = None if page.next_before is None else encode_cursor(page.next_before)
+        body = CompetitionPage(
+            items=[CompetitionOut.from_record(c) for c in page.items], next_cursor=next_cursor
+        )
+        headers = {} if next_cursor is None else {"Link": next_link(request, next_cursor)}
+        return Response(body, headers=headers)
+
+    @get(
+        "/{competition_id:uuid}",
+        operation_id="GetCompetition",
+        summary="Read one competition",
+        responses=problem_responses(401, 403, 404),
+    )
+    async def get_competition(
+        self,
+        pool: NamedDependency[AsyncConnectionPool],
+        principal: NamedDependency[Principal | None],
+        competition_id: CompetitionId,
+    ) -> CompetitionOut:
+        """Return the competition; a private one needs a token that may act on it."""
+        async with pool.connection() as conn:
+            competition = await accounts.get_competition(conn, competition_id)
+        require_read(principal, competition)
+        return CompetitionOut.from_record(competition)
+
+    @post(
+        operation_id="CreateCompetition",
+        summary="Create a competition (admin token)",
+        guards=[requires(Role.ADMIN)],
+        responses=problem_responses(400, 401, 403, 409, 413, 422),
+        security=[{"bearer": []}],
+    )
+    async def create_competition(
+        self, data: JSONBody[CompetitionIn], pool: NamedDependency[AsyncConnectionPool]
+    ) -> Response[CompetitionOut]:
+        """Create a competition (201); repeating it with the same ``id`` and content answers 200."""
+        assert data.variant is not None, "the validator fills in the variant"
+        async with pool.connection() as conn:
+            competition, created = await accounts.create_competition(
+                conn,
+                name=data.name,
+                game=data.game,
+                variant=data.variant,
+                match_format=data.match_format(),
+                tiebreaks=data.tiebreaks,
+                public_reads=data.public_reads,
+                competition_id=data.id,
+            )
+        return Response(
+            CompetitionOut.from_record(competition),
+            status_code=201 if created else 200,
+            headers={"Location": f"/competitions/{competition.id}"},
+        )

@@ -1,0 +1,101 @@
+"""``Idempotency-Key``: a retried write gets the first answer, to the same token only.
+
+The first answer is stored in the same transaction as the events it reports (the
+recorder's ``after_append`` hook), so an answer exists exactly when its events do.
+A key reused with a different request is refused (``IDEMPOTENCY_KEY_REUSED``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool
+
+from api.auth import Principal
+from domain.errors import ConflictError, MalformedError
+from store.recorder import AfterAppend, Recorded
+
+MAX_KEY_LENGTH = 200
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAnswer:
+    """A first answer kept for retries."""
+
+    status_code: int
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class IdempotentRequest:
+    """A write that carried an ``Idempotency-Key``."""
+
+    principal: Principal
+    key: str
+    request_hash: bytes
+
+    @classmethod
+    def from_request(
+        cls, principal: Principal, key: str | None, method: str, path: str, body: bytes
+    ) -> IdempotentRequest | None:
+        """Return the idempotent request, or ``None`` without a key.
+
+        Raises:
+            MalformedError (VALIDATION_FAILED): an empty or over-long key.
+        """
+        if key is None:
+            return None
+        if not key.strip() or len(key) > MAX_KEY_LENGTH:
+            raise MalformedError(
+                f"Idempotency-Key must be 1-{MAX_KEY_LENGTH} characters",
+                code="VALIDATION_FAILED",
+                details={"field": "Idempotency-Key", "source": "header"},
+            )
+        digest = hashlib.sha256(f"{method} {path}\n".encode() + body).digest()
+        return cls(principal, key, digest)
+
+    async def first_answer(self, pool: AsyncConnectionPool[Any]) -> StoredAnswer | None:
+        """Return the stored answer of an earlier identical request, or ``None``.
+
+        Raises:
+            ConflictError (IDEMPOTENCY_KEY_REUSED): the key was used for another request.
+        """
+        async with pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT request_hash, status_code, response FROM idempotent_requests"
+                " WHERE token_id = %s AND key = %s",
+                (self.principal.token_id, self.key),
+            )
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        if bytes(row[0]) != self.request_hash:
+            raise ConflictError(
+                "this Idempotency-Key was already used for a different request",
+                code="IDEMPOTENCY_KEY_REUSED",
+                details={"key": self.key},
+            )
+        return StoredAnswer(int(row[1]), dict(row[2]))
+
+    def remember(self, status_code: int, render: Any) -> AfterAppend:
+        """Return a recorder hook that stores the answer ``render(recorded)`` gives."""
+
+        async def hook(conn: psycopg.AsyncConnection[Any], recorded: Recorded) -> None:
+            body = render(recorded)
+            await conn.execute(
+                "INSERT INTO idempotent_requests (token_id, key, request_hash, status_code,"
+                " response) VALUES (%s, %s, %s, %s, %s)",
+                (
+                    self.principal.token_id,
+                    self.key,
+                    self.request_hash,
+                    status_code,
+                    json.dumps(body),
+                ),
+            )
+
+        return hook

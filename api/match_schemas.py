@@ -1,0 +1,193 @@
+"""Request and response bodies of the match resources."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from domain.events import RecordedEvent
+
+Dealing = Literal["server", "scorer", "physical"]
+
+
+class MatchIn(BaseModel):
+    """A match to create."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: UUID | None = Field(
+        default=None,
+        description="Optional client-chosen id (for imports); the server makes one otherwise.",
+    )
+    game: Literal["cuttle", "kozel"]
+    variant: str | None = Field(
+        default=None,
+        description="cuttle: classic, standard or cutthroat; kozel: default. "
+        "Defaults to the competition's variant.",
+    )
+    players: list[UUID] = Field(
+        description="Player ids by seat: 2 (cuttle), 3 (cutthroat) or 4 (kozel: seats 0+2 "
+        "and 1+3 are the teams).",
+        min_length=2,
+        max_length=4,
+    )
+    format: str | None = Field(
+        default=None,
+        description="cuttle: quick, short, normal, extended or best-of-N (N odd); defaults "
+        "to the competition's format, else normal.",
+    )
+    options: dict[str, Any] | None = Field(
+        default=None,
+        description="kozel: {loss_limit (>= 2, default 12), eggs_double_next, "
+        "trump_indicator_bottom, open_throws}; defaults to the competition's format.",
+    )
+    first_dealer: StrictInt | None = Field(
+        default=None, description="Seat of the first dealer; drawn at random when omitted."
+    )
+    dealing: Dealing = Field(
+        default="server",
+        description="server: the server shuffles every round; scorer: the scorer gives each "
+        "round's deck order; physical: the scorer gives the dealt hands and names drawn cards.",
+    )
+    competition_id: UUID | None = None
+
+
+class RoundIn(BaseModel):
+    """The start of a round (Cuttle) or deal (Kozel) dealt by the scorer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    deck: str | list[str] | None = Field(
+        default=None, description="The whole deck order, top card first."
+    )
+    hands: list[str | list[str]] | None = Field(
+        default=None, description="Physical deck: the dealt hands, seat 0 first."
+    )
+    indicator: str | None = Field(
+        default=None, description="kozel, physical deck: the trump indicator."
+    )
+    indicator_position: StrictInt | None = Field(
+        default=None, description="kozel, deck order: the indicator's place in the stock (0-19)."
+    )
+    expected_version: StrictInt | None = Field(
+        default=None, description="The version the client last saw (or send If-Match)."
+    )
+
+    def deal(self) -> dict[str, Any]:
+        """Return the deal mapping the match decider reads."""
+        fields = ("deck", "hands", "indicator", "indicator_position")
+        return {k: getattr(self, k) for k in fields if getattr(self, k) is not None}
+
+
+class MovesIn(BaseModel):
+    """One move or a batch (all or nothing), in the engine's notation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    moves: list[str] = Field(
+        min_length=1,
+        max_length=200,
+        description="Moves in order, e.g. ['P0 points 7H'] (cuttle) or ['S0 lead 7S KS'] "
+        "(kozel); the scorer's 'cards ...' names unknown cards.",
+    )
+    seat: StrictInt | None = Field(
+        default=None,
+        description="Seat that makes the moves: prefixed to moves written without a seat.",
+    )
+    expected_version: StrictInt | None = Field(
+        default=None, description="The version the client last saw (or send If-Match)."
+    )
+
+
+class ResignIn(BaseModel):
+    """A 2-player Cuttle resignation of the whole match (a round is resigned with a move)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: StrictInt
+    expected_version: StrictInt | None = None
+
+
+class EventOut(BaseModel):
+    """One recorded event (hidden cards redacted for readers who may not see them)."""
+
+    position: int
+    version: int
+    id: UUID
+    type: str
+    data: dict[str, Any]
+    metadata: dict[str, Any]
+    recorded_at: datetime
+    redacted: bool = False
+
+    @classmethod
+    def from_recorded(cls, event: RecordedEvent, data: dict[str, Any] | None = None) -> EventOut:
+        """Return the body of a recorded event, with ``data`` replacing its data if given."""
+        return cls(
+            position=event.global_position,
+            version=event.version,
+            id=event.event_id,
+            type=event.type,
+            data=dict(event.data) if data is None else data,
+            metadata=dict(event.metadata),
+            recorded_at=event.recorded_at,
+            redacted=data is not None and data != dict(event.data),
+        )
+
+
+class RoundOut(BaseModel):
+    """The round in progress: its number and the public view of the table."""
+
+    number: int
+    to_act: list[int]
+    cards_awaited: int
+    view: dict[str, Any]
+
+
+class MatchOut(BaseModel):
+    """A match: its rules, seats, series score, result and the round in progress."""
+
+    id: UUID
+    game: str
+    variant: str
+    rules_version: int
+    format: str | None
+    options: dict[str, Any]
+    players: list[UUID]
+    first_dealer: int
+    first_dealer_drawn: bool
+    dealing: Dealing
+    competition_id: UUID | None
+    status: Literal["live", "finished", "void"]
+    version: int
+    score: dict[str, Any]
+    result: dict[str, Any] | None
+    rounds_started: int
+    round: RoundOut | None
+
+
+class RecordedOut(BaseModel):
+    """What a write recorded: the new version, every event (derived ones too), the match."""
+
+    version: int
+    events: list[EventOut]
+    match: MatchOut
+
+
+class LegalMovesOut(BaseModel):
+    """Who may act now and every legal move, in the engine's notation."""
+
+    version: int
+    to_act: list[int]
+    cards_awaited: int
+    moves: list[str]
+
+
+class EventPage(BaseModel):
+    """A page of a match's raw events, oldest first."""
+
+    items: list[EventOut]
+    next_after: int | None = Field(description="Pass as ?after= for the next page.")

@@ -1,0 +1,596 @@
+"""``/matches``: create a match, start rounds, record moves, read it back.
+
+Every write goes through the recorder (one transaction: events, inline projections,
+the idempotent answer). A write is checked in this order: the token (guards), the
+body's shape, the version the client last saw (``If-Match`` or ``expected_version``),
+then the rules engine's codes. Until a match is over, readers without a scorer's
+rights on it see only what the table could see.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID, uuid4
+
+from litestar import Controller, Request, Response, get, post
+from litestar.di import NamedDependency
+from litestar.params import HeaderParameter, JSONBody, Parameter
+from psycopg_pool import AsyncConnectionPool
+
+from api.auth import Principal, require_read, require_scope, requires
+from api.idempotency import IdempotentRequest
+from api.match_schemas import (
+    EventOut,
+    EventPage,
+    LegalMovesOut,
+    MatchIn,
+    MatchOut,
+    MovesIn,
+    RecordedOut,
+    ResignIn,
+    RoundIn,
+    RoundOut,
+)
+from api.schemas import problem_responses
+from domain.errors import (
+    ForbiddenError,
+    InvalidSetupError,
+    MalformedError,
+    NotFoundError,
+    PreconditionFailedError,
+    PreconditionRequiredError,
+)
+from domain.events import Event, RecordedEvent
+from domain.match import series_score
+from domain.stream import (
+    Command,
+    CreateMatch,
+    MatchConfig,
+    MatchState,
+    Play,
+    ResignMatch,
+    StartRound,
+    public_event_data,
+    rules_for,
+)
+from projections.matches import find_match, result_of, status_of
+from store import accounts
+from store.accounts import Role
+from store.events import VersionConflictError, read_stream
+from store.recorder import Recorded, Recorder, draw_first_dealer, match_stream
+
+MatchId = Annotated[UUID, Parameter(title="Match id", description="The match's UUID.")]
+IfMatch = Annotated[
+    str | None,
+    HeaderParameter(
+        name="If-Match",
+        description='The version the client last saw, as the ETag GET returned (e.g. "12").',
+    ),
+]
+IdempotencyKey = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Idempotency-Key",
+        description="Retrying with the same key returns the first answer and records nothing.",
+    ),
+]
+_WRITE_ERRORS = problem_responses(400, 401, 403, 404, 409, 412, 413, 422, 428)
+
+
+def etag(version: int) -> str:
+    """Return the ETag of a match at ``version``."""
+    return f'"{version}"'
+
+
+def parse_if_match(value: str) -> int:
+    """Read a version from an ``If-Match`` value (``"12"``, ``W/"12"`` or ``12``).
+
+    Raises:
+        MalformedError (VALIDATION_FAILED): not a version ETag.
+    """
+    text = value.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise MalformedError(
+            f'If-Match {value!r} is not a version ETag such as "12"',
+            code="VALIDATION_FAILED",
+            details={"field": "If-Match", "source": "header"},
+        )
+    return int(text)
+
+
+def can_see_hidden(principal: Principal | None, competition_id: UUID | None) -> bool:
+    """Whether the caller may see hidden cards of a live match (a scorer who may record it)."""
+    return (
+        principal is not None
+        and principal.has_role(Role.SCORER)
+        and principal.may_act_on(competition_id)
+    )
+
+
+def match_out(match_id: UUID, state: MatchState, version: int) -> MatchOut:
+    """Return the body of a match: its summary and the public view of the round in play."""
+    config = state.config
+    assert config is not None and state.series is not None
+    rules = rules_for(config.game)
+    round_out = None
+    if state.position is not None:
+        round_out = RoundOut(
+            number=state.rounds_started,
+            to_act=list(rules.to_act(state.position)),
+            cards_awaited=rules.cards_awaited(state.position),
+            view=rules.view(state.position, None),
+        )
+    return MatchOut(
+        id=match_id,
+        game=config.game,
+        variant=config.variant,
+        rules_version=config.rules_version,
+        format=config.format,
+        options=dict(config.options),
+        players=[UUID(p) for p in config.players],
+        first_dealer=config.first_dealer,
+        first_dealer_drawn=config.first_dealer_drawn,
+        dealing=config.dealing,
+        competition_id=None if config.competition_id is None else UUID(config.competition_id),
+        status=status_of(state),  # type: ignore[arg-type]
+        version=version,
+        score=series_score(state.series),
+        result=result_of(state),
+        rounds_started=state.rounds_started,
+        round=round_out,
+    )
+
+
+def recorded_out(match_id: UUID, recorded: Recorded) -> RecordedOut:
+    """Return the answer to a write: the version, every event recorded, and the match."""
+    return RecordedOut(
+        version=recorded.version,
+        events=[EventOut.from_recorded(e) for e in recorded.events],
+        match=match_out(match_id, recorded.state, recorded.version),
+    )
+
+
+def seated(game: str, seat: int | None, move: str) -> str:
+    """Prefix ``seat`` to a move written without one; refuse a move for another seat.
+
+    Raises:
+        MalformedError (SEAT_MISMATCH): the move names a different seat.
+    """
+    text = move.strip()
+    if seat is None:
+        return text
+    token = rules_for(game).seat_token(seat)
+    first = text.split(maxsplit=1)[0] if text else ""
+    if first.lower() == "cards":
+        return text
+    if first[:1].upper() in ("P", "S") and first[1:].isdigit():
+        if first.upper() != token:
+            raise MalformedError(
+                f"{move!r} is a move for {first.upper()}, but the request is for {token}",
+                code="SEAT_MISMATCH",
+                details={"move": move, "seat": seat},
+            )
+        return text
+    return f"{token} {text}"
+
+
+class MatchController(Controller):
+    """Create matches, record their rounds and moves, and read them back."""
+
+    path = "/matches"
+    tags = ("matches",)
+
+    # -- writes -------------------------------------------------------------------------
+
+    @post(
+        operation_id="CreateMatch",
+        summary="Create a match (scorer or admin token)",
+        guards=[requires(Role.SCORER)],
+        status_code=201,
+        responses=_WRITE_ERRORS,
+        security=[{"bearer": []}],
+    )
+    async def create_match(
+        self,
+        request: Request[Any, Any, Any],
+        data: JSONBody[MatchIn],
+        principal: NamedDependency[Principal],
+        pool: NamedDependency[AsyncConnectionPool],
+        recorder: NamedDependency[Recorder],
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[Any]:
+        """Record ``MatchCreated`` (and, when the server deals, the first round's deal)."""
+        require_scope(principal, data.competition_id)
+        idem = await self._idempotent(request, principal, idempotency_key)
+        if idem is not None and (answer := await idem.first_answer(pool)) is not None:
+            return _answer(answer.status_code, answer.body)
+        config = await self._config(pool, data)
+        match_id = data.id or uuid4()
+        stream = match_stream(config.game, match_id)
+        hook = (
+            None
+            if idem is None
+            else idem.remember(
+                201, lambda r: match_out(match_id, r.state, r.version).model_dump(mode="json")
+            )
+        )
+        recorded = await recorder.record(
+            stream,
+            [CreateMatch(config)],
+            expected_version=0,
+            metadata=_metadata(principal),
+            after_append=hook,
+        )
+        body = match_out(match_id, recorded.state, recorded.version)
+        return Response(
+            body,
+            status_code=201,
+            headers={"ETag": etag(recorded.version), "Location": f"/matches/{match_id}"},
+        )
+
+    @post(
+        "/{match_id:uuid}/moves",
+        operation_id="RecordMoves",
+        summary="Record one move or a batch, all or nothing (scorer token)",
+        guards=[requires(Role.SCORER)],
+        status_code=200,
+        responses=_WRITE_ERRORS,
+        security=[{"bearer": []}],
+    )
+    async def record_moves(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: MatchId,
+        data: JSONBody[MovesIn],
+        principal: NamedDependency[Principal],
+        pool: NamedDependency[AsyncConnectionPool],
+        recorder: NamedDependency[Recorder],
+        if_match: IfMatch = None,
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[Any]:
+        """Check every move with the rules engine and record them with their derived events."""
+        row = await self._writable(pool, principal, match_id)
+        commands: list[Command] = [Play(seated(row["game"], data.seat, m)) for m in data.moves]
+        return await self._write(
+            request,
+            match_id,
+            row,
+            commands,
+            data.expected_version,
+            if_match,
+            idempotency_key,
+            principal,
+            pool,
+            recorder,
+        )
+
+    @post(
+        "/{match_id:uuid}/rounds",
+        operation_id="StartRound",
+        summary="Start the next round or deal from a given deck or dealt hands (scorer token)",
+        guards=[requires(Role.SCORER)],
+        status_code=201,
+        responses=_WRITE_ERRORS,
+        security=[{"bearer": []}],
+    )
+    async def start_round(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: MatchId,
+        data: JSONBody[RoundIn],
+        principal: NamedDependency[Principal],
+        pool: NamedDependency[AsyncConnectionPool],
+        recorder: NamedDependency[Recorder],
+        if_match: IfMatch = None,
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[Any]:
+        """Open a scorer-dealt round: the deck order (top first), or a physical deal's hands."""
+        row = await self._writable(pool, principal, match_id)
+        return await self._write(
+            request,
+            match_id,
+            row,
+            [StartRound(data.deal())],
+            data.expected_version,
+            if_match,
+            idempotency_key,
+            principal,
+            pool,
+            recorder,
+            status_code=201,
+        )
+
+    @post(
+        "/{match_id:uuid}/resign",
+        operation_id="ResignMatch",
+        summary="Resign a whole 2-player Cuttle match (scorer token)",
+        guards=[requires(Role.SCORER)],
+        status_code=200,
+        responses=_WRITE_ERRORS,
+        security=[{"bearer": []}],
+    )
+    async def resign_match(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: MatchId,
+        data: JSONBody[ResignIn],
+        principal: NamedDependency[Principal],
+        pool: NamedDependency[AsyncConnectionPool],
+        recorder: NamedDependency[Recorder],
+        if_match: IfMatch = None,
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[Any]:
+        """End the match: the resigning seat's opponent wins (a round is resigned as a move)."""
+        row = await self._writable(pool, principal, match_id)
+        return await self._write(
+            request,
+            match_id,
+            row,
+            [ResignMatch(data.seat)],
+            data.expected_version,
+            if_match,
+            idempotency_key,
+            principal,
+            pool,
+            recorder,
+        )
+
+    # -- reads --------------------------------------------------------------------------
+
+    @get(
+        "/{match_id:uuid}",
+        operation_id="GetMatch",
+        summary="Read a match: summary, series score and the public view of the round",
+        responses=problem_responses(401, 403, 404),
+    )
+    async def get_match(
+        self,
+        match_id: MatchId,
+        principal: NamedDependency[Principal | None],
+        pool: NamedDependency[AsyncConnectionPool],
+        recorder: NamedDependency[Recorder],
+    ) -> Response[MatchOut]:
+        """Return the match with its version as the ETag."""
+        row = await self._readable(pool, principal, match_id)
+        async with pool.connection() as conn:
+            state, version = await recorder.load(conn, row["stream"])
+        return Response(match_out(match_id, state, version), headers={"ETag": etag(version)})
+
+    @get(
+        "/{match_id:uuid}/legal-moves",
+        operation_id="GetLegalMoves",
+        summary="Every legal move of the seat(s) to act (scorer token while the match is live)",
+        responses=problem_responses(401, 403, 404),
+    )
+    async def legal_moves(
+        self,
+        match_id: MatchId,
+        principal: NamedDependency[Principal | None],
+        pool: NamedDependency[AsyncConnectionPool],
+        recorder: NamedDependency[Recorder],
+    ) -> Response[LegalMovesOut]:
+        """List legal moves; they reveal hands, so a live match needs a scorer's token."""
+        row = await self._readable(pool, principal, match_id)
+        if row["status"] == "live" and not can_see_hidden(principal, row["competition_id"]):
+            raise ForbiddenError(
+                "legal moves reveal hands: a scorer's token for this match is needed",
+                details={"match_id": str(match_id)},
+            )
+        async with pool.connection() as conn:
+            state, version = await recorder.load(conn, row["stream"])
+        moves: list[str] = []
+        to_act: list[int] = []
+        awaited = 0
+        if state.position is not None and not state.is_over:
+            rules = state.rules
+            moves = [m.text() for m in rules.legal_moves(state.position)]
+            to_act = list(rules.to_act(state.position))
+            awaited = rules.cards_awaited(state.position)
+        body = LegalMovesOut(version=version, to_act=to_act, cards_awaited=awaited, moves=moves)
+        return Response(body, headers={"ETag": etag(version)})
+
+    @get(
+        "/{match_id:uuid}/events",
+        operation_id="ListMatchEvents",
+        summary="The match's raw event stream, oldest first (hidden cards redacted while live)",
+        responses=problem_responses(401, 403, 404, 422),
+    )
+    async def list_events(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: MatchId,
+        principal: NamedDependency[Principal | None],
+        pool: NamedDependency[AsyncConnectionPool],
+        after: Annotated[int, Parameter(ge=0, description="Return events after this version.")] = 0,
+        limit: Annotated[int, Parameter(ge=1, le=1000, description="Most events (1-1000).")] = 200,
+    ) -> Response[EventPage]:
+        """Page through the stream with ``?after=``; ``Link: rel="next"`` names the next page."""
+        row = await self._readable(pool, principal, match_id)
+        async with pool.connection() as conn:
+            events = await read_stream(conn, row["stream"], after_version=after, limit=limit + 1)
+        more = len(events) > limit
+        events = events[:limit]
+        redact = row["status"] == "live" and not can_see_hidden(principal, row["competition_id"])
+        config = await self._config_of(pool, row) if redact else None
+        items = [_event_out(e, config) for e in events]
+        next_after = events[-1].version if more and events else None
+        headers = {}
+        if next_after is not None:
+            url = request.url.with_replacements(query=f"after={next_after}&limit={limit}")
+            headers["Link"] = f'<{url}>; rel="next"'
+        return Response(EventPage(items=items, next_after=next_after), headers=headers)
+
+    # -- helpers ------------------------------------------------------------------------
+
+    async def _write(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: UUID,
+        row: dict[str, Any],
+        commands: list[Command],
+        expected_version: int | None,
+        if_match: str | None,
+        idempotency_key: str | None,
+        principal: Principal,
+        pool: AsyncConnectionPool,
+        recorder: Recorder,
+        status_code: int = 200,
+    ) -> Response[Any]:
+        idem = await self._idempotent(request, principal, idempotency_key)
+        if idem is not None and (answer := await idem.first_answer(pool)) is not None:
+            return _answer(answer.status_code, answer.body)
+        expected = _expected_version(if_match, expected_version)
+        hook = (
+            None
+            if idem is None
+            else idem.remember(
+                status_code, lambda r: recorded_out(match_id, r).model_dump(mode="json")
+            )
+        )
+        try:
+            recorded = await recorder.record(
+                row["stream"],
+                commands,
+                expected_version=expected,
+                metadata=_metadata(principal),
+                after_append=hook,
+            )
+        except VersionConflictError as e:
+            if if_match is not None:
+                raise PreconditionFailedError(e.message, details=e.details) from None
+            raise
+        return Response(
+            recorded_out(match_id, recorded),
+            status_code=status_code,
+            headers={"ETag": etag(recorded.version)},
+        )
+
+    @staticmethod
+    async def _idempotent(
+        request: Request[Any, Any, Any], principal: Principal, key: str | None
+    ) -> IdempotentRequest | None:
+        if key is None:
+            return None
+        body = await request.body()
+        return IdempotentRequest.from_request(
+            principal, key, request.method, request.url.path, body
+        )
+
+    @staticmethod
+    async def _config(pool: AsyncConnectionPool, data: MatchIn) -> MatchConfig:
+        """Build the match's rules from the request and its competition's defaults."""
+        async with pool.connection() as conn:
+            competition = None
+            if data.competition_id is not None:
+                competition = await accounts.get_competition(conn, data.competition_id)
+            for player_id in data.players:
+                try:
+                    await accounts.get_player(conn, player_id)
+                except NotFoundError:
+                    raise InvalidSetupError(
+                        f"player {str(player_id)!r} does not exist: create it first",
+                        code="UNKNOWN_PLAYER",
+                        details={"player_id": str(player_id)},
+                    ) from None
+        variant = data.variant
+        fmt, options = data.format, data.options
+        if competition is not None:
+            if competition.game != data.game or (variant not in (None, competition.variant)):
+                raise InvalidSetupError(
+                    f"competition {competition.name!r} plays {competition.game} "
+                    f"{competition.variant}",
+                    code="INVALID_FORMAT",
+                    details={"competition_id": str(competition.id)},
+                )
+            variant = competition.variant
+            if data.game == "cuttle" and fmt is None:
+                fmt = competition.match_format
+            if data.game == "kozel" and options is None:
+                options = dict(competition.match_format)
+        if variant is None:
+            variant = "standard" if data.game == "cuttle" else "default"
+        rules = rules_for(data.game)
+        draft = MatchConfig(
+            game=data.game,
+            variant=variant,
+            players=tuple(str(p) for p in data.players),
+            first_dealer=0,
+            dealing=data.dealing,
+            format=fmt,
+            options=options or {},
+            competition_id=None if data.competition_id is None else str(data.competition_id),
+        )
+        draft = rules.validate(draft)
+        if data.first_dealer is None:
+            return _with_dealer(draft, draw_first_dealer(rules.seats(draft)), drawn=True)
+        return _with_dealer(draft, data.first_dealer, drawn=False)
+
+    @staticmethod
+    async def _readable(
+        pool: AsyncConnectionPool, principal: Principal | None, match_id: UUID
+    ) -> dict[str, Any]:
+        async with pool.connection() as conn:
+            row = await find_match(conn, match_id)
+            if row is None:
+                raise NotFoundError(
+                    f"there is no match {str(match_id)!r}",
+                    code="MATCH_NOT_FOUND",
+                    details={"match_id": str(match_id)},
+                )
+            if row["competition_id"] is not None:
+                competition = await accounts.get_competition(conn, row["competition_id"])
+                require_read(principal, competition)
+        return row
+
+    async def _writable(
+        self, pool: AsyncConnectionPool, principal: Principal, match_id: UUID
+    ) -> dict[str, Any]:
+        row = await self._readable(pool, principal, match_id)
+        require_scope(principal, row["competition_id"])
+        return row
+
+    @staticmethod
+    async def _config_of(pool: AsyncConnectionPool, row: dict[str, Any]) -> MatchConfig:
+        async with pool.connection() as conn:
+            first = await read_stream(conn, row["stream"], limit=1)
+        return MatchConfig.from_data(first[0].data)
+
+
+def _with_dealer(config: MatchConfig, dealer: int, *, drawn: bool) -> MatchConfig:
+    from dataclasses import replace
+
+    return replace(config, first_dealer=dealer, first_dealer_drawn=drawn)
+
+
+def _expected_version(if_match: str | None, field: int | None) -> int:
+    if if_match is not None:
+        return parse_if_match(if_match)
+    if field is not None:
+        return field
+    raise PreconditionRequiredError(
+        "say which version you last saw: send If-Match (the ETag) or expected_version",
+        details={"field": "If-Match"},
+    )
+
+
+def _metadata(principal: Principal) -> dict[str, Any]:
+    return {"token_id": str(principal.token_id), "role": principal.role.value}
+
+
+def _event_out(event: RecordedEvent, config: MatchConfig | None) -> EventOut:
+    if config is None:
+        return EventOut.from_recorded(event)
+    data = public_event_data(config, Event(event.type, event.data))
+    public = EventOut.from_recorded(event, data)
+    # Who recorded a move is not a card, but a reader without rights has no need of it.
+    return public.model_copy(update={"metadata": {}})
+
+
+def _answer(status_code: int, body: dict[str, Any]) -> Response[Any]:
+    headers = {"Idempotent-Replayed": "true"}
+    if "version" in body:
+        headers["ETag"] = etag(int(body["version"]))
+    return Response(body, status_code=status_code, headers=headers)
+
+
+__all__ = ["MatchController", "can_see_hidden", "etag", "match_out", "seated"]

@@ -1,0 +1,377 @@
+"""Request and response bodies (pydantic), and the cursor pagination shared by listings.
+
+Listings are newest first: ``?limit=`` (1-100, default 50) and ``?cursor=`` (opaque,
+from the previous page). A page answers ``{"items": [...], "next_cursor": ...}`` and,
+unless it is the last, a ``Link: <...>; rel="next"`` header.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from datetime import datetime
+from typing import Annotated, Any, Literal
+from urllib.parse import urlencode
+from uuid import UUID
+
+from litestar import Request
+from litestar.openapi import ResponseSpec
+from litestar.params import Parameter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from api.problems import validation_failed
+from domain.cuttle.outcome import Variant
+from domain.errors import InvalidSetupError
+from domain.kozel.outcome import KozelOptions
+from domain.match import CuttleFormat
+from store.accounts import Competition, Player, Role, Token
+
+# -- pagination ---------------------------------------------------------------------
+
+Limit = Annotated[
+    int,
+    Parameter(ge=1, le=100, description="Most items to return (1-100).", title="Page size"),
+]
+Cursor = Annotated[
+    str | None,
+    Parameter(
+        description="Opaque cursor from the previous page's `next_cursor` or `Link` header.",
+        title="Page cursor",
+    ),
+]
+DEFAULT_LIMIT = 50
+
+
+def encode_cursor(position: int) -> str:
+    """Return the opaque cursor for listing below ``position``.
+
+    >>> decode_cursor(encode_cursor(42))
+    42
+    """
+    return base64.urlsafe_b64encode(f"p{position}".encode()).rstrip(b"=").decode("ascii")
+
+
+def decode_cursor(cursor: str | None) -> int | None:
+    """Return the position a cursor points below (``None`` for the first page).
+
+    Raises:
+        MalformedError (VALIDATION_FAILED): the cursor was not made by ``encode_cursor``.
+    """
+    if cursor is None:
+        return None
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
+        if text.startswith("p") and text[1:].isdigit():
+            return int(text[1:])
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        pass
+    raise validation_failed("cursor", f"{cursor!r} is not a cursor from this API", "query")
+
+
+def next_link(request: Request[Any, Any, Any], cursor: str) -> str:
+    """Return the ``Link`` header value pointing at the next page."""
+    params = {k: v for k, v in request.query_params.items() if k != "cursor"}
+    params["cursor"] = cursor
+    url = request.url.with_replacements(query=urlencode(params))
+    return f'<{url}>; rel="next"'
+
+
+# -- shared -------------------------------------------------------------------------
+
+_IdField = Field(
+    default=None,
+    description="Optional client-chosen id (for imports). Creating the same id with the "
+    "same content again is idempotent; with other content it is 409 ALREADY_EXISTS.",
+)
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem; ``code`` is the stable machine-readable reason."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str = Field(description="Stable CAPS code, e.g. PLAYER_NOT_FOUND.")
+    details: dict[str, Any] | None = None
+
+
+# -- players ------------------------------------------------------------------------
+
+DisplayName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+
+
+class PlayerIn(BaseModel):
+    """A player to create."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: UUID | None = _IdField
+    display_name: DisplayName = Field(description="Name shown in tables and replays.")
+
+
+class PlayerOut(BaseModel):
+    """A player."""
+
+    id: UUID
+    display_name: str
+    created_at: datetime
+
+    @classmethod
+    def from_record(cls, player: Player) -> PlayerOut:
+        """Return the body for a stored player."""
+        return cls(id=player.id, display_name=player.display_name, created_at=player.created_at)
+
+
+class PlayerPage(BaseModel):
+    """One page of players, newest first."""
+
+    items: list[PlayerOut]
+    next_cursor: str | None = Field(description="Cursor of the next page; null on the last.")
+
+
+# -- competitions -------------------------------------------------------------------
+
+Game = Literal["cuttle", "kozel"]
+Tiebreak = Literal[
+    "head-to-head", "sonneborn-berger", "round-difference", "loss-point-difference", "wins"
+]
+_TIEBREAKS: dict[str, frozenset[str]] = {
+    "cuttle": frozenset({"head-to-head", "sonneborn-berger", "round-difference", "wins"}),
+    "kozel": frozenset({"head-to-head", "sonneborn-berger", "loss-point-difference", "wins"}),
+}
+_VARIANTS: dict[str, tuple[str, ...]] = {
+    "cuttle": tuple(v.value for v in Variant),
+    "kozel": ("default",),
+}
+
+
+class KozelFormat(BaseModel):
+    """A Kozel match format: the loss points that make a team the goat, and eggs doubling."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    loss_limit: StrictInt = Field(default=12, description="Loss points that end the match (>= 2).")
+    eggs_double_next: StrictBool = Field(
+        default=False, description="Whether eggs double the next decided deal's loss points."
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> KozelFormat:
+        try:
+            KozelOptions(loss_limit=self.loss_limit, eggs_double_next=self.eggs_double_next)
+        except InvalidSetupError as e:
+            raise ValueError(e.message) from None
+        return self
+
+
+class CompetitionIn(BaseModel):
+    """A competition to create: a club season or a tournament."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: UUID | None = _IdField
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+    game: Game
+    variant: str | None = Field(
+        default=None,
+        validate_default=True,
+        description="cuttle: classic, standard or cutthroat (required); kozel: default.",
+    )
+    format: str | KozelFormat | None = Field(
+        default=None,
+        validate_default=True,
+        description="Default match format. cuttle: quick, short, normal (default), extended "
+        "or best-of-N with N odd; kozel: {loss_limit, eggs_double_next}.",
+    )
+    tiebreaks: list[Tiebreak] = Field(
+        default_factory=list,
+        description="Ordered standings tiebreaks: head-to-head, sonneborn-berger, wins, and "
+        "round-difference (cuttle) or loss-point-difference (kozel).",
+    )
+    public_reads: bool = Field(
+        default=True, description="Whether anyone may read its matches and standings."
+    )
+
+    @field_validator("variant", mode="before")
+    @classmethod
+    def _variant(cls, value: Any, info: ValidationInfo) -> Any:
+        game = info.data.get("game")
+        if game not in _VARIANTS:
+            return value
+        allowed = _VARIANTS[game]
+        if value is None:
+            if game == "kozel":
+                return "default"
+            raise ValueError(f"a {game} competition needs a variant: {', '.join(allowed)}")
+        if value not in allowed:
+            raise ValueError(f"{value!r} is not a {game} variant: use {', '.join(allowed)}")
+        return value
+
+    @field_validator("format", mode="before")
+    @classmethod
+    def _format(cls, value: Any, info: ValidationInfo) -> Any:
+        game = info.data.get("game")
+        if game == "cuttle":
+            if value is None:
+                return "normal"
+            if not isinstance(value, str):
+                raise ValueError("a cuttle format is text, e.g. 'normal' or 'best-of-7'")
+            try:
+                return CuttleFormat.from_text(value).text()
+            except InvalidSetupError as e:
+                raise ValueError(e.message) from None
+        if game == "kozel":
+            if value is None:
+                return KozelFormat()
+            if not isinstance(value, dict):
+                raise ValueError("a kozel format is an object: {loss_limit, eggs_double_next}")
+            try:
+                return KozelFormat.model_validate(value)
+            except ValidationError as e:
+                raise ValueError("; ".join(_describe(err) for err in e.errors())) from None
+        return value
+
+    @field_validator("tiebreaks")
+    @classmethod
+    def _tiebreaks(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        game = info.data.get("game")
+        if game in _TIEBREAKS:
+            wrong = [t for t in value if t not in _TIEBREAKS[game]]
+            if wrong:
+                raise ValueError(f"{wrong[0]!r} is not a {game} tiebreak")
+        if len(set(value)) != len(value):
+            raise ValueError("each tiebreak may appear once")
+        return value
+
+    def match_format(self) -> Any:
+        """Return the format as stored: the canonical Cuttle text or the Kozel options object."""
+        if isinstance(self.format, KozelFormat):
+            return self.format.model_dump()
+        return self.format
+
+
+def _describe(error: Any) -> str:
+    where = ".".join(str(part) for part in error["loc"])
+    message = str(error["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
+
+
+class CompetitionOut(BaseModel):
+    """A competition."""
+
+    id: UUID
+    name: str
+    game: Game
+    variant: str
+    format: str | KozelFormat
+    tiebreaks: list[Tiebreak]
+    public_reads: bool
+    created_at: datetime
+
+    @classmethod
+    def from_record(cls, competition: Competition) -> CompetitionOut:
+        """Return the body for a stored competition."""
+        fmt = competition.match_format
+        return cls(
+            id=competition.id,
+            name=competition.name,
+            game=competition.game,  # type: ignore[arg-type]
+            variant=competition.variant,
+            format=KozelFormat.model_validate(fmt) if isinstance(fmt, dict) else fmt,
+            tiebreaks=list(competition.tiebreaks),  # type: ignore[arg-type]
+            public_reads=competition.public_reads,
+            created_at=competition.created_at,
+        )
+
+
+class CompetitionPage(BaseModel):
+    """One page of competitions, newest first."""
+
+    items: list[CompetitionOut]
+    next_cursor: str | None = Field(description="Cursor of the next page; null on the last.")
+
+
+# -- tokens -------------------------------------------------------------------------
+
+
+class TokenIn(BaseModel):
+    """A token to create."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Role
+    competitions: list[UUID] | None = Field(
+        default=None, description="Limit a scorer to these competitions; null means all."
+    )
+    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] = Field(
+        default="", description="A label to recognise the token by."
+    )
+
+
+class TokenOut(BaseModel):
+    """A token's record; the secret itself is never shown again."""
+
+    id: UUID
+    name: str
+    role: Role
+    competitions: list[UUID] | None
+    created_at: datetime
+    revoked_at: datetime | None
+
+    @classmethod
+    def from_record(cls, token: Token) -> TokenOut:
+        """Return the body for a stored token."""
+        scope = None if token.competitions is None else sorted(token.competitions)
+        return cls(
+            id=token.id,
+            name=token.name,
+            role=token.role,
+            competitions=scope,
+            created_at=token.created_at,
+            revoked_at=token.revoked_at,
+        )
+
+
+class TokenCreated(TokenOut):
+    """A new token's record and its secret, shown this once."""
+
+    token: str = Field(description="The bearer token; store it now, it cannot be shown again.")
+
+
+# -- OpenAPI ------------------------------------------------------------------------
+
+_PROBLEM_TEXT = {
+    400: "MALFORMED: the body is not a JSON object",
+    401: "UNAUTHENTICATED: no token, or an unknown or revoked one",
+    403: "FORBIDDEN: the token's role or competitions do not allow this",
+    404: "The id names nothing (e.g. PLAYER_NOT_FOUND)",
+    409: "ALREADY_EXISTS or VERSION_CONFLICT: clashes with what is recorded",
+    412: "VERSION_CONFLICT: If-Match names an old version; details.current_version says which",
+    413: "BODY_TOO_LARGE: the body exceeds the configured limit",
+    422: "VALIDATION_FAILED (details.errors names each field), or the rules' refusal code",
+    428: "VERSION_REQUIRED: send If-Match or expected_version",
+}
+
+
+def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
+    """Return OpenAPI response descriptions of the problem+json refusals a handler can give."""
+    return {
+        status: ResponseSpec(
+            data_container=Problem,
+            description=_PROBLEM_TEXT[status],
+            media_type="application/problem+json",
+        )
+        for status in statuses
+    }

@@ -1,0 +1,108 @@
+"""``matchlog tokens``: create, list and revoke the API's bearer tokens.
+
+The CLI talks to the same database as the service (``MATCHLOG_DATABASE_URL``, or the
+embedded server in ``MATCHLOG_DATA_DIR``); whoever can run it owns the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Annotated, TypeVar
+from uuid import UUID
+
+import psycopg
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from api.settings import Settings
+from cli.errors import friendly_errors
+from domain.errors import MalformedError
+from store import accounts
+from store.accounts import Role, Token
+from store.database import resolve_database_url
+
+T = TypeVar("T")
+
+app = typer.Typer(help="Manage the API's bearer tokens.", no_args_is_help=True)
+
+
+def _run(work: Callable[[psycopg.AsyncConnection[tuple[object, ...]]], Awaitable[T]]) -> T:
+    """Run ``work`` on one connection to the configured database and commit."""
+    settings = Settings()
+    url = resolve_database_url(settings.database_url, settings.data_dir)
+
+    async def main() -> T:
+        async with await psycopg.AsyncConnection.connect(url) as conn:
+            return await work(conn)
+
+    return asyncio.run(main())
+
+
+def _uuid(text: str, what: str) -> UUID:
+    try:
+        return UUID(text)
+    except ValueError:
+        raise MalformedError(f"{text!r} is not a {what} id (a UUID)", code="MALFORMED") from None
+
+
+@app.command()
+def create(
+    role: Annotated[Role, typer.Option(help="admin: everything; scorer: record matches.")],
+    competition: Annotated[
+        list[str] | None,
+        typer.Option(help="Limit a scorer to this competition id (repeatable)."),
+    ] = None,
+    name: Annotated[str, typer.Option(help="A label to recognise the token by.")] = "",
+) -> None:
+    """Create a token and print it once: it is stored only as a hash."""
+    with friendly_errors():
+        scope = [_uuid(c, "competition") for c in competition] if competition else None
+        token, secret = _run(
+            lambda conn: accounts.create_token(conn, role=role, competitions=scope, name=name)
+        )
+        typer.echo(secret)
+        typer.echo(f"token {token.id} ({token.role.value}); shown once, store it now", err=True)
+
+
+@app.command("list")
+def list_(
+    active: Annotated[bool, typer.Option("--active", help="Leave out revoked tokens.")] = False,
+) -> None:
+    """Show every token's id, name, role, competitions and dates (never the token)."""
+    with friendly_errors():
+        tokens = _run(lambda conn: accounts.list_tokens(conn, include_revoked=not active))
+    Console().print(_table(tokens))
+
+
+def _table(tokens: list[Token]) -> Table:
+    table = Table(title="API tokens")
+    table.add_column("id", no_wrap=True)
+    table.add_column("name")
+    table.add_column("role")
+    table.add_column("competitions", overflow="fold")
+    table.add_column("created", no_wrap=True)
+    table.add_column("revoked", no_wrap=True)
+    for token in tokens:
+        scope = (
+            "all" if token.competitions is None else "\n".join(sorted(map(str, token.competitions)))
+        )
+        table.add_row(
+            str(token.id),
+            token.name,
+            token.role.value,
+            scope,
+            f"{token.created_at:%Y-%m-%d %H:%M}",
+            "" if token.revoked_at is None else f"{token.revoked_at:%Y-%m-%d %H:%M}",
+        )
+    return table
+
+
+@app.command()
+def revoke(token_id: Annotated[str, typer.Argument(help="The token's id (see `list`).")]) -> None:
+    """Revoke a token: it stops working at once. Revoking twice is harmless."""
+    with friendly_errors():
+        target = _uuid(token_id, "token")
+        token = _run(lambda conn: accounts.revoke_token(conn, target))
+        typer.echo(f"token {token.id} revoked")

@@ -1,0 +1,236 @@
+"""Cuttle moves and their one-line text form (rules §23).
+
+A move is a small immutable value; ``Move.from_text`` reads the notation and
+``Move.text`` writes it back, so ``Move.from_text(m.text()) == m``. Parsing checks
+only the shape of a line (known action, known cards, the fields that action takes,
+no card named twice); whether the move is legal is the engine's business.
+
+>>> Move.from_text('P0 scuttle 9S>7H')
+Move.from_text('P0 scuttle 9S>7H')
+>>> Move.from_text('p2 oneoff 4s@p0').text()
+'P2 oneoff 4S@P0'
+>>> Move.from_text('P0 seven jack JH>5S').seven
+True
+>>> Move.from_text('cards 7H 8D').seat is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from domain.cards import Card
+from domain.errors import MalformedError
+
+MAX_SEATS = 3
+"""Seats any variant has at most (cutthroat)."""
+
+# What each action takes: a card (required), a target (optional), a player (optional),
+# a list of cards. A missing jack/scuttle/two/nine target is INVALID_TARGET, not
+# MALFORMED (ruling 33), so targets are optional in the grammar.
+_NO_ARGS = frozenset(
+    {"draw", "pass", "decline", "resign", "offer-draw", "accept-draw", "refuse-draw"}
+)
+_ONE_CARD = frozenset({"points", "glasses", "queen", "king", "counter", "take", "scrap"})
+_CARD_TARGET = frozenset({"scuttle", "jack", "joker"})
+_CARD_ANY = frozenset({"oneoff"})
+_CARD_LIST = frozenset({"discard", "cards"})
+SEVEN_ACTIONS = frozenset(
+    {"points", "scuttle", "glasses", "queen", "king", "jack", "joker", "oneoff", "scrap"}
+)
+"""What a card revealed by a seven may do (``P0 seven <action> ...``)."""
+MAIN_ACTIONS = frozenset(
+    {"draw", "pass", "points", "scuttle", "glasses", "queen", "king", "jack", "joker", "oneoff"}
+)
+"""The main actions of §5."""
+ACTIONS = _NO_ARGS | _ONE_CARD | _CARD_TARGET | _CARD_ANY | _CARD_LIST
+
+_CARD_TOKEN = re.compile(r"([0-9A-Z]{2})(?:>([0-9A-Z]{2}))?(?:@(P[0-9]))?")
+_SEAT = re.compile(r"P([0-9])")
+
+
+def _seat(text: str, line: str) -> int:
+    m = _SEAT.fullmatch(text.upper())
+    if m is None or int(m.group(1)) >= MAX_SEATS:
+        raise MalformedError(
+            f"{text!r} is not a player in {line!r}: write P0, P1 or P2",
+            details={"move": line},
+        )
+    return int(m.group(1))
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One Cuttle action, as written in §23.
+
+    ``seat`` is ``None`` only for the scorer's ``cards``; ``seven`` marks an action
+    taken with a card revealed by a seven (``action`` is then what it does with it).
+    Discarded cards are kept in card order, so the same discard has one value.
+    """
+
+    action: str
+    seat: int | None = None
+    card: Card | None = None
+    target: Card | None = None
+    player: int | None = None
+    cards: tuple[Card, ...] = ()
+    seven: bool = False
+
+    _cache: ClassVar[dict[str, Move]] = {}
+
+    def __post_init__(self) -> None:
+        _check_shape(self)
+        if self.action == "discard" and self.cards != tuple(sorted(self.cards, key=card_key)):
+            object.__setattr__(self, "cards", tuple(sorted(self.cards, key=card_key)))
+
+    @classmethod
+    def from_text(cls, text: str) -> Move:
+        """Parse one move line of §23, ignoring letter case and extra spaces.
+
+        Raises:
+            MalformedError (MALFORMED): unknown action, card or player, a field the
+                action never takes, or a card named twice.
+
+        >>> Move.from_text('P1 discard 9H 4C').text()
+        'P1 discard 4C 9H'
+        """
+        cached = cls._cache.get(text)
+        if cached is not None:
+            return cached
+        move = _parse(text)
+        if len(cls._cache) < 100_000:
+            cls._cache[text] = move
+        return move
+
+    def text(self) -> str:
+        """Return the §23 text of this move.
+
+        >>> Move('oneoff', 0, Card.from_text('2C'), Card.from_text('QH')).text()
+        'P0 oneoff 2C>QH'
+        """
+        parts = [] if self.seat is None else [f"P{self.seat}"]
+        if self.seven:
+            parts.append("seven")
+        parts.append(self.action)
+        if self.card is not None:
+            token = self.card.text()
+            if self.target is not None:
+                token += ">" + self.target.text()
+            if self.player is not None:
+                token += f"@P{self.player}"
+            parts.append(token)
+        parts.extend(card.text() for card in self.cards)
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Move.from_text({self.text()!r})"
+
+
+def card_key(card: Card) -> int:
+    """Sort key of a card: rank (A low, K high), then suit (C < D < H < S), jokers last.
+
+    >>> sorted(['KS', 'AH', 'AC', 'X1'], key=lambda t: card_key(Card.from_text(t)))
+    ['AC', 'AH', 'KS', 'X1']
+    """
+    return _KEYS[card]
+
+
+def _build_keys() -> dict[Card, int]:
+    from domain.cards import RANKS, SUITS, deck
+
+    keys = {}
+    for card in deck(jokers=True):
+        if card.is_joker:
+            keys[card] = 100 + int(card.suit)
+        else:
+            keys[card] = RANKS.index(card.rank) * 4 + SUITS.index(card.suit)
+    return keys
+
+
+_KEYS = _build_keys()
+
+
+def _malformed(message: str, move: Move | str) -> MalformedError:
+    text = move if isinstance(move, str) else move.text()
+    return MalformedError(message, details={"move": text})
+
+
+def _check_shape(move: Move) -> None:
+    action = move.action
+    if action not in ACTIONS:
+        raise _malformed(f"{action!r} is not a Cuttle action", action)
+    if move.seven and action not in SEVEN_ACTIONS:
+        raise _malformed(f"a card revealed by a seven cannot {action!r}", action)
+    if action == "scrap" and not move.seven:
+        raise _malformed("'scrap' is only a seven's choice: write 'seven scrap'", action)
+    if (move.seat is None) != (action == "cards"):
+        raise _malformed("every move starts with its seat, except the scorer's 'cards'", action)
+    if move.seat is not None and not 0 <= move.seat < MAX_SEATS:
+        raise _malformed(f"P{move.seat} is not a player", action)
+    if move.player is not None and not 0 <= move.player < MAX_SEATS:
+        raise _malformed(f"P{move.player} is not a player", action)
+    takes_card = action in _ONE_CARD or action in _CARD_TARGET or action in _CARD_ANY
+    if takes_card != (move.card is not None):
+        raise _malformed(f"{action!r} takes {'one card' if takes_card else 'no card'}", action)
+    if move.target is not None and action not in _CARD_TARGET and action not in _CARD_ANY:
+        raise _malformed(f"{action!r} takes no target", action)
+    if move.player is not None and action not in _CARD_ANY:
+        raise _malformed(f"{action!r} names no player", action)
+    if move.cards and action not in _CARD_LIST:
+        raise _malformed(f"{action!r} takes no list of cards", action)
+    named = [c for c in (move.card, move.target, *move.cards) if c is not None]
+    if len(set(named)) != len(named):
+        raise _malformed("a card is named twice in one move", action)
+
+
+def _parse(text: str) -> Move:
+    words = text.split()
+    if not words:
+        raise _malformed("an empty line is not a move", text)
+    seat: int | None = None
+    if words[0].lower() != "cards":
+        seat = _seat(words[0], text)
+        words = words[1:]
+    if not words:
+        raise _malformed(f"{text!r} names no action", text)
+    seven = words[0].lower() == "seven"
+    if seven:
+        words = words[1:]
+        if not words:
+            raise _malformed(f"{text!r}: 'seven' needs an action", text)
+    action, args = words[0].lower(), words[1:]
+    if action not in ACTIONS:
+        raise _malformed(f"{words[0]!r} is not a Cuttle action in {text!r}", text)
+    card = target = None
+    player = None
+    cards: tuple[Card, ...] = ()
+    if action in _CARD_LIST:
+        cards = tuple(_card(a, text) for a in args)
+    elif action in _NO_ARGS:
+        if args:
+            raise _malformed(f"{action!r} takes nothing after it in {text!r}", text)
+    else:
+        if len(args) != 1:
+            raise _malformed(f"{action!r} takes exactly one card in {text!r}", text)
+        m = _CARD_TOKEN.fullmatch(args[0].upper())
+        if m is None:
+            raise _malformed(f"{args[0]!r} is not a card with an optional >target or @player", text)
+        card = _card(m.group(1), text)
+        target = _card(m.group(2), text) if m.group(2) else None
+        player = _seat(m.group(3), text) if m.group(3) else None
+    try:
+        return Move(action, seat, card, target, player, cards, seven)
+    except MalformedError as e:
+        raise _malformed(f"{text!r}: {e.message}", text) from None
+
+
+def _card(token: str, line: str) -> Card:
+    try:
+        return Card.from_text(token)
+    except MalformedError:
+        raise _malformed(f"{token!r} is not a card in {line!r}", line) from None

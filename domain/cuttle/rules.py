@@ -1,0 +1,1297 @@
+"""The Cuttle rules engine: one decider for classic, standard and cutthroat.
+
+``legal_moves`` generates every legal action from the rules; ``apply`` checks a
+move (raising ``IllegalMoveError`` with the §17 code, first in precedence order)
+and returns the next position; ``decide``/``evolve`` are the event-sourced form of
+the same step. ``view`` says what one seat (or a spectator) may see.
+
+>>> setup = RoundSetup(Variant.STANDARD, dealer=0, deck=deck())
+>>> p = initial_position(setup)
+>>> to_act(p)
+(1,)
+>>> p2 = apply(p, 'P1 points AC')
+>>> to_act(p2), outcome(p2)
+((0,), None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import permutations
+from typing import Any
+
+from domain.cards import Card, deck
+from domain.cuttle.moves import MAIN_ACTIONS, Move, card_key
+from domain.cuttle.outcome import Outcome, Termination, Variant
+from domain.cuttle.state import (
+    Phase,
+    Position,
+    RoundSetup,
+    Stack,
+    deal,
+    pack,
+    placed_cards,
+)
+from domain.errors import IllegalMoveError, MalformedError
+from domain.events import Event
+
+__all__ = [
+    "LegalMoves",
+    "apply",
+    "cards_awaited",
+    "controller",
+    "decide",
+    "evolve",
+    "goal",
+    "initial_position",
+    "is_terminal",
+    "legal_moves",
+    "outcome",
+    "to_act",
+    "totals",
+    "view",
+    "visible_hands",
+]
+
+GOALS = {
+    Variant.CLASSIC: (21, 14, 10, 7, 5),
+    Variant.STANDARD: (21, 14, 10, 5, 0),
+    Variant.CUTTHROAT: (14, 9, 5, 0, 0),
+}
+"""Point goal by number of kings controlled (§15.1)."""
+HAND_LIMITS = {Variant.CLASSIC: None, Variant.STANDARD: 8, Variant.CUTTHROAT: 7}
+"""Hand limit per variant (§12); it only restricts drawing."""
+
+_POINT_RANKS = frozenset("A23456789T")
+_ONEOFF_RANKS = frozenset("A2345679")
+_PERM_ACTIONS = {"glasses": "8", "queen": "Q", "king": "K"}
+_RANK_NAMES = {
+    "A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
+    "7": "seven", "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen",
+    "K": "king", "X": "joker",
+}  # fmt: skip
+_SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+_VALUE = {card: "A23456789T".index(card.rank) + 1 for card in deck() if card.rank in _POINT_RANKS}
+_KEY = {card: card_key(card) for card in deck(jokers=True)}
+_CHAIN_PHASES = frozenset({Phase.COUNTER})
+_PHASE_ACTIONS = {
+    Phase.MAIN: MAIN_ACTIONS | {"offer-draw"},
+    Phase.COUNTER: frozenset({"counter", "decline"}),
+    Phase.RESOLVE_THREE: frozenset({"take"}),
+    Phase.RESOLVE_FOUR: frozenset({"discard"}),
+    Phase.RESOLVE_FIVE: frozenset({"discard"}),
+    Phase.RESOLVE_SEVEN: frozenset(),  # seven moves are recognised by their flag
+    Phase.DRAW_OFFERED: frozenset({"accept-draw", "refuse-draw"}),
+    Phase.NAME_CARDS: frozenset({"cards"}),
+    Phase.ROUND_OVER: frozenset(),
+}
+
+
+def _card_name(card: Card) -> str:
+    if card.is_joker:
+        return f"joker {card.text()}"
+    return f"{_RANK_NAMES[card.rank]} of {_SUIT_NAMES[card.suit]} ({card.text()})"
+
+
+# --- derived facts ------------------------------------------------------------------
+
+
+def controller(stack: Stack, variant: Variant) -> int:
+    """Return the seat controlling a stack (§10): jacks/jokers decide, else the owner.
+
+    >>> th = Card.from_text('TH')
+    >>> controller(Stack(th, 0, ((Card.from_text('JS'), 0),)), Variant.CLASSIC)
+    1
+    """
+    if not stack.attached:
+        return stack.owner
+    if variant is Variant.CLASSIC:
+        return stack.owner if len(stack.attached) % 2 == 0 else 1 - stack.owner
+    return stack.attached[-1][1]
+
+
+def totals(position: Position) -> tuple[int, ...]:
+    """Return each seat's points: the point stacks it controls (§10.1)."""
+    points = [0] * position.players
+    for stack in position.stacks:
+        points[controller(stack, position.variant)] += _VALUE[stack.base]
+    return tuple(points)
+
+
+def goal(position: Position, seat: int) -> int:
+    """Return a seat's goal given the kings it controls (§15.1)."""
+    kings = sum(
+        1
+        for s in position.permanents
+        if s.base.rank == "K" and controller(s, position.variant) == seat
+    )
+    return GOALS[position.variant][min(kings, 4)]
+
+
+def _winner(
+    variant: Variant,
+    players: int,
+    stacks: tuple[Stack, ...],
+    perms: tuple[Stack, ...],
+    active: int,
+) -> int | None:
+    points = [0] * players
+    kings = [0] * players
+    for s in stacks:
+        points[controller(s, variant)] += _VALUE[s.base]
+    for s in perms:
+        if s.base.rank == "K":
+            kings[controller(s, variant)] += 1
+    goals = GOALS[variant]
+    for i in range(players):
+        seat = (active + i) % players
+        if points[seat] >= goals[min(kings[seat], 4)]:
+            return seat
+    return None
+
+
+def _queens(perms: tuple[Stack, ...], variant: Variant, seat: int) -> list[Card]:
+    return [s.base for s in perms if s.base.rank == "Q" and controller(s, variant) == seat]
+
+
+def _protectors(p: Position, host: Card, host_controller: int, actor: int) -> list[Card]:
+    """Return the queens that protect ``host`` (and what is attached to it) from ``actor``."""
+    if host_controller == actor:
+        return []
+    queens = _queens(p.permanents, p.variant, host_controller)
+    if host.rank == "Q":
+        if p.variant is Variant.CLASSIC:
+            return []
+        others = [q for q in queens if q is not host]
+        return others
+    return queens
+
+
+def _limit_room(p: Position, seat: int) -> int | None:
+    limit = HAND_LIMITS[p.variant]
+    return None if limit is None else limit - len(p.hands[seat])
+
+
+def _eligible_scrap(p: Position) -> list[Card]:
+    if p.variant is Variant.CLASSIC:
+        return list(p.scrap)
+    return [c for c in p.scrap if c.rank != "3"]
+
+
+def _locate(p: Position, card: Card) -> tuple[str, Stack] | None:
+    """Find a card on the table: ``base``/``top``/``covered`` of a point stack or ``perm*``."""
+    for stack in p.stacks:
+        if stack.base is card:
+            return "base", stack
+        for i, (jack, _) in enumerate(stack.attached):
+            if jack is card:
+                return ("top" if i == len(stack.attached) - 1 else "covered"), stack
+    for stack in p.permanents:
+        if stack.base is card:
+            return "perm", stack
+        for i, (joker, _) in enumerate(stack.attached):
+            if joker is card:
+                return ("permtop" if i == len(stack.attached) - 1 else "covered"), stack
+    return None
+
+
+def _naming_span(p: Position) -> int:
+    """How many top deck cards the pending NAME_CARDS step takes."""
+    if p.naming == "draw":
+        return 1
+    if p.naming == "seven":
+        return 1 if p.variant is Variant.CLASSIC else min(2, len(p.deck))
+    if p.variant is Variant.CLASSIC:
+        return min(2, len(p.deck))
+    room = _limit_room(p, p.turn)
+    return min(3, len(p.deck), max(0, room if room is not None else 3))
+
+
+def cards_awaited(position: Position) -> int:
+    """Return how many cards the scorer must name now (0 unless phase ``NAME_CARDS``)."""
+    if position.phase is not Phase.NAME_CARDS:
+        return 0
+    return position.deck[: _naming_span(position)].count(None)
+
+
+def _unplaced(p: Position) -> frozenset[Card]:
+    return pack(p.variant) - frozenset(placed_cards(p))
+
+
+def to_act(position: Position) -> tuple[int, ...]:
+    """Return the seats expected to act now (any seat may also resign).
+
+    Empty while the scorer must name cards, and once the round is over.
+    """
+    phase = position.phase
+    if phase is Phase.COUNTER or phase is Phase.DRAW_OFFERED:
+        assert position.responder is not None
+        return (position.responder,)
+    if phase is Phase.RESOLVE_FOUR:
+        assert position.victim is not None
+        return (position.victim,)
+    if phase is Phase.NAME_CARDS or phase is Phase.ROUND_OVER:
+        return ()
+    return (position.turn,)
+
+
+def outcome(position: Position) -> Outcome | None:
+    """Return how the round ended, or ``None`` while it goes on."""
+    return position.result
+
+
+def is_terminal(position: Position) -> bool:
+    """Whether the round is over."""
+    return position.result is not None
+
+
+def initial_position(setup: RoundSetup) -> Position:
+    """Deal a round (§4): hands by ruling 2, the player after the dealer to act."""
+    hands, rest = deal(setup)
+    players = setup.variant.players
+    return Position(
+        variant=setup.variant,
+        dealer=setup.dealer,
+        turn=(setup.dealer + 1) % players,
+        phase=Phase.MAIN,
+        deck=rest,
+        hands=hands,
+    )
+
+
+# --- move construction (interned) -------------------------------------------------------
+
+_MOVES: dict[tuple[Any, ...], Move] = {}
+
+
+def _mv(
+    action: str,
+    seat: int | None,
+    card: Card | None = None,
+    target: Card | None = None,
+    player: int | None = None,
+    seven: bool = False,
+) -> Move:
+    key = (action, seat, card, target, player, seven)
+    move = _MOVES.get(key)
+    if move is None:
+        move = _MOVES[key] = Move(action, seat, card, target, player, (), seven)
+    return move
+
+
+# --- legal move generation ------------------------------------------------------------
+
+
+def _card_plays(p: Position, seat: int, card: Card, seven: bool) -> Iterator[Move]:
+    """Every legal way to play ``card`` as a main action (from hand or a seven)."""
+    variant = p.variant
+    rank = card.rank
+    if card.is_joker:
+        for stack in p.permanents:
+            ctrl = controller(stack, variant)
+            if ctrl != seat and not _protectors(p, stack.base, ctrl, seat):
+                yield _mv("joker", seat, card, stack.base, seven=seven)
+        return
+    if rank in _POINT_RANKS:
+        yield _mv("points", seat, card, seven=seven)
+        strength = _KEY[card]
+        for stack in p.stacks:
+            if _KEY[stack.base] < strength and controller(stack, variant) != seat:
+                yield _mv("scuttle", seat, card, stack.base, seven=seven)
+    if rank == "8":
+        yield _mv("glasses", seat, card, seven=seven)
+    elif rank == "Q":
+        yield _mv("queen", seat, card, seven=seven)
+    elif rank == "K":
+        yield _mv("king", seat, card, seven=seven)
+    elif rank == "J":
+        for stack in p.stacks:
+            ctrl = controller(stack, variant)
+            if (ctrl != seat or variant is Variant.CLASSIC) and not _protectors(
+                p, stack.base, ctrl, seat
+            ):
+                yield _mv("jack", seat, card, stack.base, seven=seven)
+    if rank in _ONEOFF_RANKS:
+        yield from _oneoffs(p, seat, card, seven)
+
+
+def _oneoffs(p: Position, seat: int, card: Card, seven: bool) -> Iterator[Move]:
+    rank = card.rank
+    if rank == "A" or rank == "6":
+        yield _mv("oneoff", seat, card, seven=seven)
+    elif rank == "3":
+        if _eligible_scrap(p):
+            yield _mv("oneoff", seat, card, seven=seven)
+    elif rank == "5" or rank == "7":
+        if p.deck:
+            yield _mv("oneoff", seat, card, seven=seven)
+    elif rank == "4":
+        for victim in range(p.players):
+            if victim != seat and p.hands[victim]:
+                yield _mv("oneoff", seat, card, player=victim, seven=seven)
+                if p.players == 2:
+                    yield _mv("oneoff", seat, card, seven=seven)
+    else:
+        for target in _two_nine_targets(p, seat, rank):
+            yield _mv("oneoff", seat, card, target, seven=seven)
+
+
+def _two_nine_targets(p: Position, seat: int, rank: str) -> Iterator[Card]:
+    variant = p.variant
+    classic = variant is Variant.CLASSIC
+    for stack in p.stacks:
+        ctrl = controller(stack, variant)
+        if (ctrl == seat and not classic) or _protectors(p, stack.base, ctrl, seat):
+            continue
+        if stack.attached:
+            yield stack.attached[-1][0]
+        if rank == "9" and not classic:
+            yield stack.base
+    for stack in p.permanents:
+        ctrl = controller(stack, variant)
+        if (ctrl == seat and not classic) or _protectors(p, stack.base, ctrl, seat):
+            continue
+        yield stack.base
+        if stack.attached:
+            yield stack.attached[-1][0]
+
+
+def _main_moves(p: Position, seat: int) -> list[Move]:
+    """Every legal main action except pass (§5)."""
+    moves: list[Move] = []
+    if p.deck:
+        room = _limit_room(p, seat)
+        if room is None or room > 0:
+            moves.append(_mv("draw", seat))
+    frozen = p.frozen
+    for card in sorted(p.hands[seat], key=_KEY.__getitem__):
+        if card not in frozen:
+            moves.extend(_card_plays(p, seat, card, False))
+    return moves
+
+
+def _seven_view(p: Position, card: Card) -> Position:
+    """The position a revealed card is judged in (ruling 29): seven scrapped, rest on top."""
+    rest = tuple(c for c in p.revealed if c is not card)
+    return Position(
+        variant=p.variant,
+        dealer=p.dealer,
+        turn=p.turn,
+        phase=Phase.MAIN,
+        deck=rest + p.deck,
+        hands=p.hands,
+        stacks=p.stacks,
+        permanents=p.permanents,
+        scrap=p.scrap | {p.chain[0][0]},
+        frozen=p.frozen,
+        passes=p.passes,
+        shown=p.shown + len(rest),
+    )
+
+
+def _seven_moves(p: Position) -> list[Move]:
+    seat = p.turn
+    moves: list[Move] = []
+    for card in p.revealed:
+        moves.extend(_card_plays(_seven_view(p, card), seat, card, True))
+    if not moves:
+        moves = [_mv("scrap", seat, card, seven=True) for card in p.revealed]
+    return moves
+
+
+def _generate(p: Position) -> Iterator[Move]:
+    phase = p.phase
+    if phase is Phase.ROUND_OVER:
+        return
+    seat = p.turn
+    if phase is Phase.MAIN:
+        moves = _main_moves(p, seat)
+        yield from moves
+        if not p.deck or not moves:
+            yield _mv("pass", seat)
+        if not p.offer_refused:
+            yield _mv("offer-draw", seat)
+    elif phase is Phase.COUNTER:
+        responder = p.responder
+        assert responder is not None
+        yield _mv("decline", responder)
+        top_seat = p.chain[-1][1]
+        if not _queens(p.permanents, p.variant, top_seat):
+            for card in sorted(p.hands[responder], key=_KEY.__getitem__):
+                if card.rank == "2" and card not in p.frozen:
+                    yield _mv("counter", responder, card)
+    elif phase is Phase.RESOLVE_THREE:
+        for card in sorted(_eligible_scrap(p), key=_KEY.__getitem__):
+            yield _mv("take", seat, card)
+    elif phase is Phase.RESOLVE_FOUR:
+        victim = p.victim
+        assert victim is not None
+        hand = sorted(p.hands[victim], key=_KEY.__getitem__)
+        count = min(2, len(hand))
+        for i, first in enumerate(hand):
+            if count == 1:
+                yield Move("discard", victim, cards=(first,))
+            else:
+                for second in hand[i + 1 :]:
+                    yield Move("discard", victim, cards=(first, second))
+    elif phase is Phase.RESOLVE_FIVE:
+        for card in sorted(p.hands[seat], key=_KEY.__getitem__):
+            yield Move("discard", seat, cards=(card,))
+    elif phase is Phase.RESOLVE_SEVEN:
+        yield from _seven_moves(p)
+    elif phase is Phase.DRAW_OFFERED:
+        assert p.responder is not None
+        yield _mv("accept-draw", p.responder)
+        yield _mv("refuse-draw", p.responder)
+    elif phase is Phase.NAME_CARDS:
+        free = sorted(_unplaced(p), key=_KEY.__getitem__)
+        for combo in permutations(free, cards_awaited(p)):
+            yield Move("cards", None, cards=combo)
+    for resigner in range(p.players):
+        yield _mv("resign", resigner)
+
+
+class LegalMoves:
+    """A lazy view of the legal moves of a position (like python-chess's generator).
+
+    Iteration generates the moves from the rules; ``in`` checks one move with the
+    same checks ``apply`` makes; ``bool`` and ``count`` are answered from the generator.
+    """
+
+    __slots__ = ("_position",)
+
+    def __init__(self, position: Position) -> None:
+        self._position = position
+
+    def __iter__(self) -> Iterator[Move]:
+        return _generate(self._position)
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, Move):
+            return False
+        try:
+            _check(self._position, move)
+        except (IllegalMoveError, MalformedError):
+            return False
+        return True
+
+    def __bool__(self) -> bool:
+        return any(True for _ in _generate(self._position))
+
+    def count(self) -> int:
+        """Return how many moves are legal."""
+        return sum(1 for _ in _generate(self._position))
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({', '.join(m.text() for m in self)})>"
+
+
+def legal_moves(position: Position) -> LegalMoves:
+    """Return the legal moves of whoever may act now, resignations included."""
+    return LegalMoves(position)
+
+
+# --- checking ----------------------------------------------------------------------
+
+
+def _fail(code: str, message: str, move: Move) -> IllegalMoveError:
+    return IllegalMoveError(message, code=code, details={"move": move.text()})
+
+
+def _check(p: Position, m: Move) -> None:
+    """Raise the first §17 refusal for ``m`` in ``p``, or return if it is legal."""
+    players = p.players
+    action = m.action
+    if p.phase is Phase.NAME_CARDS and m.seat is not None and action != "resign":
+        raise _fail("WRONG_PHASE", "the scorer must first name the cards that left the deck", m)
+    if (m.seat is not None and m.seat >= players) or (m.player is not None and m.player >= players):
+        raise MalformedError(
+            f"{m.text()!r} names a seat that {p.variant.value} does not have",
+            details={"move": m.text()},
+        )
+    if p.variant is not Variant.CUTTHROAT and (
+        action == "joker" or any(c is not None and c.is_joker for c in (m.card, m.target, *m.cards))
+    ):
+        raise MalformedError(
+            f"{m.text()!r}: jokers are only in cutthroat", details={"move": m.text()}
+        )
+    if p.result is not None:
+        raise _fail("ROUND_OVER", "the round is over", m)
+    if action == "resign":
+        return
+    if action == "cards":
+        if p.phase is not Phase.NAME_CARDS:
+            raise _fail("WRONG_PHASE", "no cards are waiting to be named", m)
+        free = _unplaced(p)
+        for card in m.cards:
+            if card not in free:
+                raise _fail(
+                    "CARD_NOT_AVAILABLE",
+                    f"{card.text()} cannot come off the deck: it is already placed or out of play",
+                    m,
+                )
+        wanted = cards_awaited(p)
+        if len(m.cards) != wanted:
+            raise _fail("WRONG_COUNT", f"name exactly {wanted} card(s), in deck order", m)
+        return
+    seat = m.seat
+    assert seat is not None
+    if seat not in to_act(p):
+        raise _fail("NOT_YOUR_TURN", f"P{seat} is not the one to act now", m)
+    phase = p.phase
+    if m.seven:
+        if phase is not Phase.RESOLVE_SEVEN:
+            raise _fail("WRONG_PHASE", "no seven is waiting for its revealed card", m)
+        _check_seven(p, m, seat)
+        return
+    if action not in _PHASE_ACTIONS[phase]:
+        raise _fail("WRONG_PHASE", f"{action!r} is not accepted in phase {phase.value}", m)
+    if phase is Phase.MAIN:
+        if action == "offer-draw":
+            if p.offer_refused:
+                raise _fail("WRONG_PHASE", "a draw was already refused this turn", m)
+            return
+        _check_main(p, m, seat, seven=False)
+    elif phase is Phase.COUNTER:
+        if action == "counter":
+            _check_counter(p, m, seat)
+    elif phase is Phase.RESOLVE_THREE:
+        taken = m.card
+        assert taken is not None
+        if taken not in p.scrap:
+            raise _fail("INVALID_TARGET", f"{taken.text()} is not in the scrap", m)
+        if taken.rank == "3" and p.variant is not Variant.CLASSIC:
+            raise _fail("INVALID_TARGET", "a three cannot take a three", m)
+    elif phase is Phase.RESOLVE_FOUR or phase is Phase.RESOLVE_FIVE:
+        hand = p.hands[seat]
+        wanted = min(2, len(hand)) if phase is Phase.RESOLVE_FOUR else 1
+        if len(m.cards) != wanted:
+            raise _fail("WRONG_DISCARD", f"discard exactly {wanted} card(s)", m)
+        for card in m.cards:
+            if card not in hand:
+                raise _fail("WRONG_DISCARD", f"you hold no {card.text()}", m)
+
+
+def _check_counter(p: Position, m: Move, seat: int) -> None:
+    card = m.card
+    assert card is not None
+    if card not in p.hands[seat]:
+        raise _fail("CARD_NOT_AVAILABLE", f"you hold no {card.text()}", m)
+    if card in p.frozen:
+        raise _fail("CARD_FROZEN", f"{card.text()} is frozen until your turn ends", m)
+    if card.rank != "2":
+        raise _fail("WRONG_CARD_TYPE", "only a two can counter", m)
+    top_seat = p.chain[-1][1]
+    queens = _queens(p.permanents, p.variant, top_seat)
+    if queens:
+        raise _fail(
+            "PROTECTED_BY_QUEEN",
+            f"P{top_seat}'s {_card_name(queens[0])} stops counters against their cards",
+            m,
+        )
+
+
+def _check_seven(p: Position, m: Move, seat: int) -> None:
+    card = m.card
+    assert card is not None
+    if card not in p.revealed:
+        raise _fail("CARD_NOT_AVAILABLE", f"{card.text()} is not a revealed card", m)
+    if m.action == "scrap":
+        for other in p.revealed:
+            if next(_card_plays(_seven_view(p, other), seat, other, True), None) is not None:
+                raise _fail("MUST_PLAY_REVEALED", f"{other.text()} can be played, so it must be", m)
+        return
+    _check_main(_seven_view(p, card), m, seat, seven=True)
+
+
+def _check_main(p: Position, m: Move, seat: int, seven: bool) -> None:
+    action = m.action
+    variant = p.variant
+    if action == "draw":
+        if not p.deck:
+            raise _fail("DECK_EMPTY", "the deck is empty", m)
+        room = _limit_room(p, seat)
+        if room is not None and room <= 0:
+            raise _fail("HAND_LIMIT", f"a hand of {len(p.hands[seat])} cards is at the limit", m)
+        return
+    if action == "pass":
+        if p.deck and _main_moves(p, seat):
+            raise _fail("DECK_NOT_EMPTY", "you may pass only when the deck is empty", m)
+        return
+    card = m.card
+    assert card is not None
+    if not seven:
+        if card not in p.hands[seat]:
+            raise _fail("CARD_NOT_AVAILABLE", f"you hold no {card.text()}", m)
+        if card in p.frozen:
+            raise _fail("CARD_FROZEN", f"{card.text()} is frozen until your turn ends", m)
+    rank = card.rank
+    if action == "points" or action == "scuttle":
+        if rank not in _POINT_RANKS or card.is_joker:
+            raise _fail("WRONG_CARD_TYPE", f"{card.text()} is not a point card", m)
+        if action == "scuttle":
+            _check_scuttle(p, m, seat, card)
+        return
+    if action in _PERM_ACTIONS:
+        if rank != _PERM_ACTIONS[action] or card.is_joker:
+            raise _fail("WRONG_CARD_TYPE", f"{card.text()} cannot be played as {action}", m)
+        return
+    if action == "jack":
+        if rank != "J":
+            raise _fail("WRONG_CARD_TYPE", f"{card.text()} is not a jack", m)
+        found = None if m.target is None else _locate(p, m.target)
+        if found is None or found[0] != "base":
+            raise _fail("INVALID_TARGET", "a jack goes on the base card of a point stack", m)
+        stack = found[1]
+        ctrl = controller(stack, variant)
+        if ctrl == seat and variant is not Variant.CLASSIC:
+            raise _fail("INVALID_TARGET", "a jack only steals: that stack is already yours", m)
+        _check_queens(p, m, stack.base, ctrl, seat, "jack")
+        return
+    if action == "joker":
+        if not card.is_joker:
+            raise _fail("WRONG_CARD_TYPE", f"{card.text()} is not a joker", m)
+        found = None if m.target is None else _locate(p, m.target)
+        if found is None or found[0] != "perm":
+            raise _fail(
+                "INVALID_TARGET", "a joker goes on an opponent's glasses 8, queen or king", m
+            )
+        stack = found[1]
+        ctrl = controller(stack, variant)
+        if ctrl == seat:
+            raise _fail("INVALID_TARGET", "a joker only steals: that card is already yours", m)
+        _check_queens(p, m, stack.base, ctrl, seat, "joker")
+        return
+    # one-off
+    if rank not in _ONEOFF_RANKS or card.is_joker:
+        raise _fail("WRONG_CARD_TYPE", f"{card.text()} cannot be played as a one-off", m)
+    if rank == "5" or rank == "7":
+        if not p.deck:
+            raise _fail("DECK_EMPTY", f"a {_RANK_NAMES[rank]} needs cards in the deck", m)
+    elif rank == "3":
+        if not _eligible_scrap(p):
+            raise _fail("NO_EFFECT", "the scrap holds nothing a three may take", m)
+    elif rank == "4":
+        victim = m.player
+        if victim is None and p.players == 2:
+            victim = 1 - seat
+        if victim is None or victim == seat:
+            raise _fail("INVALID_TARGET", "a four names one opponent with @P<n>", m)
+        if not p.hands[victim]:
+            raise _fail("NO_EFFECT", f"P{victim} has no cards to discard", m)
+        if m.target is not None:
+            raise _fail("INVALID_TARGET", "a four names a player, not a card", m)
+        return
+    if rank in "2" or rank == "9":
+        if m.player is not None:
+            raise _fail("INVALID_TARGET", f"a {_RANK_NAMES[rank]} names a card, not a player", m)
+        _check_two_nine(p, m, seat, rank)
+        return
+    if m.target is not None or m.player is not None:
+        raise _fail("INVALID_TARGET", f"a {_RANK_NAMES[rank]} takes no target", m)
+
+
+def _check_scuttle(p: Position, m: Move, seat: int, card: Card) -> None:
+    found = None if m.target is None else _locate(p, m.target)
+    if found is None or found[0] != "base" or controller(found[1], p.variant) == seat:
+        raise _fail(
+            "INVALID_TARGET", "a scuttle hits the base card of an opponent's point stack", m
+        )
+    base = found[1].base
+    if _KEY[card] < _KEY[base]:
+        raise _fail("SCUTTLE_TOO_WEAK", f"{card.text()} does not beat {base.text()}", m)
+
+
+def _check_two_nine(p: Position, m: Move, seat: int, rank: str) -> None:
+    classic = p.variant is Variant.CLASSIC
+    what = "two" if rank == "2" else "nine"
+    found = None if m.target is None else _locate(p, m.target)
+    if found is None:
+        raise _fail("INVALID_TARGET", f"a {what} needs a target card on the table", m)
+    kind, stack = found
+    if kind == "covered":
+        raise _fail("INVALID_TARGET", "only the top jack or joker of a stack can be targeted", m)
+    if kind == "base" and (rank == "2" or classic):
+        raise _fail("INVALID_TARGET", f"a {what} cannot target a point card here", m)
+    ctrl = controller(stack, p.variant)
+    if ctrl == seat and not classic:
+        raise _fail("INVALID_TARGET", f"a {what} targets an opponent's card", m)
+    _check_queens(p, m, stack.base, ctrl, seat, what)
+
+
+def _check_queens(p: Position, m: Move, host: Card, ctrl: int, seat: int, what: str) -> None:
+    queens = _protectors(p, host, ctrl, seat)
+    if queens:
+        target = m.target
+        assert target is not None
+        raise _fail(
+            "PROTECTED_BY_QUEEN",
+            f"the {_card_name(queens[0])} protects {target.text()} from your {what}",
+            m,
+        )
+
+
+# --- applying (unchecked) ---------------------------------------------------------------
+
+
+class _Work:
+    """A mutable copy of a position used while one move is applied."""
+
+    __slots__ = (
+        "chain", "dealer", "deck", "facts", "frozen", "hands", "naming", "offer_refused",
+        "passes", "permanents", "phase", "responder", "result", "revealed", "scrap", "shown",
+        "stacks", "target", "turn", "variant", "victim",
+    )  # fmt: skip
+
+    def __init__(self, p: Position) -> None:
+        self.variant = p.variant
+        self.dealer = p.dealer
+        self.turn = p.turn
+        self.phase = p.phase
+        self.deck = p.deck
+        self.hands = list(p.hands)
+        self.stacks = p.stacks
+        self.permanents = p.permanents
+        self.scrap = p.scrap
+        self.frozen = p.frozen
+        self.passes = p.passes
+        self.chain = p.chain
+        self.target = p.target
+        self.victim = p.victim
+        self.responder = p.responder
+        self.revealed = p.revealed
+        self.naming = p.naming
+        self.shown = p.shown
+        self.offer_refused = p.offer_refused
+        self.result = p.result
+        self.facts: list[Event] = []
+
+    def freeze(self) -> Position:
+        return Position(
+            self.variant,
+            self.dealer,
+            self.turn,
+            self.phase,
+            self.deck,
+            tuple(self.hands),
+            self.stacks,
+            self.permanents,
+            self.scrap,
+            self.frozen,
+            self.passes,
+            self.chain,
+            self.target,
+            self.victim,
+            self.responder,
+            self.revealed,
+            self.naming,
+            self.shown,
+            self.offer_refused,
+            self.result,
+        )
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    def end_round(self, result: Outcome) -> None:
+        self.result = result
+        self.phase = Phase.ROUND_OVER
+        self.chain = ()
+        self.target = self.victim = self.responder = self.naming = None
+        self.revealed = ()
+        self.facts.append(
+            Event(
+                "RoundEnded",
+                {
+                    "termination": result.termination.value,
+                    "winner": result.winner,
+                    "resigned": result.resigned,
+                },
+            )
+        )
+
+    def finish(self) -> None:
+        """Run the win check (§15.2), then end the turn unless the round ended."""
+        if self.win_check():
+            return
+        self.end_turn()
+
+    def win_check(self) -> bool:
+        winner = _winner(self.variant, self.players, self.stacks, self.permanents, self.turn)
+        if winner is None:
+            return False
+        self.end_round(Outcome(Termination.GOAL, winner))
+        return True
+
+    def end_turn(self) -> None:
+        seat = self.turn
+        if self.frozen:
+            self.frozen = self.frozen - self.hands[seat]
+        self.turn = (seat + 1) % self.players
+        self.phase = Phase.MAIN
+        self.chain = ()
+        self.target = self.victim = self.responder = self.naming = None
+        self.revealed = ()
+        self.offer_refused = False
+
+    def take_from_hand(self, seat: int, card: Card) -> None:
+        self.hands[seat] = self.hands[seat] - {card}
+
+    def put_stack(self, stack: Stack) -> None:
+        self.stacks = tuple(sorted((*self.stacks, stack), key=lambda s: _KEY[s.base]))
+
+    def put_perm(self, stack: Stack) -> None:
+        self.permanents = tuple(sorted((*self.permanents, stack), key=lambda s: _KEY[s.base]))
+
+    def replace(self, old: Stack, new: Stack | None, perm: bool) -> None:
+        stacks = self.permanents if perm else self.stacks
+        if new is None:
+            result = tuple(s for s in stacks if s is not old)
+        else:
+            result = tuple(new if s is old else s for s in stacks)
+        if perm:
+            self.permanents = result
+        else:
+            self.stacks = result
+
+    def to_scrap(self, *cards: Card) -> None:
+        self.scrap = self.scrap | set(cards)
+
+    def take_top(self, n: int) -> tuple[Card, ...]:
+        cards = self.deck[:n]
+        self.deck = self.deck[n:]
+        self.shown = max(0, self.shown - n)
+        return cards  # type: ignore[return-value]
+
+
+def _play(p: Position, m: Move) -> _Work:
+    """Apply a checked move and return the work copy with its derived facts."""
+    w = _Work(p)
+    action = m.action
+    if action == "resign":
+        seat = m.seat
+        assert seat is not None
+        winner = 1 - seat if w.players == 2 else None
+        w.end_round(Outcome(Termination.RESIGNATION, winner, seat))
+        return w
+    if action == "cards":
+        deck_list = list(w.deck)
+        names = iter(m.cards)
+        for i in range(_naming_span(p)):
+            if deck_list[i] is None:
+                deck_list[i] = next(names)
+        w.deck = tuple(deck_list)
+        _after_naming(w)
+        return w
+    if m.seven:
+        _play_seven(w, m)
+        return w
+    seat = m.seat
+    assert seat is not None
+    if action == "offer-draw":
+        w.phase = Phase.DRAW_OFFERED
+        w.responder = (seat + 1) % w.players
+    elif action == "accept-draw":
+        nxt = (seat + 1) % w.players
+        if nxt == w.turn:
+            w.end_round(Outcome(Termination.AGREED_DRAW, None))
+        else:
+            w.responder = nxt
+    elif action == "refuse-draw":
+        w.phase = Phase.MAIN
+        w.responder = None
+        w.offer_refused = True
+    elif action == "counter":
+        card = m.card
+        assert card is not None
+        w.take_from_hand(seat, card)
+        w.chain = (*w.chain, (card, seat))
+        w.responder = (seat + 1) % w.players
+    elif action == "decline":
+        nxt = (seat + 1) % w.players
+        if nxt == w.chain[-1][1]:
+            _close_chain(w)
+        else:
+            w.responder = nxt
+    elif action == "take":
+        card = m.card
+        assert card is not None
+        w.scrap = w.scrap - {card}
+        w.hands[seat] = w.hands[seat] | {card}
+        w.to_scrap(w.chain[0][0])
+        w.finish()
+    elif action == "discard":
+        cards = frozenset(m.cards)
+        w.hands[seat] = w.hands[seat] - cards
+        w.scrap = w.scrap | cards
+        if w.frozen:
+            w.frozen = w.frozen - cards
+        if w.phase is Phase.RESOLVE_FOUR:
+            w.to_scrap(w.chain[0][0])
+            w.finish()
+        else:
+            _five_draw(w)
+    elif action == "pass":
+        w.passes += 1
+        if w.win_check():
+            return w
+        if w.passes >= 3:
+            w.end_round(Outcome(Termination.THREE_PASSES, None))
+        else:
+            w.end_turn()
+    else:
+        card = m.card
+        if card is not None:
+            w.take_from_hand(seat, card)
+        _main_action(w, m, seat)
+    return w
+
+
+def _main_action(w: _Work, m: Move, seat: int) -> None:
+    """Carry out a main action whose card already left the hand (or the seven's reveal)."""
+    action = m.action
+    w.passes = 0
+    card = m.card
+    if action == "draw":
+        if w.deck[0] is None:
+            w.phase = Phase.NAME_CARDS
+            w.naming = "draw"
+            return
+        (drawn,) = w.take_top(1)
+        w.hands[seat] = w.hands[seat] | {drawn}
+        w.finish()
+        return
+    assert card is not None
+    if action == "points":
+        w.put_stack(Stack(card, seat))
+    elif action == "scuttle":
+        found = _locate_w(w, m.target)
+        stack = found[1]
+        w.replace(stack, None, perm=False)
+        w.to_scrap(card, stack.base, *(c for c, _ in stack.attached))
+    elif action in _PERM_ACTIONS:
+        w.put_perm(Stack(card, seat))
+    elif action == "jack" or action == "joker":
+        _, stack = _locate_w(w, m.target)
+        new = Stack(stack.base, stack.owner, (*stack.attached, (card, seat)))
+        w.replace(stack, new, perm=action == "joker")
+    else:
+        victim = m.player
+        if card.rank == "4" and victim is None:
+            victim = 1 - seat
+        w.chain = ((card, seat),)
+        w.target = m.target
+        w.victim = victim
+        w.phase = Phase.COUNTER
+        w.responder = (seat + 1) % w.players
+        return
+    w.finish()
+
+
+def _locate_w(w: _Work, card: Card | None) -> tuple[str, Stack]:
+    assert card is not None
+    for stack in w.stacks:
+        if stack.base is card:
+            return "base", stack
+        if stack.attached and stack.attached[-1][0] is card:
+            return "top", stack
+    for stack in w.permanents:
+        if stack.base is card:
+            return "perm", stack
+        if stack.attached and stack.attached[-1][0] is card:
+            return "permtop", stack
+    raise AssertionError(f"{card.text()} is not on the table")
+
+
+def _close_chain(w: _Work) -> None:
+    root, seat = w.chain[0]
+    twos = [card for card, _ in w.chain[1:]]
+    if twos:
+        w.to_scrap(*twos)
+    w.chain = ((root, seat),)
+    w.responder = None
+    data = {"card": root.text(), "seat": seat}
+    if len(twos) % 2:
+        w.facts.append(Event("OneOffFizzled", data))
+        w.to_scrap(root)
+        w.finish()
+        return
+    w.facts.append(Event("OneOffResolved", data))
+    _resolve(w, root, seat)
+
+
+def _resolve(w: _Work, root: Card, seat: int) -> None:
+    rank = root.rank
+    variant = w.variant
+    if rank == "A":
+        scrapped: list[Card] = []
+        for stack in w.stacks:
+            scrapped.append(stack.base)
+            scrapped.extend(c for c, _ in stack.attached)
+        w.stacks = ()
+        w.to_scrap(root, *scrapped)
+    elif rank == "6":
+        scrapped = []
+        for stack in w.permanents:
+            scrapped.append(stack.base)
+            scrapped.extend(c for c, _ in stack.attached)
+        stacks = []
+        for stack in w.stacks:
+            scrapped.extend(c for c, _ in stack.attached)
+            stacks.append(Stack(stack.base, stack.owner) if stack.attached else stack)
+        w.stacks = tuple(stacks)
+        w.permanents = ()
+        w.to_scrap(root, *scrapped)
+    elif rank == "2":
+        kind, stack = _locate_w(w, w.target)
+        if kind == "perm":
+            w.replace(stack, None, perm=True)
+            w.to_scrap(stack.base, *(c for c, _ in stack.attached))
+        else:
+            w.replace(stack, Stack(stack.base, stack.owner, stack.attached[:-1]), kind == "permtop")
+            w.to_scrap(stack.attached[-1][0])
+        w.to_scrap(root)
+    elif rank == "9":
+        kind, stack = _locate_w(w, w.target)
+        if kind == "base" or kind == "perm":
+            holder = controller(stack, variant)
+            returned = stack.base
+            w.replace(stack, None, perm=kind == "perm")
+            attached = [c for c, _ in stack.attached]
+            if attached:
+                w.to_scrap(*attached)
+        else:
+            returned, holder = stack.attached[-1]
+            w.replace(stack, Stack(stack.base, stack.owner, stack.attached[:-1]), kind == "permtop")
+        w.hands[holder] = w.hands[holder] | {returned}
+        if variant is not Variant.CLASSIC:
+            w.frozen = w.frozen | {returned}
+        w.to_scrap(root)
+    elif rank == "3":
+        w.phase = Phase.RESOLVE_THREE
+        return
+    elif rank == "4":
+        victim = w.victim
+        assert victim is not None
+        if w.hands[victim]:
+            w.phase = Phase.RESOLVE_FOUR
+            return
+        w.to_scrap(root)
+    elif rank == "5":
+        if variant is not Variant.CLASSIC and w.hands[seat]:
+            w.phase = Phase.RESOLVE_FIVE
+            return
+        _five_draw(w)
+        return
+    elif rank == "7":
+        _seven_reveal(w)
+        return
+    w.finish()
+
+
+def _span(w: _Work, kind: str) -> int:
+    if kind == "seven":
+        return 1 if w.variant is Variant.CLASSIC else min(2, len(w.deck))
+    if w.variant is Variant.CLASSIC:
+        return min(2, len(w.deck))
+    limit = HAND_LIMITS[w.variant]
+    assert limit is not None
+    return min(3, len(w.deck), max(0, limit - len(w.hands[w.turn])))
+
+
+def _five_draw(w: _Work) -> None:
+    n = _span(w, "five")
+    if None in w.deck[:n]:
+        w.phase = Phase.NAME_CARDS
+        w.naming = "five"
+        return
+    drawn = w.take_top(n)
+    w.hands[w.turn] = w.hands[w.turn] | set(drawn)
+    w.to_scrap(w.chain[0][0])
+    w.finish()
+
+
+def _seven_reveal(w: _Work) -> None:
+    n = _span(w, "seven")
+    if None in w.deck[:n]:
+        w.phase = Phase.NAME_CARDS
+        w.naming = "seven"
+        return
+    w.revealed = w.take_top(n)
+    w.phase = Phase.RESOLVE_SEVEN
+    w.facts.append(Event("CardsRevealed", {"cards": [c.text() for c in w.revealed]}))
+
+
+def _after_naming(w: _Work) -> None:
+    kind = w.naming
+    w.naming = None
+    if kind == "draw":
+        (drawn,) = w.take_top(1)
+        w.hands[w.turn] = w.hands[w.turn] | {drawn}
+        w.finish()
+    elif kind == "five":
+        _five_draw(w)
+    else:
+        _seven_reveal(w)
+
+
+def _play_seven(w: _Work, m: Move) -> None:
+    card = m.card
+    assert card is not None
+    seat = w.turn
+    rest = tuple(c for c in w.revealed if c is not card)
+    w.to_scrap(w.chain[0][0])
+    w.deck = rest + w.deck
+    w.shown += len(rest)
+    w.revealed = ()
+    w.chain = ()
+    w.phase = Phase.MAIN
+    if m.action == "scrap":
+        w.to_scrap(card)
+        w.finish()
+        return
+    _main_action(w, m, seat)
+
+
+# --- the public step functions ----------------------------------------------------------
+
+
+def _to_move(position: Position, command: Move | str) -> Move:
+    if isinstance(command, Move):
+        return command
+    if position.phase is Phase.NAME_CARDS and position.result is None:
+        words = command.split()
+        is_cards = bool(words) and words[0].lower() == "cards"
+        is_resign = len(words) == 2 and words[1].lower() == "resign"
+        if not is_cards and not is_resign:
+            raise IllegalMoveError(
+                "the scorer must first name the cards that left the deck",
+                code="WRONG_PHASE",
+                details={"move": command},
+            )
+    return Move.from_text(command)
+
+
+def apply(position: Position, command: Move | str) -> Position:
+    """Check a move and return the position after it.
+
+    Raises:
+        MalformedError (MALFORMED): the move cannot be read or names what the
+            variant lacks (a third seat, a joker outside cutthroat).
+        IllegalMoveError: the first §17 code that applies, in precedence order
+            (ROUND_OVER, NOT_YOUR_TURN, WRONG_PHASE, CARD_NOT_AVAILABLE, ...).
+    """
+    move = _to_move(position, command)
+    _check(position, move)
+    return _play(position, move).freeze()
+
+
+def decide(position: Position, command: Move | str) -> list[Event]:
+    """Check a move and return its events: the move, then derived facts.
+
+    ``MovePlayed`` carries the move text; ``OneOffResolved``/``OneOffFizzled``,
+    ``CardsRevealed`` and ``RoundEnded`` (termination, winner, resigned) are derived
+    by the engine. Folding them with ``evolve`` gives ``apply``'s position.
+
+    Raises:
+        MalformedError (MALFORMED), IllegalMoveError: as ``apply``.
+    """
+    move = _to_move(position, command)
+    _check(position, move)
+    work = _play(position, move)
+    return [Event("MovePlayed", {"move": move.text()}), *work.facts]
+
+
+def evolve(position: Position, event: Event) -> Position:
+    """Fold one event into the position; derived facts change nothing, unknown types are ignored."""
+    if event.type != "MovePlayed":
+        return position
+    return _play(position, Move.from_text(str(event.data["move"]))).freeze()
+
+
+# --- visibility -------------------------------------------------------------------------
+
+
+def visible_hands(position: Position, seat: int | None) -> frozenset[int]:
+    """Return the seats whose hands ``seat`` may see (§9, §16, rulings 31-32).
+
+    ``None`` is a spectator: only a classic glasses-exposed hand.
+    """
+    variant = position.variant
+    seen = set() if seat is None else {seat}
+    for stack in position.permanents:
+        if stack.base.rank != "8":
+            continue
+        owner = controller(stack, variant)
+        if variant is Variant.CLASSIC:
+            seen.add(1 - owner)
+        elif owner == seat:
+            seen.update(s for s in range(position.players) if s != seat)
+    return frozenset(seen)
+
+
+def _cards(cards: Iterable[Card]) -> list[str]:
+    return [c.text() for c in sorted(cards, key=_KEY.__getitem__)]
+
+
+def view(position: Position, seat: int | None) -> dict[str, Any]:
+    """Return what ``seat`` may see, JSON-ready (``None``: the public spectator view).
+
+    Own hand, hands shown by glasses, every hand's size, frozen cards, the table,
+    the scrap, the deck size and the cards everyone saw on top of it, the open
+    chain, a seven's revealed cards, and the result.
+    """
+    p = position
+    variant = p.variant
+    shown_hands = visible_hands(p, seat)
+    hands = []
+    for s, hand in enumerate(p.hands):
+        entry: dict[str, Any] = {"seat": s, "count": len(hand)}
+        if s in shown_hands:
+            entry["cards"] = _cards(hand)
+        hands.append(entry)
+    result = p.result
+    return {
+        "variant": variant.value,
+        "seat": seat,
+        "dealer": p.dealer,
+        "turn": p.turn,
+        "phase": p.phase.value,
+        "to_act": list(to_act(p)),
+        "cards_awaited": cards_awaited(p),
+        "deck": {
+            "count": len(p.deck),
+            "top": [c.text() for c in p.deck[: p.shown] if c is not None],
+        },
+        "hands": hands,
+        "frozen": _cards(p.frozen),
+        "points": [
+            {"stack": s.text(), "owner": s.owner, "controller": controller(s, variant)}
+            for s in p.stacks
+        ],
+        "permanents": [
+            {"stack": s.text(), "owner": s.owner, "controller": controller(s, variant)}
+            for s in p.permanents
+        ],
+        "scrap": _cards(p.scrap),
+        "totals": list(totals(p)),
+        "goals": [goal(p, s) for s in range(p.players)],
+        "chain": [{"card": c.text(), "seat": s} for c, s in p.chain],
+        "target": None if p.target is None else p.target.text(),
+        "victim": p.victim,
+        "responder": p.responder,
+        "revealed": [c.text() for c in p.revealed],
+        "passes": p.passes,
+        "draw_refused": p.offer_refused,
+        "result": None
+        if result is None
+        else {
+            "termination": result.termination.value,
+            "winner": result.winner,
+            "resigned": result.resigned,
+        },
+    }

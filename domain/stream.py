@@ -1,0 +1,634 @@
+"""A match's event stream: the commands it accepts, the events it records, its fold.
+
+One decider serves both games. A match stream starts with ``MatchCreated`` (the
+rules it is played under: game, variant, options, rules version, seats, format,
+first dealer, how rounds are dealt). Each round opens with ``RoundStarted``
+(Cuttle) or ``DealStarted`` (Kozel) holding the engine's setup; the engine's own
+events follow; when a round ends this module scores it (``RoundScored`` /
+``DealScored``, through ``domain.match``) and, when the series is decided, appends
+``MatchEnded``. Nothing here reads a clock or a random source: a server-dealt
+round's deck arrives in the command (``deal``), shuffled by the caller.
+
+    >>> state = fold([])
+    >>> state.config is None
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol
+
+from domain import cuttle, kozel
+from domain.cards import Card, parse_cards
+from domain.errors import IllegalMoveError, InvalidSetupError, MalformedError
+from domain.events import Event
+from domain.match import CuttleFormat, CuttleSeries, KozelSeries, MatchResult
+
+Dealing = Literal["server", "scorer", "physical"]
+DEALINGS: tuple[Dealing, ...] = ("server", "scorer", "physical")
+RULES_VERSION = 1
+"""Bumped when a rule changes; old matches replay under the version they recorded."""
+
+Series = CuttleSeries | KozelSeries
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """Everything ``MatchCreated`` records: the rules a match is played under and who plays."""
+
+    game: str
+    variant: str
+    players: tuple[str, ...]
+    first_dealer: int
+    dealing: Dealing = "server"
+    format: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    first_dealer_drawn: bool = False
+    competition_id: str | None = None
+    rules_version: int = RULES_VERSION
+
+    def to_data(self) -> dict[str, Any]:
+        """Return the JSON-ready data of ``MatchCreated``."""
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "rules_version": self.rules_version,
+            "format": self.format,
+            "options": dict(self.options),
+            "players": list(self.players),
+            "first_dealer": self.first_dealer,
+            "first_dealer_drawn": self.first_dealer_drawn,
+            "dealing": self.dealing,
+            "competition_id": self.competition_id,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> MatchConfig:
+        """Read ``MatchCreated`` data back (as ``to_data`` wrote it)."""
+        return cls(
+            game=data["game"],
+            variant=data["variant"],
+            players=tuple(data["players"]),
+            first_dealer=data["first_dealer"],
+            dealing=data["dealing"],
+            format=data.get("format"),
+            options=dict(data.get("options") or {}),
+            first_dealer_drawn=bool(data.get("first_dealer_drawn", False)),
+            competition_id=data.get("competition_id"),
+            rules_version=data.get("rules_version", RULES_VERSION),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DealSpec:
+    """What a server needs to deal a round: the pack, and where an indicator may lie."""
+
+    pack: tuple[Card, ...]
+    indicator_positions: range | None = None
+
+
+class GameRules(Protocol):
+    """What the match decider needs of one game; ``RULES`` holds one per game."""
+
+    game: str
+    round_started: str
+    round_scored: str
+    not_started_code: str
+
+    def validate(self, config: MatchConfig) -> MatchConfig: ...
+    def seats(self, config: MatchConfig) -> int: ...
+    def new_series(self, config: MatchConfig) -> Series: ...
+    def deal_spec(self, config: MatchConfig) -> DealSpec: ...
+    def setup_data(self, config: MatchConfig, series: Series, deal: Mapping[str, Any]) -> Any: ...
+    def initial_position(self, setup_data: Mapping[str, Any]) -> Any: ...
+    def decide(self, position: Any, move: str) -> list[Event]: ...
+    def evolve(self, position: Any, event: Event) -> Any: ...
+    def outcome(self, position: Any) -> Any: ...
+    def score(self, series: Series, outcome: Any, round_no: int) -> tuple[Series, Event]: ...
+    def series_from_scored(self, series: Series, data: Mapping[str, Any]) -> Series: ...
+    def view(self, position: Any, seat: int | None) -> dict[str, Any]: ...
+    def to_act(self, position: Any) -> tuple[int, ...]: ...
+    def cards_awaited(self, position: Any) -> int: ...
+    def legal_moves(self, position: Any) -> Iterable[Any]: ...
+    def seat_token(self, seat: int) -> str: ...
+
+
+def _bad_deal(message: str, deal: Mapping[str, Any]) -> InvalidSetupError:
+    return InvalidSetupError(message, code="INVALID_DECK", details={"deal": dict(deal)})
+
+
+def _hands(deal: Mapping[str, Any]) -> tuple[tuple[Card, ...], ...]:
+    hands = deal["hands"]
+    if not isinstance(hands, Sequence) or isinstance(hands, str):
+        raise _bad_deal("hands must be a list with one entry per seat", deal)
+    return tuple(parse_cards(hand) for hand in hands)
+
+
+class _CuttleRules:
+    game = "cuttle"
+    round_started = "RoundStarted"
+    round_scored = "RoundScored"
+    not_started_code = "ROUND_NOT_STARTED"
+
+    def validate(self, config: MatchConfig) -> MatchConfig:
+        try:
+            variant = cuttle.Variant(config.variant)
+        except ValueError:
+            raise InvalidSetupError(
+                f"{config.variant!r} is not a Cuttle variant: classic, standard or cutthroat",
+                code="INVALID_FORMAT",
+                details={"variant": config.variant},
+            ) from None
+        fmt = CuttleFormat.from_text(config.format or "normal")
+        return replace(config, variant=variant.value, format=fmt.text(), options={})
+
+    def seats(self, config: MatchConfig) -> int:
+        return cuttle.Variant(config.variant).players
+
+    def new_series(self, config: MatchConfig) -> Series:
+        return CuttleSeries(
+            cuttle.Variant(config.variant),
+            CuttleFormat.from_text(config.format or "normal"),
+            config.first_dealer,
+        )
+
+    def deal_spec(self, config: MatchConfig) -> DealSpec:
+        from domain.cuttle.state import pack
+
+        variant = cuttle.Variant(config.variant)
+        return DealSpec(tuple(sorted(pack(variant), key=lambda c: (c.suit, c.rank))))
+
+    def setup_data(self, config: MatchConfig, series: Series, deal: Mapping[str, Any]) -> Any:
+        variant = cuttle.Variant(config.variant)
+        if "deck" in deal and "hands" not in deal:
+            setup = cuttle.RoundSetup(variant, series.dealer, deck=parse_cards(deal["deck"]))
+        elif "hands" in deal and "deck" not in deal:
+            setup = cuttle.RoundSetup(variant, series.dealer, hands=_hands(deal))
+        else:
+            raise _bad_deal("a round starts from a deck order or from dealt hands", deal)
+        return setup.to_data()
+
+    def initial_position(self, setup_data: Mapping[str, Any]) -> Any:
+        return cuttle.initial_position(cuttle.RoundSetup.from_data(setup_data))
+
+    def decide(self, position: Any, move: str) -> list[Event]:
+        return cuttle.decide(position, move)
+
+    def evolve(self, position: Any, event: Event) -> Any:
+        return cuttle.evolve(position, event)
+
+    def outcome(self, position: Any) -> Any:
+        return cuttle.outcome(position)
+
+    def view(self, position: Any, seat: int | None) -> dict[str, Any]:
+        return cuttle.view(position, seat)
+
+    def to_act(self, position: Any) -> tuple[int, ...]:
+        return cuttle.to_act(position)
+
+    def cards_awaited(self, position: Any) -> int:
+        return cuttle.cards_awaited(position)
+
+    def legal_moves(self, position: Any) -> Iterable[Any]:
+        return cuttle.legal_moves(position)
+
+    def seat_token(self, seat: int) -> str:
+        return "P" + str(seat)
+
+    def score(self, series: Series, outcome: Any, round_no: int) -> tuple[Series, Event]:
+        assert isinstance(series, CuttleSeries)
+        after = series.record(outcome)
+        data = {
+            "round": round_no,
+            "termination": outcome.termination.value,
+            "winner": outcome.winner,
+            "resigned": outcome.resigned,
+            "counts": outcome.winner is not None,
+            "wins": list(after.wins),
+        }
+        return after, Event(self.round_scored, data)
+
+    def series_from_scored(self, series: Series, data: Mapping[str, Any]) -> Series:
+        assert isinstance(series, CuttleSeries)
+        outcome = cuttle.Outcome(
+            cuttle.Termination(data["termination"]), data["winner"], data.get("resigned")
+        )
+        return series.record(outcome)
+
+
+class _KozelRules:
+    game = "kozel"
+    round_started = "DealStarted"
+    round_scored = "DealScored"
+    not_started_code = "DEAL_NOT_STARTED"
+
+    def validate(self, config: MatchConfig) -> MatchConfig:
+        if config.variant != "default":
+            raise InvalidSetupError(
+                f"{config.variant!r} is not a Kozel variant: the only one is 'default'",
+                code="INVALID_FORMAT",
+                details={"variant": config.variant},
+            )
+        from domain.kozel.state import options_from_data, options_to_data
+
+        options = options_from_data(config.options)
+        return replace(config, format=None, options=options_to_data(options))
+
+    def seats(self, config: MatchConfig) -> int:
+        return 4
+
+    def new_series(self, config: MatchConfig) -> Series:
+        from domain.kozel.state import options_from_data
+
+        return KozelSeries(options_from_data(config.options), config.first_dealer)
+
+    def deal_spec(self, config: MatchConfig) -> DealSpec:
+        # R5: prefer the middle of the stock; R33 accepts any position 0-19.
+        return DealSpec(tuple(kozel.PACK), indicator_positions=range(1, 19))
+
+    def setup_data(self, config: MatchConfig, series: Series, deal: Mapping[str, Any]) -> Any:
+        assert isinstance(series, KozelSeries)
+        from domain.kozel.pack import parse_kozel_cards
+
+        options, dealer, leader = series.options, series.dealer, series.leader
+        if "deck" in deal and "hands" not in deal:
+            setup = kozel.DealSetup(
+                options,
+                dealer,
+                leader,
+                deck=parse_kozel_cards(_card_list(deal["deck"])),
+                indicator_position=deal.get("indicator_position"),
+            )
+        elif "hands" in deal and "deck" not in deal:
+            hands = tuple(parse_kozel_cards(_card_list(h)) for h in deal["hands"])
+            indicator = parse_kozel_cards([str(deal.get("indicator", ""))])[0]
+            setup = kozel.DealSetup(options, dealer, leader, hands=hands, indicator=indicator)
+        else:
+            raise _bad_deal("a deal starts from a deck order or from dealt hands", deal)
+        return setup.to_data()
+
+    def initial_position(self, setup_data: Mapping[str, Any]) -> Any:
+        return kozel.initial_position(kozel.DealSetup.from_data(setup_data))
+
+    def decide(self, position: Any, move: str) -> list[Event]:
+        return kozel.decide(position, move)
+
+    def evolve(self, position: Any, event: Event) -> Any:
+        return kozel.evolve(position, event)
+
+    def outcome(self, position: Any) -> Any:
+        return kozel.outcome(position)
+
+    def view(self, position: Any, seat: int | None) -> dict[str, Any]:
+        return kozel.view(position, seat)
+
+    def to_act(self, position: Any) -> tuple[int, ...]:
+        return kozel.to_act(position)
+
+    def cards_awaited(self, position: Any) -> int:
+        return kozel.cards_awaited(position)
+
+    def legal_moves(self, position: Any) -> Iterable[Any]:
+        return kozel.legal_moves(position)
+
+    def seat_token(self, seat: int) -> str:
+        return "S" + str(seat)
+
+    def score(self, series: Series, outcome: Any, round_no: int) -> tuple[Series, Event]:
+        assert isinstance(series, KozelSeries)
+        deal = series.score(outcome)
+        after = series.record(outcome)
+        data = {
+            "deal": round_no,
+            "card_points": list(outcome.card_points),
+            "tricks": list(outcome.tricks),
+            "last_trick_seat": outcome.last_trick_seat,
+            "eggs": deal.is_eggs,
+            "losing_team": deal.losing_team,
+            "base_loss_points": deal.base_loss_points,
+            "multiplier": deal.multiplier,
+            "loss_points": deal.loss_points,
+            "totals": list(after.loss_points),
+        }
+        return after, Event(self.round_scored, data)
+
+    def series_from_scored(self, series: Series, data: Mapping[str, Any]) -> Series:
+        assert isinstance(series, KozelSeries)
+        outcome = kozel.DealOutcome(
+            (data["card_points"][0], data["card_points"][1]),
+            (data["tricks"][0], data["tricks"][1]),
+            data["last_trick_seat"],
+        )
+        return series.record(outcome)
+
+
+def _card_list(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, Sequence):
+        return [str(v) for v in value]
+    raise MalformedError(f"{value!r} is not a list of cards", details={"cards": repr(value)})
+
+
+RULES: dict[str, GameRules] = {"cuttle": _CuttleRules(), "kozel": _KozelRules()}
+"""The match-level rules of each game, by game name."""
+
+
+def rules_for(game: str) -> GameRules:
+    """Return the rules of a game.
+
+    Raises:
+        InvalidSetupError (INVALID_FORMAT): an unknown game.
+    """
+    try:
+        return RULES[game]
+    except KeyError:
+        raise InvalidSetupError(
+            f"{game!r} is not a game matchlog records: cuttle or kozel",
+            code="INVALID_FORMAT",
+            details={"game": game},
+        ) from None
+
+
+# --- commands ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CreateMatch:
+    """Open a match. With server dealing, ``deal`` is the first round's shuffled deck."""
+
+    config: MatchConfig
+    deal: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StartRound:
+    """Open the next round from a scorer-given deck order or physically dealt hands."""
+
+    deal: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Record one move in the engine's notation.
+
+    ``next_deal`` is a freshly shuffled deck for server-dealt matches: if this move
+    ends a round and the match goes on, the next round starts from it at once.
+    """
+
+    move: str
+    next_deal: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResignMatch:
+    """A 2-player Cuttle resignation of the whole match (ruling 37)."""
+
+    seat: int
+
+
+Command = CreateMatch | StartRound | Play | ResignMatch
+
+
+# --- state and fold --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """What the next decision needs: the rules, the series, the round in progress."""
+
+    config: MatchConfig | None = None
+    series: Series | None = None
+    rounds_started: int = 0
+    position: Any = None
+    result: MatchResult | None = None
+
+    @property
+    def rules(self) -> GameRules:
+        """The game's match-level rules."""
+        assert self.config is not None
+        return rules_for(self.config.game)
+
+    @property
+    def round_in_progress(self) -> bool:
+        """Whether a round has started and not yet been scored."""
+        return self.position is not None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has a result."""
+        return self.result is not None
+
+
+def evolve(state: MatchState, event: Event) -> MatchState:
+    """Fold one stored event into the match state; never raises for a stored event."""
+    kind, data = event.type, event.data
+    if kind == "MatchCreated":
+        config = MatchConfig.from_data(data)
+        return MatchState(config=config, series=rules_for(config.game).new_series(config))
+    if state.config is None:
+        return state
+    rules = state.rules
+    if kind == rules.round_started:
+        position = rules.initial_position(data["setup"])
+        return replace(state, position=position, rounds_started=state.rounds_started + 1)
+    if kind == rules.round_scored:
+        assert state.series is not None
+        series = rules.series_from_scored(state.series, data)
+        return replace(state, series=series, position=None)
+    if kind == "MatchResigned":
+        assert isinstance(state.series, CuttleSeries)
+        return replace(state, series=state.series.resign_match(data["seat"]), position=None)
+    if kind == "MatchEnded":
+        result = MatchResult(tuple(data["winners"]), tuple(data["losers"]), data["reason"])
+        return replace(state, result=result, position=None)
+    if state.position is not None:
+        return replace(state, position=rules.evolve(state.position, event))
+    return state
+
+
+def fold(events: Iterable[Event], state: MatchState | None = None) -> MatchState:
+    """Fold events (effective ones: takebacks already applied) from ``state`` or the start."""
+    current = MatchState() if state is None else state
+    for event in events:
+        current = evolve(current, event)
+    return current
+
+
+# --- decide ------------------------------------------------------------------------------
+
+
+def decide(state: MatchState, command: Command) -> list[Event]:
+    """Check a command against the match and return the events it records.
+
+    Raises:
+        InvalidSetupError (INVALID_FORMAT, INVALID_DECK): a bad match or round set-up.
+        IllegalMoveError (MATCH_OVER): the match already has a result (checked first).
+        IllegalMoveError (ROUND_NOT_STARTED / DEAL_NOT_STARTED): no round in progress.
+        IllegalMoveError (ROUND_IN_PROGRESS): a round is started while one is live.
+        MalformedError, IllegalMoveError: the engine's codes for the move.
+    """
+    if isinstance(command, CreateMatch):
+        return _create(state, command)
+    if state.config is None:
+        raise IllegalMoveError("the match has not been created", code="MATCH_NOT_CREATED")
+    if state.result is not None:
+        raise IllegalMoveError("the match is over", code="MATCH_OVER")
+    if isinstance(command, StartRound):
+        return _start_round(state, command.deal)
+    if isinstance(command, ResignMatch):
+        return _resign_match(state, command.seat)
+    return _play(state, command)
+
+
+def _create(state: MatchState, command: CreateMatch) -> list[Event]:
+    if state.config is not None:
+        raise IllegalMoveError("the match already exists", code="MATCH_EXISTS")
+    rules = rules_for(command.config.game)
+    config = rules.validate(command.config)
+    seats = rules.seats(config)
+    if config.dealing not in DEALINGS:
+        raise InvalidSetupError(
+            f"{config.dealing!r} is not a way of dealing: server, scorer or physical",
+            code="INVALID_FORMAT",
+            details={"dealing": config.dealing},
+        )
+    if len(config.players) != seats:
+        raise InvalidSetupError(
+            f"{config.game} {config.variant} has {seats} seats, not {len(config.players)}",
+            code="INVALID_FORMAT",
+            details={"players": list(config.players)},
+        )
+    if len(set(config.players)) != len(config.players):
+        raise InvalidSetupError(
+            "a player may take only one seat",
+            code="INVALID_FORMAT",
+            details={"players": list(config.players)},
+        )
+    if not 0 <= config.first_dealer < seats:
+        raise InvalidSetupError(
+            f"the first dealer must be a seat 0-{seats - 1}, not {config.first_dealer!r}",
+            code="INVALID_FORMAT",
+            details={"first_dealer": config.first_dealer},
+        )
+    events = [Event("MatchCreated", config.to_data())]
+    if config.dealing == "server":
+        if command.deal is None:
+            raise InvalidSetupError(
+                "a server-dealt match needs its first deck", code="INVALID_DECK"
+            )
+        created = evolve(state, events[0])
+        events.extend(_start_round(created, command.deal))
+    return events
+
+
+def _start_round(state: MatchState, deal: Mapping[str, Any]) -> list[Event]:
+    if state.round_in_progress:
+        raise IllegalMoveError(
+            "a round is in progress; finish it before starting the next",
+            code="ROUND_IN_PROGRESS",
+        )
+    assert state.config is not None and state.series is not None
+    rules = state.rules
+    setup = rules.setup_data(state.config, state.series, deal)
+    key = "round" if rules.game == "cuttle" else "deal"
+    return [Event(rules.round_started, {key: state.rounds_started + 1, "setup": setup})]
+
+
+def _resign_match(state: MatchState, seat: int) -> list[Event]:
+    assert state.config is not None and state.series is not None
+    if not isinstance(state.series, CuttleSeries):
+        raise IllegalMoveError(
+            "a Kozel match cannot be resigned", code="WRONG_PHASE", details={"seat": seat}
+        )
+    if not 0 <= seat < state.series.players:
+        raise MalformedError(f"{seat!r} is not a seat of this match", details={"seat": seat})
+    series = state.series.resign_match(seat)
+    result = series.result()
+    assert result is not None
+    return [Event("MatchResigned", {"seat": seat}), _match_ended(series, result)]
+
+
+def _match_ended(series: Series, result: MatchResult) -> Event:
+    data: dict[str, Any] = {
+        "winners": list(result.winners),
+        "losers": list(result.losers),
+        "reason": result.reason,
+    }
+    if isinstance(series, CuttleSeries):
+        data["wins"] = list(series.wins)
+        data["drawn_rounds"] = series.drawn_rounds
+    else:
+        data["loss_points"] = list(series.loss_points)
+        data["eggs"] = series.eggs
+    return Event("MatchEnded", data)
+
+
+def _play(state: MatchState, command: Play) -> list[Event]:
+    rules = state.rules
+    if not state.round_in_progress:
+        what = "round" if rules.game == "cuttle" else "deal"
+        raise IllegalMoveError(
+            f"no {what} is in progress: the scorer must start the next {what}",
+            code=rules.not_started_code,
+            details={"move": command.move},
+        )
+    events = rules.decide(state.position, command.move)
+    after = fold(events, state)
+    outcome = rules.outcome(after.position)
+    if outcome is None:
+        return events
+    assert after.series is not None and after.config is not None
+    series, scored = rules.score(after.series, outcome, after.rounds_started)
+    events.append(scored)
+    result = series.result()
+    if result is not None:
+        events.append(_match_ended(series, result))
+    elif after.config.dealing == "server" and command.next_deal is not None:
+        scored_state = evolve(after, scored)
+        events.extend(_start_round(scored_state, command.next_deal))
+    return events
+
+
+# --- what the public may see of a live match's events ------------------------------------
+
+
+def public_event_data(config: MatchConfig, event: Event) -> dict[str, Any]:
+    """Return an event's data as anyone may see it while the match is live.
+
+    Deck orders, dealt hands, drawn and named cards, and face-down throws (unless
+    Kozel's ``open_throws``) become counts; public facts stay as they are. Once a
+    match is over its whole record is public (Cuttle §16 with design.md, Kozel R44),
+    so callers redact only live matches.
+
+    >>> cfg = MatchConfig('kozel', 'default', ('a', 'b', 'c', 'd'), 0)
+    >>> public_event_data(cfg, Event('CardsThrown', {'seat': 1, 'cards': ['6D', '8C']}))
+    {'seat': 1, 'count': 2}
+    """
+    data = dict(event.data)
+    kind = event.type
+    if kind in ("RoundStarted", "DealStarted"):
+        setup = dict(data["setup"])
+        hidden = {"deck", "hands", "indicator_position"}
+        data["setup"] = {k: v for k, v in setup.items() if k not in hidden}
+        return data
+    if config.game == "cuttle":
+        move = str(data.get("move", ""))
+        if kind == "MovePlayed" and move.split()[:1] == ["cards"]:
+            # Named cards may be private draws; revealed ones reappear in CardsRevealed.
+            return {"move": "cards", "count": len(move.split()) - 1}
+        return data
+    open_throws = bool(config.options.get("open_throws", False))
+    if kind == "CardsThrown" and not open_throws:
+        return {"seat": data["seat"], "count": len(data["cards"])}
+    if kind == "CardsDrawn":
+        return {"draws": [[seat, None] for seat, _ in data["draws"]]}
+    if kind == "TrickTaken" and not open_throws:
+        # The cards and points would reveal face-down throws and a running total (R39).
+        return {"winner": data["winner"], "team": data["team"], "count": len(data["cards"])}
+    if kind == "MolodkaDeclared" and not open_throws:
+        returned = [[seat, len(cards)] for seat, cards in data.get("returned", [])]
+        return {"seat": data["seat"], "cards": data["cards"], "returned_counts": returned}
+    return data

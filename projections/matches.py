@@ -1,0 +1,92 @@
+"""The match summary read model: one row per match, updated in the recorder's transaction."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+
+from domain.events import RecordedEvent
+from domain.match import series_score
+from domain.stream import MatchState
+
+
+def match_id_of(stream: str) -> str:
+    """Return the match id part of a match stream name (``<game>-<uuid>``)."""
+    return stream.split("-", 1)[1]
+
+
+def status_of(state: MatchState) -> str:
+    """Return ``live`` or ``finished``."""
+    return "finished" if state.is_over else "live"
+
+
+def result_of(state: MatchState) -> dict[str, Any] | None:
+    """Return the match result as JSON-ready data, or ``None`` while it is live."""
+    if state.result is None:
+        return None
+    return {
+        "winners": list(state.result.winners),
+        "losers": list(state.result.losers),
+        "reason": state.result.reason,
+        "draw": state.result.is_draw,
+    }
+
+
+async def project_match_summary(
+    conn: psycopg.AsyncConnection[Any],
+    stream: str,
+    state: MatchState,
+    events: Sequence[RecordedEvent],
+) -> None:
+    """Insert or update the ``matches`` row of ``stream`` after ``events``."""
+    if not events or state.config is None or state.series is None:
+        return
+    last = events[-1]
+    created = next((e for e in events if e.type == "MatchCreated"), None)
+    if created is not None:
+        config = state.config
+        await conn.execute(
+            "INSERT INTO matches (id, stream, game, variant, competition_id, players, dealing,"
+            " status, version, created_at, updated_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s::uuid[], %s, 'live', %s, %s, %s)",
+            (
+                match_id_of(stream),
+                stream,
+                config.game,
+                config.variant,
+                config.competition_id,
+                list(config.players),
+                config.dealing,
+                created.version,
+                created.recorded_at,
+                created.recorded_at,
+            ),
+        )
+    result = result_of(state)
+    await conn.execute(
+        "UPDATE matches SET version = %s, status = %s, rounds = %s, score = %s, result = %s,"
+        " updated_at = %s, ended_at = CASE WHEN %s THEN %s ELSE NULL END WHERE stream = %s",
+        (
+            last.version,
+            status_of(state),
+            state.rounds_started,
+            json.dumps(series_score(state.series)),
+            None if result is None else json.dumps(result),
+            last.recorded_at,
+            result is not None,
+            last.recorded_at,
+            stream,
+        ),
+    )
+
+
+async def find_match(conn: psycopg.AsyncConnection[Any], match_id: Any) -> dict[str, Any] | None:
+    """Return the ``matches`` row of a match as a dict, or ``None`` if there is none."""
+    from psycopg.rows import dict_row
+
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute("SELECT * FROM matches WHERE id = %s", (match_id,))
+        return await cur.fetchone()

@@ -1,0 +1,438 @@
+"""Players, competitions and API tokens: reference data in plain tables (plain SQL).
+
+Every function works on the connection it is given and leaves the transaction to
+the caller, like the event store's ``append``.
+
+Listings are newest first and paged by ``position`` (an identity column): a page
+holds up to ``limit`` rows below ``before`` and says where the next page starts.
+
+Creating with a client-given id is idempotent: the same id with the same content
+returns the stored row (``created`` is false); different content is refused with
+``ALREADY_EXISTS``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets
+import uuid
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
+from uuid import UUID
+
+from psycopg import AsyncConnection
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from domain.errors import ConflictError, MalformedError, NotFoundError
+
+T = TypeVar("T")
+
+TOKEN_PREFIX = "mlt_"
+"""Every token starts with this, so a leaked one is easy to recognise in logs and scanners."""
+
+
+class Role(StrEnum):
+    """What a token may do: ``admin`` everything, ``scorer`` record matches."""
+
+    ADMIN = "admin"
+    SCORER = "scorer"
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    """One page of a newest-first listing; ``next_before`` is ``None`` on the last page."""
+
+    items: tuple[T, ...]
+    next_before: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A person who plays; only the display name is kept."""
+
+    id: UUID
+    display_name: str
+    created_at: datetime
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Competition:
+    """A club season or a tournament whose matches share a game, variant and format.
+
+    ``match_format`` is JSON: the canonical Cuttle format text (``'normal'``), or the
+    Kozel options object (``{'loss_limit': 12, 'eggs_double_next': False}``).
+    """
+
+    id: UUID
+    name: str
+    game: str
+    variant: str
+    match_format: Any
+    tiebreaks: tuple[str, ...]
+    public_reads: bool
+    created_at: datetime
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A stored API token (never the secret): its role and the competitions it may act on.
+
+    ``competitions`` is ``None`` when the token may act on every competition.
+    """
+
+    id: UUID
+    name: str
+    role: Role
+    competitions: frozenset[UUID] | None
+    created_at: datetime
+    revoked_at: datetime | None
+
+    @property
+    def is_active(self) -> bool:
+        """Whether the token has not been revoked."""
+        return self.revoked_at is None
+
+
+_PLAYER_COLUMNS = "id, display_name, created_at, position"
+_COMPETITION_COLUMNS = (
+    "id, name, game, variant, match_format, tiebreaks, public_reads, created_at, position"
+)
+_TOKEN_COLUMNS = "id, name, role, competitions, created_at, revoked_at"
+
+
+def _player(row: dict[str, Any]) -> Player:
+    return Player(row["id"], row["display_name"], row["created_at"], row["position"])
+
+
+def _competition(row: dict[str, Any]) -> Competition:
+    return Competition(
+        id=row["id"],
+        name=row["name"],
+        game=row["game"],
+        variant=row["variant"],
+        match_format=row["match_format"],
+        tiebreaks=tuple(row["tiebreaks"]),
+        public_reads=row["public_reads"],
+        created_at=row["created_at"],
+        position=row["position"],
+    )
+
+
+def _token(row: dict[str, Any]) -> Token:
+    scope = row["competitions"]
+    return Token(
+        id=row["id"],
+        name=row["name"],
+        role=Role(row["role"]),
+        competitions=None if scope is None else frozenset(scope),
+        created_at=row["created_at"],
+        revoked_at=row["revoked_at"],
+    )
+
+
+def _page(items: Sequence[T], positions: Sequence[int], limit: int) -> Page[T]:
+    if len(items) > limit:
+        return Page(tuple(items[:limit]), positions[limit - 1])
+    return Page(tuple(items), None)
+
+
+def _already_exists(kind: str, id_: UUID) -> ConflictError:
+    return ConflictError(
+        f"a {kind} with id {str(id_)!r} already exists with different content",
+        code="ALREADY_EXISTS",
+        details={"id": str(id_)},
+    )
+
+
+# -- players ------------------------------------------------------------------------
+
+
+async def create_player(
+    conn: AsyncConnection[Any], display_name: str, *, player_id: UUID | None = None
+) -> tuple[Player, bool]:
+    """Create a player; return it and whether it was created now.
+
+    Raises:
+        ConflictError (ALREADY_EXISTS): ``player_id`` exists with another display name.
+    """
+    new_id = player_id or uuid.uuid4()
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            f"INSERT INTO players (id, display_name) VALUES (%s, %s) "
+            f"ON CONFLICT (id) DO NOTHING RETURNING {_PLAYER_COLUMNS}",
+            (new_id, display_name),
+        )
+        row = await cur.fetchone()
+    if row is not None:
+        return _player(row), True
+    existing = await get_player(conn, new_id)
+    if existing.display_name != display_name:
+        raise _already_exists("player", new_id)
+    return existing, False
+
+
+async def get_player(conn: AsyncConnection[Any], player_id: UUID) -> Player:
+    """Return the player with this id.
+
+    Raises:
+        NotFoundError (PLAYER_NOT_FOUND): no such player.
+    """
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE id = %s", (player_id,))
+        row = await cur.fetchone()
+    if row is None:
+        raise NotFoundError(
+            f"no player has id {str(player_id)!r}",
+            code="PLAYER_NOT_FOUND",
+            details={"id": str(player_id)},
+        )
+    return _player(row)
+
+
+async def list_players(
+    conn: AsyncConnection[Any], *, limit: int, before: int | None = None
+) -> Page[Player]:
+    """Return up to ``limit`` players, newest first, created before position ``before``."""
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            f"SELECT {_PLAYER_COLUMNS} FROM players "
+            "WHERE %(before)s::bigint IS NULL OR position < %(before)s "
+            "ORDER BY position DESC LIMIT %(limit)s",
+            {"before": before, "limit": limit + 1},
+        )
+        rows = await cur.fetchall()
+    return _page([_player(r) for r in rows], [r["position"] for r in rows], limit)
+
+
+# -- competitions -------------------------------------------------------------------
+
+
+async def create_competition(
+    conn: AsyncConnection[Any],
+    *,
+    name: str,
+    game: str,
+    variant: str,
+    match_format: Any,
+    tiebreaks: Sequence[str] = (),
+    public_reads: bool = True,
+    competition_id: UUID | None = None,
+) -> tuple[Competition, bool]:
+    """Create a competition (already validated by the caller); return it and whether it is new.
+
+    Raises:
+        ConflictError (ALREADY_EXISTS): ``competition_id`` exists with other content.
+    """
+    new_id = competition_id or uuid.uuid4()
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            "INSERT INTO competitions "
+            "(id, name, game, variant, match_format, tiebreaks, public_reads) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s) "
+            f"ON CONFLICT (id) DO NOTHING RETURNING {_COMPETITION_COLUMNS}",
+            (new_id, name, game, variant, Jsonb(match_format), list(tiebreaks), public_reads),
+        )
+        row = await cur.fetchone()
+    if row is not None:
+        return _competition(row), True
+    existing = await get_competition(conn, new_id)
+    wanted = (name, game, variant, _json_value(match_format), tuple(tiebreaks), public_reads)
+    stored = (
+        existing.name,
+        existing.game,
+        existing.variant,
+        existing.match_format,
+        existing.tiebreaks,
+        existing.public_reads,
+    )
+    if wanted != stored:
+        raise _already_exists("competition", new_id)
+    return existing, False
+
+
+def _json_value(value: Any) -> Any:
+    """Return ``value`` as it comes back from a jsonb column (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+async def get_competition(conn: AsyncConnection[Any], competition_id: UUID) -> Competition:
+    """Return the competition with this id.
+
+    Raises:
+        NotFoundError (COMPETITION_NOT_FOUND): no such competition.
+    """
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            f"SELECT {_COMPETITION_COLUMNS} FROM competitions WHERE id = %s", (competition_id,)
+        )
+        row = await cur.fetchone()
+    if row is None:
+        raise NotFoundError(
+            f"no competition has id {str(competition_id)!r}",
+            code="COMPETITION_NOT_FOUND",
+            details={"id": str(competition_id)},
+        )
+    return _competition(row)
+
+
+async def list_competitions(
+    conn: AsyncConnection[Any],
+    *,
+    limit: int,
+    before: int | None = None,
+    public_or: Collection[UUID] | None = None,
+) -> Page[Competition]:
+    """Return up to ``limit`` competitions, newest first, created before position ``before``.
+
+    With ``public_or`` only competitions with public reads, or whose id is in it, are listed.
+    """
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            f"SELECT {_COMPETITION_COLUMNS} FROM competitions "
+            "WHERE (%(before)s::bigint IS NULL OR position < %(before)s) "
+            "AND (%(filter)s::boolean IS FALSE OR public_reads OR id = ANY(%(ids)s::uuid[])) "
+            "ORDER BY position DESC LIMIT %(limit)s",
+            {
+                "before": before,
+                "filter": public_or is not None,
+                "ids": list(public_or or ()),
+                "limit": limit + 1,
+            },
+        )
+        rows = await cur.fetchall()
+    return _page([_competition(r) for r in rows], [r["position"] for r in rows], limit)
+
+
+# -- tokens -------------------------------------------------------------------------
+
+
+def generate_token() -> str:
+    """Return a new secret: ``mlt_`` and 32 random bytes in unpadded base64url."""
+    raw = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode("ascii")
+    return TOKEN_PREFIX + raw
+
+
+def hash_token(token: str) -> bytes:
+    """Return the sha256 digest under which a token is stored.
+
+    >>> len(hash_token('mlt_abc'))
+    32
+    """
+    return hashlib.sha256(token.encode("utf-8")).digest()
+
+
+async def create_token(
+    conn: AsyncConnection[Any],
+    *,
+    role: Role,
+    competitions: Collection[UUID] | None = None,
+    name: str = "",
+) -> tuple[Token, str]:
+    """Create a token; return its record and the secret, which is never stored or shown again.
+
+    ``competitions`` limits a scorer to those competitions; ``None`` means all.
+
+    Raises:
+        MalformedError (MALFORMED): an admin token limited to competitions, or an empty limit.
+        NotFoundError (COMPETITION_NOT_FOUND): a listed competition does not exist.
+    """
+    scope: list[UUID] | None = None
+    if competitions is not None:
+        if role is Role.ADMIN:
+            raise MalformedError(
+                "an admin token acts on every competition; only scorer tokens take competitions",
+                code="MALFORMED",
+                details={"role": role.value},
+            )
+        if not competitions:
+            raise MalformedError(
+                "a scorer token limited to no competition could record nothing",
+                code="MALFORMED",
+                details={"competitions": []},
+            )
+        scope = sorted(set(competitions))
+        for competition_id in scope:
+            await get_competition(conn, competition_id)
+    secret = generate_token()
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            "INSERT INTO api_tokens (id, name, role, competitions, token_hash) "
+            f"VALUES (%s, %s, %s, %s, %s) RETURNING {_TOKEN_COLUMNS}",
+            (uuid.uuid4(), name, role.value, scope, hash_token(secret)),
+        )
+        row = await cur.fetchone()
+    assert row is not None, "INSERT ... RETURNING returns the row"
+    return _token(row), secret
+
+
+async def list_tokens(conn: AsyncConnection[Any], *, include_revoked: bool = True) -> list[Token]:
+    """Return every token record, newest first."""
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            f"SELECT {_TOKEN_COLUMNS} FROM api_tokens "
+            "WHERE %s OR revoked_at IS NULL ORDER BY created_at DESC, id",
+            (include_revoked,),
+        )
+        rows = await cur.fetchall()
+    return [_token(r) for r in rows]
+
+
+async def get_token(conn: AsyncConnection[Any], token_id: UUID) -> Token:
+    """Return the token record with this id.
+
+    Raises:
+        NotFoundError (TOKEN_NOT_FOUND): no such token.
+    """
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE id = %s", (token_id,))
+        row = await cur.fetchone()
+    if row is None:
+        raise NotFoundError(
+            f"no token has id {str(token_id)!r}",
+            code="TOKEN_NOT_FOUND",
+            details={"id": str(token_id)},
+        )
+    return _token(row)
+
+
+async def revoke_token(conn: AsyncConnection[Any], token_id: UUID) -> Token:
+    """Revoke a token; revoking it again keeps the first revocation time.
+
+    Raises:
+        NotFoundError (TOKEN_NOT_FOUND): no such token.
+    """
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            "UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) "
+            f"WHERE id = %s RETURNING {_TOKEN_COLUMNS}",
+            (token_id,),
+        )
+        row = await cur.fetchone()
+    if row is None:
+        return await get_token(conn, token_id)
+    return _token(row)
+
+
+async def find_active_token(conn: AsyncConnection[Any], secret: str) -> Token | None:
+    """Return the unrevoked token whose secret this is, or ``None``.
+
+    The lookup is by the secret's sha256, so no constant-time comparison is needed:
+    what the query's timing could leak is how much of the stored digest a guess
+    matched, and that neither reveals the secret (sha256 is preimage-resistant) nor
+    helps build one that hashes to it.
+    """
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE token_hash = %s AND revoked_at IS NULL",
+            (hash_token(secret),),
+        )
+        row = await cur.fetchone()
+    return None if row is None else _token(row)

@@ -1,0 +1,391 @@
+"""The event store: append to a stream, read it back, tail the log, verify the chain.
+
+One table (``events``, migration 0001) after Message DB's shape. Every write goes
+through the SQL function ``events_append`` in the caller's transaction; see
+docs/event-store.md for why tailing readers can never skip a late commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final, TypeVar, cast
+from uuid import UUID
+
+import psycopg
+import rfc8785
+from psycopg_pool import AsyncConnectionPool
+
+from domain.errors import ConflictError
+from domain.events import NewEvent, RecordedEvent
+
+T = TypeVar("T")
+
+CHANNEL: Final = "matchlog_events"
+"""The NOTIFY channel an append wakes; the payload is the last global position (a hint)."""
+
+_SAFE_INTEGER: Final = 2**53 - 1
+
+_COLUMNS: Final = (
+    "global_position, stream, version, event_id, type, data, metadata, recorded_at, hash"
+)
+
+_APPEND_SQL: Final = (
+    "SELECT global_position, version, recorded_at, hash, metadata FROM events_append("
+    "%s, %s, %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], %s::text[], %s)"
+)
+
+# SQLSTATEs raised by events_append (migration 0001).
+_VERSION_CONFLICT: Final = "MLV01"
+_EVENT_ID_CONFLICT: Final = "MLE01"
+_NOT_FIRST_WRITE: Final = "MLX01"
+
+
+class VersionConflictError(ConflictError):
+    """The stream is not at the version the caller expected."""
+
+    default_code = "VERSION_CONFLICT"
+
+
+class EventIdConflictError(ConflictError):
+    """An event id is already recorded with other content or in another place."""
+
+    default_code = "EVENT_ID_CONFLICT"
+
+
+class AppendOrderError(RuntimeError):
+    """``append`` was called after the transaction had already written something.
+
+    A programming error, not a refusal: the recorder appends first, then writes its
+    projections, and appends once per transaction.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    """What an append recorded: the stream's new version and the recorded events.
+
+    ``already_recorded`` is true when the call was an idempotent retry of events
+    that were recorded before; nothing was written, and a recorder must not apply
+    its projections again.
+    """
+
+    version: int
+    events: tuple[RecordedEvent, ...]
+    already_recorded: bool = False
+
+    @property
+    def positions(self) -> tuple[int, ...]:
+        """Return the global positions of the recorded events."""
+        return tuple(e.global_position for e in self.events)
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenLink:
+    """The first event whose hash-chain link does not hold, and why."""
+
+    stream: str
+    version: int
+    reason: str
+
+
+def canonical_event(
+    stream: str, version: int, event_id: UUID, type: str, data: Mapping[str, Any]
+) -> bytes:
+    """Return the RFC 8785 canonical JSON that an event's hash covers.
+
+    >>> canonical_event('cuttle-1', 2, UUID(int=1), 'Drew', {'card': '7H'})
+    b'{"data":{"card":"7H"},"event_id":"00000000-0000-0000-0000-000000000001","stream":"cuttle-1","type":"Drew","version":2}'
+    """
+    return rfc8785.dumps(
+        {
+            "stream": stream,
+            "version": version,
+            "event_id": str(event_id),
+            "type": type,
+            "data": dict(data),
+        }
+    )
+
+
+def event_hash(previous: bytes | None, canonical: bytes) -> bytes:
+    """Return the chain link: sha256 of the previous hash (empty at version 1) and the event.
+
+    >>> event_hash(None, b'{}').hex()[:16]
+    '44136fa355b3678a'
+    """
+    return hashlib.sha256((previous or b"") + canonical).digest()
+
+
+def hash_prefix(stream: str, event: NewEvent) -> str:
+    """Return the canonical JSON of ``event`` up to its version, which the database appends.
+
+    RFC 8785 sorts keys, and ``version`` sorts last, so the prefix plus the version
+    digits plus ``}`` is exactly ``canonical_event(...)``; the database finishes it
+    once it knows the stream's head.
+
+    >>> hash_prefix('kozel-1', NewEvent(UUID(int=2), 'Dealt', {}))
+    '{"data":{},"event_id":"00000000-0000-0000-0000-000000000002","stream":"kozel-1","type":"Dealt","version":'
+    """
+    return (
+        '{"data":'
+        + rfc8785.dumps(dict(event.data)).decode()
+        + ',"event_id":"'
+        + str(event.event_id)
+        + '","stream":'
+        + rfc8785.dumps(stream).decode()
+        + ',"type":'
+        + rfc8785.dumps(event.type).decode()
+        + ',"version":'
+    )
+
+
+async def append(
+    conn: psycopg.AsyncConnection[Any],
+    stream: str,
+    events: Sequence[NewEvent],
+    expected_version: int | None,
+    *,
+    channel: str | None = CHANNEL,
+) -> AppendResult:
+    """Append ``events`` to ``stream`` in the transaction of ``conn``: all or none.
+
+    ``expected_version`` is the version the caller last saw (0: the stream must be
+    empty; ``None``: any). Call it as the transaction's first write, once per
+    transaction; the caller commits. A retry of already-recorded event ids with the
+    same stream, order, type and data returns the original result
+    (``already_recorded``) before the version is checked. Same-stream appends wait
+    for each other's commit. ``channel`` is NOTIFYed on commit (``None``: no wake-up).
+
+    Raises:
+        VersionConflictError (VERSION_CONFLICT): the stream is at another version;
+            ``details["current_version"]`` says which.
+        EventIdConflictError (EVENT_ID_CONFLICT): an event id is already recorded
+            with other content or place, or repeats within ``events``.
+        AppendOrderError: the transaction had already written before this call.
+    """
+    ids = [e.event_id for e in events]
+    if len(set(ids)) != len(ids):
+        raise EventIdConflictError(
+            f"an event id repeats within one append to {stream!r}",
+            details={"stream": stream, "event_ids": [str(i) for i in ids]},
+        )
+    if not events:
+        current = await stream_version(conn, stream)
+        _check_version(stream, expected_version, current)
+        return AppendResult(current, ())
+    params = (
+        stream,
+        expected_version,
+        ids,
+        [e.type for e in events],
+        [json.dumps(dict(e.data)) for e in events],
+        [json.dumps(dict(e.metadata)) for e in events],
+        [hash_prefix(stream, e) for e in events],
+        channel,
+    )
+    try:
+        cur = await conn.execute(_APPEND_SQL, params)
+    except psycopg.Error as e:
+        raise _translate(e, stream, expected_version, ids) from e
+    rows = await cur.fetchall()
+    replay = rows[0][4] is not None
+    recorded = tuple(
+        RecordedEvent(
+            global_position=position,
+            stream=stream,
+            version=version,
+            event_id=event.event_id,
+            type=event.type,
+            data=event.data,
+            metadata=stored_metadata if replay else event.metadata,
+            recorded_at=recorded_at,
+            hash=bytes(digest).hex(),
+        )
+        for (position, version, recorded_at, digest, stored_metadata), event in zip(
+            rows, events, strict=True
+        )
+    )
+    return AppendResult(recorded[-1].version, recorded, already_recorded=replay)
+
+
+def _check_version(stream: str, expected: int | None, current: int) -> None:
+    if expected is not None and expected != current:
+        raise _version_conflict(stream, expected, current)
+
+
+def _version_conflict(stream: str, expected: int | None, current: int) -> VersionConflictError:
+    return VersionConflictError(
+        f"stream {stream!r} is at version {current}, not {expected}",
+        details={"stream": stream, "expected_version": expected, "current_version": current},
+    )
+
+
+def _translate(
+    error: psycopg.Error, stream: str, expected: int | None, ids: Sequence[UUID]
+) -> Exception:
+    if error.sqlstate == _VERSION_CONFLICT:
+        return _version_conflict(stream, expected, int(error.diag.message_detail or 0))
+    is_id_clash = (
+        isinstance(error, psycopg.errors.UniqueViolation)
+        and error.diag.constraint_name == "events_event_id_key"
+    )
+    if error.sqlstate == _EVENT_ID_CONFLICT or is_id_clash:
+        return EventIdConflictError(
+            f"event ids already recorded with other content or in another place: {stream!r}",
+            details={"stream": stream, "event_ids": [str(i) for i in ids]},
+        )
+    if error.sqlstate == _NOT_FIRST_WRITE:
+        return AppendOrderError(
+            f"append to {stream!r} must be the first write of its transaction "
+            "(append first, then write projections; one append per transaction)"
+        )
+    return error
+
+
+async def stream_version(conn: psycopg.AsyncConnection[Any], stream: str) -> int:
+    """Return the version of ``stream``'s last event (0 for an empty stream)."""
+    cur = await conn.execute(
+        "SELECT coalesce(max(version), 0) FROM events WHERE stream = %s", (stream,)
+    )
+    row = await cur.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+async def read_stream(
+    conn: psycopg.AsyncConnection[Any],
+    stream: str,
+    *,
+    after_version: int = 0,
+    limit: int | None = None,
+) -> list[RecordedEvent]:
+    """Return ``stream``'s events after ``after_version`` (exclusive), oldest first."""
+    cur = await conn.execute(
+        f"SELECT {_COLUMNS} FROM events WHERE stream = %s AND version > %s "
+        "ORDER BY version LIMIT %s",
+        (stream, after_version, limit),
+    )
+    return [_recorded(row) for row in await cur.fetchall()]
+
+
+async def read_all(
+    conn: psycopg.AsyncConnection[Any], *, after_position: int = 0, limit: int = 1000
+) -> list[RecordedEvent]:
+    """Return events of every stream after ``after_position`` (exclusive), in global order.
+
+    Only events whose transaction id lies below the snapshot's ``xmin`` are returned:
+    every appender that could still commit a lower position is then finished, so a
+    reader that advances to the last position it got never skips a late commit.
+    """
+    cur = await conn.execute(
+        f"SELECT {_COLUMNS} FROM events WHERE global_position > %s "
+        "AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) "
+        "ORDER BY global_position LIMIT %s",
+        (after_position, limit),
+    )
+    return [_recorded(row) for row in await cur.fetchall()]
+
+
+def _recorded(row: tuple[Any, ...]) -> RecordedEvent:
+    position, stream, version, event_id, type_, data, metadata, recorded_at, digest = row
+    recorded_at_: datetime = recorded_at
+    return RecordedEvent(
+        global_position=position,
+        stream=stream,
+        version=version,
+        event_id=event_id,
+        type=type_,
+        data=data,
+        metadata=metadata,
+        recorded_at=recorded_at_,
+        hash=bytes(digest).hex(),
+    )
+
+
+async def subscribe(
+    conninfo_or_pool: str | AsyncConnectionPool[Any],
+    *,
+    after_position: int = 0,
+    channel: str = CHANNEL,
+    batch_size: int = 500,
+    poll_interval: float = 1.0,
+) -> AsyncIterator[RecordedEvent]:
+    """Yield every event after ``after_position``: first those recorded, then live ones.
+
+    It LISTENs on its own connection (opened from the conninfo, or from the pool's
+    conninfo: a tailing listener should not hold a pool slot), catches up from the
+    table, then waits for a NOTIFY and reads the table again: a notification is a
+    hint, never the data. It also re-reads every ``poll_interval`` seconds, because
+    a long-running unrelated write transaction can hold the read horizon back past
+    the last wake-up.
+    """
+    if isinstance(conninfo_or_pool, AsyncConnectionPool):
+        conninfo = await _resolved(conninfo_or_pool.conninfo)
+        pool_kwargs: dict[str, Any] | None = await _resolved(conninfo_or_pool.kwargs)
+        kwargs = dict(pool_kwargs or {})
+    else:
+        conninfo, kwargs = conninfo_or_pool, {}
+    kwargs["autocommit"] = True
+    async with await psycopg.AsyncConnection.connect(conninfo, **kwargs) as conn:
+        await conn.execute(psycopg.sql.SQL("LISTEN {}").format(psycopg.sql.Identifier(channel)))
+        position = after_position
+        while True:
+            batch = await read_all(conn, after_position=position, limit=batch_size)
+            for event in batch:
+                yield event
+                position = event.global_position
+            if len(batch) < batch_size:
+                async for _ in conn.notifies(timeout=poll_interval, stop_after=1):
+                    pass
+
+
+async def _resolved(value: T | Callable[[], T] | Callable[[], Awaitable[T]]) -> T:
+    """Return a pool setting, which psycopg_pool also accepts as a (coroutine) function."""
+    if not callable(value):
+        return value
+    result = value()
+    if inspect.isawaitable(result):
+        return cast(T, await result)
+    return result
+
+
+async def verify(conn: psycopg.AsyncConnection[Any]) -> BrokenLink | None:
+    """Walk every stream's hash chain; return its first broken link, or ``None``.
+
+    A link breaks when a version is missing, ``prev_hash`` is not the previous
+    event's hash, or ``hash`` is not sha256(previous hash + canonical event).
+    """
+    stream: str | None = None
+    previous: bytes | None = None
+    expected_version = 1
+    cur = conn.cursor()
+    async for row in cur.stream(
+        "SELECT stream, version, event_id, type, data::text, prev_hash, hash "
+        "FROM events ORDER BY stream, version"
+    ):
+        name, version, event_id, type_, data_text, prev_hash, digest = row
+        if name != stream:
+            stream, previous, expected_version = name, None, 1
+        if version != expected_version:
+            return BrokenLink(name, expected_version, "version missing")
+        stored_prev = None if prev_hash is None else bytes(prev_hash)
+        if stored_prev != previous:
+            return BrokenLink(name, version, "prev_hash is not the previous event's hash")
+        data = json.loads(data_text, parse_int=_parse_json_int)
+        if event_hash(previous, canonical_event(name, version, event_id, type_, data)) != bytes(
+            digest
+        ):
+            return BrokenLink(name, version, "hash does not match the event")
+        previous, expected_version = bytes(digest), version + 1
+    return None
+
+
+def _parse_json_int(text: str) -> int | float:
+    # jsonb prints a float like 1e300 as digits; read it back as the float it was.
+    value = int(text)
+    return value if -_SAFE_INTEGER <= value <= _SAFE_INTEGER else float(text)

@@ -1,0 +1,140 @@
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from litestar.testing import TestClient
+
+Client = TestClient[Any]
+
+
+class TestCreatePlayer:
+    def test_creates_with_server_id(self, client: Client, scorer: dict[str, str]) -> None:
+        response = client.post("/players", json={"display_name": " Ada "}, headers=scorer)
+        assert 201 == response.status_code
+        body = response.json()
+        assert "Ada" == body["display_name"]
+        assert f"/players/{body['id']}" == response.headers["location"]
+        assert body == client.get(f"/players/{body['id']}").json()
+
+    def test_same_id_and_content_is_idempotent(
+        self, client: Client, scorer: dict[str, str]
+    ) -> None:
+        body = {"id": str(uuid.uuid4()), "display_name": "Ada"}
+        first = client.post("/players", json=body, headers=scorer)
+        again = client.post("/players", json=body, headers=scorer)
+        assert (201, 200) == (first.status_code, again.status_code)
+        assert first.json() == again.json()
+
+    def test_same_id_other_content_conflicts(self, client: Client, scorer: dict[str, str]) -> None:
+        player_id = str(uuid.uuid4())
+        client.post("/players", json={"id": player_id, "display_name": "Ada"}, headers=scorer)
+        response = client.post(
+            "/players", json={"id": player_id, "display_name": "Bob"}, headers=scorer
+        )
+        assert 409 == response.status_code
+        assert "ALREADY_EXISTS" == response.json()["code"]
+
+    def test_admin_may_create(self, client: Client, admin: dict[str, str]) -> None:
+        assert 201 == client.post("/players", json={"display_name": "A"}, headers=admin).status_code
+
+    def test_needs_token(self, client: Client) -> None:
+        response = client.post("/players", json={"display_name": "Ada"})
+        assert 401 == response.status_code
+        assert "UNAUTHENTICATED" == response.json()["code"]
+        assert response.headers["www-authenticate"].startswith("Bearer")
+        assert response.headers["content-type"].startswith("application/problem+json")
+
+    def test_unknown_token_is_refused(self, client: Client) -> None:
+        response = client.post(
+            "/players", json={"display_name": "Ada"}, headers={"Authorization": "Bearer mlt_x"}
+        )
+        assert 401 == response.status_code
+        assert "UNAUTHENTICATED" == response.json()["code"]
+        assert 'error="invalid_token"' in response.headers["www-authenticate"]
+
+    def test_non_bearer_scheme_is_refused(self, client: Client) -> None:
+        response = client.post(
+            "/players", json={"display_name": "Ada"}, headers={"Authorization": "Basic eDp5"}
+        )
+        assert 401 == response.status_code
+        assert "UNAUTHENTICATED" == response.json()["code"]
+
+    def test_authentication_comes_before_validation(self, client: Client) -> None:
+        assert 401 == client.post("/players", json={"display_name": ""}).status_code
+
+    def test_blank_name_names_the_field(self, client: Client, scorer: dict[str, str]) -> None:
+        response = client.post("/players", json={"display_name": "  "}, headers=scorer)
+        assert 422 == response.status_code
+        body = response.json()
+        assert "VALIDATION_FAILED" == body["code"]
+        assert ["display_name"] == [e["field"] for e in body["details"]["errors"]]
+
+    def test_unknown_field_is_refused(self, client: Client, scorer: dict[str, str]) -> None:
+        response = client.post("/players", json={"display_name": "A", "age": 3}, headers=scorer)
+        assert 422 == response.status_code
+        assert ["age"] == [e["field"] for e in response.json()["details"]["errors"]]
+
+    def test_invalid_json_is_malformed(self, client: Client, scorer: dict[str, str]) -> None:
+        response = client.post(
+            "/players",
+            content=b"{nope",
+            headers={**scorer, "Content-Type": "application/json"},
+        )
+        assert 400 == response.status_code
+        assert "MALFORMED" == response.json()["code"]
+
+    def test_non_object_body_is_malformed(self, client: Client, scorer: dict[str, str]) -> None:
+        response = client.post("/players", json=["Ada"], headers=scorer)
+        assert 400 == response.status_code
+        assert "MALFORMED" == response.json()["code"]
+
+
+class TestGetPlayer:
+    def test_unknown_id_is_404(self, client: Client) -> None:
+        response = client.get(f"/players/{uuid.uuid4()}")
+        assert 404 == response.status_code
+        assert "PLAYER_NOT_FOUND" == response.json()["code"]
+
+    def test_malformed_id_matches_no_route(self, client: Client) -> None:
+        response = client.get("/players/not-a-uuid")
+        assert 404 == response.status_code
+        assert "NOT_FOUND" == response.json()["code"]
+
+
+class TestListPlayers:
+    def test_pages_newest_first(self, client: Client, scorer: dict[str, str]) -> None:
+        names = [f"P{i}" for i in range(5)]
+        for name in names:
+            client.post("/players", json={"display_name": name}, headers=scorer)
+        seen: list[str] = []
+        url: str | None = "/players?limit=2"
+        pages = 0
+        while url:
+            response = client.get(url)
+            assert 200 == response.status_code
+            body = response.json()
+            seen += [p["display_name"] for p in body["items"]]
+            link = response.headers.get("link")
+            if body["next_cursor"] is None:
+                assert link is None
+                url = None
+            else:
+                assert link.endswith('rel="next"')
+                url = link[1 : link.index(">")]
+            pages += 1
+        assert list(reversed(names)) == seen
+        assert 3 == pages
+
+    def test_empty_list(self, client: Client) -> None:
+        assert {"items": [], "next_cursor": None} == client.get("/players").json()
+
+    def test_limit_out_of_range(self, client: Client) -> None:
+        response = client.get("/players?limit=0")
+        assert 422 == response.status_code
+        assert ["limit"] == [e["field"] for e in response.json()["details"]["errors"]]
+
+    def test_bad_cursor(self, client: Client) -> None:
+        response = client.get("/players?cursor=%%%")
+        assert 422 == response.status_code
+        assert ["cursor"] == [e["field"] for e in response.json()["details"]["errors"]]

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+import re
+import uuid
+
+from litestar.testing import TestClient
+from typer.testing import CliRunner
+
+from api.app import create_app
+from api.settings import Settings
+from cli.main import app
+
+_ID = re.compile(r"token ([0-9a-f-]{36})")
+
+
+def run(database_url: str, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(
+        app, ["tokens", *args], env={"MATCHLOG_DATABASE_URL": database_url, "COLUMNS": "200"}
+    )
+    return result.exit_code, result.stdout, result.stderr
+
+
+class TestTokensCli:
+    def test_created_token_authenticates_until_revoked(self, database_url: str) -> None:
+        code, out, err = run(database_url, "create", "--role", "scorer", "--name", "tablet")
+        assert 0 == code
+        secret = out.strip()
+        assert secret.startswith("mlt_")
+        token_id = _ID.search(err).group(1)  # type: ignore[union-attr]
+        headers = {"Authorization": f"Bearer {secret}"}
+        with TestClient(create_app(Settings(database_url=database_url))) as client:
+            created = client.post("/players", json={"display_name": "Ada"}, headers=headers)
+            assert 201 == created.status_code
+            assert (0, f"token {token_id} revoked\n") == run(database_url, "revoke", token_id)[:2]
+            refused = client.post("/players", json={"display_name": "Bob"}, headers=headers)
+        assert 401 == refused.status_code
+
+    def test_list_never_shows_the_secret(self, database_url: str) -> None:
+        _, secret, _ = run(database_url, "create", "--role", "admin", "--name", "ops")
+        code, out, _ = run(database_url, "list")
+        assert 0 == code
+        assert "ops" in out
+        assert "admin" in out
+        assert secret.strip() not in out
+        assert secret.strip()[4:12] not in out
+
+    def test_scorer_limited_to_competitions(self, database_url: str) -> None:
+        competition = str(uuid.uuid4())
+        code, _, err = run(database_url, "create", "--role", "scorer", "--competition", competition)
+        assert 1 == code
+        assert f"error: COMPETITION_NOT_FOUND: no competition has id {competition!r}\n" == err
+
+    def test_admin_cannot_be_limited(self, database_url: str) -> None:
+        code, _, err = run(
+            database_url, "create", "--role", "admin", "--competition", str(uuid.uuid4())
+        )
+        assert 1 == code
+        assert err.startswith("error: MALFORMED:")
+
+    def test_revoke_unknown_token(self, database_url: str) -> None:
+        code, _, err = run(database_url, "revoke", str(uuid.uuid4()))
+        assert 1 == code
+        assert err.startswith("error: TOKEN_NOT_FOUND:")
+
+    def test_revoke_malformed_id(self, database_url: str) -> None:
+        code, _, err = run(database_url, "revoke", "abc")
+        assert 1 == code
+        assert err.startswith("error: MALFORMED:")
+
+    def test_unknown_role_is_refused(self, database_url: str) -> None:
+        assert 2 == run(database_url, "create", "--role", "owner")[0]

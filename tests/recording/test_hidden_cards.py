@@ -1,0 +1,183 @@
+"""No anonymous read reveals a card the table could not see while a match is live.
+
+After every write, the test folds the full stream (read straight from the database)
+and works out which cards are hidden from the full state and the public events
+alone; it never asks the API's redaction code. Then it calls every GET endpoint
+anonymously and checks that no hidden card appears anywhere, and that the public
+information (fields, table, scores, hand sizes) does.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+from litestar.testing import TestClient
+
+from domain.cards import Card
+from domain.events import Event
+from domain.stream import MatchState, fold
+from tests.recording.play import create_match, play_to_end, seats_of
+
+CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9_])([2-9AKQJT][CDHS]|X[12])(?![A-Za-z0-9_])")
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a JSON value, keys included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from strings(v)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
+def card_tokens(value: Any) -> set[str]:
+    """Every card code written anywhere in a JSON value."""
+    return {m for s in strings(value) for m in CARD_TOKEN.findall(s)}
+
+
+def full_events(database_url: str, match_id: str) -> list[Event]:
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute(
+            "SELECT type, data FROM events WHERE stream LIKE %s ORDER BY version",
+            (f"%-{match_id}",),
+        ).fetchall()
+    return [Event(t, d) for t, d in rows]
+
+
+def cuttle_hidden_and_public(events: list[Event], state: MatchState) -> tuple[set[str], set[str]]:
+    """Hidden: cards in hands or the deck never shown this round; public: the table."""
+    seen: set[str] = set()
+    for event in events:
+        if event.type == "RoundStarted":
+            seen = set()
+        elif event.type == "MovePlayed":
+            words = str(event.data["move"]).split()
+            if words[0] != "cards":  # the scorer naming cards may name a private draw
+                seen |= set(CARD_TOKEN.findall(str(event.data["move"])))
+        elif event.type == "CardsRevealed":
+            seen |= set(event.data["cards"])
+        elif event.type in ("OneOffResolved", "OneOffFizzled"):
+            seen.add(event.data["card"])
+    p = state.position
+    if p is None:
+        return set(), set()
+    exposed: set[int] = set()
+    if p.variant.value == "classic":  # classic glasses expose the opponent's hand to all
+        exposed = {1 - s.owner for s in p.permanents if s.base.rank == "8"}
+    candidates = {c.text() for c in p.deck if c is not None}
+    for seat, hand in enumerate(p.hands):
+        if seat not in exposed:
+            candidates |= {c.text() for c in hand}
+    table = {s.base.text() for s in (*p.stacks, *p.permanents)}
+    table |= {c.text() for s in (*p.stacks, *p.permanents) for c, _ in s.attached}
+    table |= {c.text() for c in p.scrap}
+    return candidates - seen, table
+
+
+def kozel_hidden_and_public(events: list[Event], state: MatchState) -> tuple[set[str], set[str]]:
+    """Hidden: hands, stock and face-down throws never shown face up this deal."""
+    seen: set[str] = set()
+    for event in events:
+        if event.type == "DealStarted":
+            seen = set()
+        elif event.type in ("CardsLed", "CardsBeaten", "MolodkaDeclared"):
+            seen |= set(event.data["cards"])
+    p = state.position
+    if p is None:
+        return set(), set()
+    seen.add(p.indicator.text())
+    candidates = {c.text() for hand in p.hands for c in hand} | {c.text() for c in p.stock}
+    candidates |= {c.text() for team in p.face_down for c in team}
+    candidates |= {c.text() for play in p.trick if play.kind == "throw" for c in play.cards}
+    table = {c.text() for play in p.trick if play.kind != "throw" for c in play.cards}
+    table |= {c.text() for team in p.piles for c in team}
+    table.add(p.indicator.text())
+    return candidates - seen, table
+
+
+def anonymous_reads(client: TestClient[Any], match_id: str) -> list[Any]:
+    """Every GET a spectator can make of the match, all event pages included."""
+    bodies = [client.get(f"/matches/{match_id}").json()]
+    legal = client.get(f"/matches/{match_id}/legal-moves")
+    bodies.append(legal.json())
+    after: int | None = 0
+    while after is not None:
+        page = client.get(f"/matches/{match_id}/events", params={"after": after, "limit": 50})
+        assert 200 == page.status_code
+        bodies.append(page.json())
+        after = page.json()["next_after"]
+    return bodies
+
+
+def hand_sizes_shown(view: dict[str, Any]) -> list[int]:
+    sizes = view.get("hand_sizes")
+    if sizes is not None:
+        return list(sizes)
+    return [h["count"] for h in view["hands"]]
+
+
+@pytest.mark.parametrize(
+    ("game", "variant"),
+    [("cuttle", "classic"), ("cuttle", "standard"), ("cuttle", "cutthroat"), ("kozel", "default")],
+)
+def test_no_hidden_card_in_any_anonymous_read(
+    client: TestClient[Any],
+    scorer: dict[str, str],
+    make_players: Any,
+    database_url: str,
+    game: str,
+    variant: str,
+) -> None:
+    players = make_players(seats_of(game, variant))
+    fmt = {"format": "short"} if game == "cuttle" else {"options": {"loss_limit": 2}}
+    match = create_match(
+        client, scorer, {"game": game, "variant": variant, "players": players, **fmt}
+    )
+    checked = 0
+
+    def check(current: dict[str, Any]) -> None:
+        nonlocal checked
+        if current["status"] != "live":
+            return
+        events = full_events(database_url, match["id"])
+        state = fold(events)
+        split = cuttle_hidden_and_public if game == "cuttle" else kozel_hidden_and_public
+        hidden, table = split(events, state)
+        bodies = anonymous_reads(client, match["id"])
+        leaked = hidden & set().union(*(card_tokens(b) for b in bodies))
+        assert not leaked, f"hidden cards {sorted(leaked)} shown to a spectator"
+        assert "FORBIDDEN" == bodies[1]["code"], "legal moves reveal hands"
+        public = bodies[0]
+        if state.position is not None:
+            view = public["round"]["view"]
+            assert table <= card_tokens(view), "the public table is missing from the view"
+            hands = [len(h) for h in state.position.hands]
+            assert hands == hand_sizes_shown(view)
+        assert public["score"], "the series score is public"
+        checked += 1
+
+    final = play_to_end(client, scorer, match, random.Random(41), after_each=check)
+    assert checked > 5
+    # Once the match is over, its whole record is public.
+    deal_events = [
+        e
+        for e in client.get(f"/matches/{match['id']}/events").json()["items"]
+        if e["type"] in ("RoundStarted", "DealStarted")
+    ]
+    assert "finished" == final["status"]
+    assert all("deck" in e["data"]["setup"] for e in deal_events)
+
+
+def test_card_tokens_find_codes_only() -> None:
+    assert {"7H", "TS", "X1"} == card_tokens({"a": "P0 scuttle TS>7H", "b": ["X1"], "7": 7})
+    assert set() == card_tokens({"id": "5a1c7h00", "move": "P0 draw", "code": "AS_IS"})
+    assert Card.from_text("AS").text() in card_tokens(["AS"])

@@ -1,0 +1,388 @@
+"""The event store against a real PostgreSQL (issue #2, item 4)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
+from uuid import UUID, uuid4
+
+import psycopg
+import pytest
+from hypothesis import given
+from psycopg_pool import AsyncConnectionPool
+
+from domain.events import NewEvent
+from store.events import (
+    AppendOrderError,
+    BrokenLink,
+    EventIdConflictError,
+    VersionConflictError,
+    append,
+    canonical_event,
+    hash_prefix,
+    read_all,
+    read_stream,
+    stream_version,
+    subscribe,
+    verify,
+)
+from tests.strategies import event_data, stream_names
+
+T = TypeVar("T")
+Conn = psycopg.AsyncConnection[Any]
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+def move(n: int = 0, event_id: UUID | None = None) -> NewEvent:
+    return NewEvent(event_id or uuid4(), "CardPlayed", {"seat": n % 2, "card": "7H", "n": n})
+
+
+async def with_conn(url: str, body: Callable[[Conn], Awaitable[T]]) -> T:
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        return await body(conn)
+
+
+async def committed_append(
+    url: str, stream: str, events: list[NewEvent], expected: int | None
+) -> Any:
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        result = await append(conn, stream, events, expected)
+        await conn.commit()
+        return result
+
+
+class TestAppend:
+    def test_versions_count_from_one(self, database_url: str) -> None:
+        first = run(committed_append(database_url, "cuttle-a", [move(0), move(1)], 0))
+        second = run(committed_append(database_url, "cuttle-a", [move(2)], 2))
+        assert (2, [1, 2]) == (first.version, [e.version for e in first.events])
+        assert (3, [3]) == (second.version, [e.version for e in second.events])
+        assert 3 == run(with_conn(database_url, lambda c: stream_version(c, "cuttle-a")))
+
+    def test_rejects_stale_version_with_current_version(self, database_url: str) -> None:
+        run(committed_append(database_url, "cuttle-a", [move(0), move(1)], 0))
+        with pytest.raises(VersionConflictError) as e:
+            run(committed_append(database_url, "cuttle-a", [move(2)], 1))
+        assert "VERSION_CONFLICT" == e.value.code
+        assert 2 == e.value.details["current_version"]
+
+    def test_expected_zero_requires_empty_stream(self, database_url: str) -> None:
+        run(committed_append(database_url, "kozel-a", [move()], None))
+        with pytest.raises(VersionConflictError) as e:
+            run(committed_append(database_url, "kozel-a", [move()], 0))
+        assert 1 == e.value.details["current_version"]
+
+    def test_any_version_appends_at_head(self, database_url: str) -> None:
+        run(committed_append(database_url, "kozel-a", [move(), move()], None))
+        result = run(committed_append(database_url, "kozel-a", [move()], None))
+        assert 3 == result.version
+
+    def test_empty_append_checks_version_and_writes_nothing(self, database_url: str) -> None:
+        assert 0 == run(committed_append(database_url, "kozel-a", [], 0)).version
+        with pytest.raises(VersionConflictError) as e:
+            run(committed_append(database_url, "kozel-a", [], 4))
+        assert 0 == e.value.details["current_version"]
+
+    def test_positions_grow_across_streams(self, database_url: str) -> None:
+        a = run(committed_append(database_url, "cuttle-a", [move(), move()], 0))
+        b = run(committed_append(database_url, "kozel-b", [move()], 0))
+        assert (1, 2, 3) == a.positions + b.positions
+
+    def test_works_inside_the_callers_transaction(self, database_url: str) -> None:
+        async def body(conn: Conn) -> list[Any]:
+            await append(conn, "cuttle-a", [move(), move()], 0)
+            await conn.rollback()
+            return await read_stream(conn, "cuttle-a")
+
+        assert [] == run(with_conn(database_url, body))
+
+    def test_all_events_land_or_none(self, database_url: str) -> None:
+        """A batch whose last row cannot be stored leaves no row of it behind."""
+        taken = uuid4()
+        run(committed_append(database_url, "kozel-b", [move(event_id=taken)], 0))
+        with pytest.raises(EventIdConflictError):
+            run(committed_append(database_url, "cuttle-a", [move(), move(event_id=taken)], 0))
+        assert 0 == run(with_conn(database_url, lambda c: stream_version(c, "cuttle-a")))
+
+    def test_must_be_first_write_of_transaction(self, database_url: str) -> None:
+        async def body(conn: Conn) -> None:
+            await conn.execute("CREATE TEMP TABLE scratch (x int)")
+            await conn.execute("INSERT INTO scratch VALUES (1)")
+            await append(conn, "cuttle-a", [move()], 0)
+
+        with pytest.raises(AppendOrderError):
+            run(with_conn(database_url, body))
+
+    def test_error_inside_critical_section_releases_lock(self, database_url: str) -> None:
+        """A row the table refuses (bad stream name) must not leave the append lock held."""
+
+        async def body(conn: Conn) -> int:
+            with pytest.raises(psycopg.errors.CheckViolation):
+                await append(conn, "Not A Stream", [move()], 0)
+            await conn.rollback()
+            # Another session must get through the lock while this one stays open.
+            other = await asyncio.wait_for(
+                committed_append(database_url, "cuttle-a", [move()], 0), timeout=10
+            )
+            return int(other.version)
+
+        assert 1 == run(with_conn(database_url, body))
+
+    def test_notifies_on_commit(self, database_url: str) -> None:
+        async def body(conn: Conn) -> list[str]:
+            await conn.set_autocommit(True)
+            await conn.execute("LISTEN matchlog_events")
+            result = await committed_append(database_url, "cuttle-a", [move(), move()], 0)
+            got = [n.payload async for n in conn.notifies(timeout=5, stop_after=1)]
+            assert [str(result.positions[-1])] == got
+            return got
+
+        run(with_conn(database_url, body))
+
+
+class TestConcurrentAppend:
+    def test_same_expected_version_exactly_one_wins(self, database_url: str) -> None:
+        async def writer(delay: float) -> Any:
+            async with await psycopg.AsyncConnection.connect(database_url) as conn:
+                await asyncio.sleep(delay)
+                try:
+                    result = await append(conn, "cuttle-a", [move()], 0)
+                    await asyncio.sleep(0.3)  # hold the transaction open across the rival
+                    await conn.commit()
+                    return result.version
+                except VersionConflictError as e:
+                    return e
+
+        async def race() -> list[Any]:
+            return list(await asyncio.gather(writer(0), writer(0.1)))
+
+        won, lost = run(race())
+        assert 1 == won
+        assert isinstance(lost, VersionConflictError)
+        assert ("VERSION_CONFLICT", 1) == (lost.code, lost.details["current_version"])
+        assert 1 == run(with_conn(database_url, lambda c: stream_version(c, "cuttle-a")))
+
+    def test_reader_never_skips_an_out_of_order_commit(self, database_url: str) -> None:
+        """A holds position 1 open while B commits position 2: nobody sees 2 before 1."""
+
+        async def scenario() -> tuple[list[int], list[int], list[int]]:
+            async with (
+                await psycopg.AsyncConnection.connect(database_url) as a,
+                await psycopg.AsyncConnection.connect(database_url, autocommit=True) as reader,
+            ):
+                first = await append(a, "cuttle-a", [move()], 0)
+                second = await committed_append(database_url, "kozel-b", [move()], 0)
+                assert (1, 2) == (first.positions[0], second.positions[0])
+                # Without the horizon a tailing reader would take 2 and move past 1.
+                cur = await reader.execute("SELECT global_position FROM events")
+                naive = [r[0] for r in await cur.fetchall()]
+                before = [e.global_position for e in await read_all(reader)]
+                await a.commit()
+                after = [e.global_position for e in await read_all(reader)]
+                return naive, before, after
+
+        naive, before, after = run(scenario())
+        assert [2] == naive
+        assert [] == before
+        assert [1, 2] == after
+
+    def test_appends_to_other_streams_commit_independently(self, database_url: str) -> None:
+        """The append lock is not held to commit: an open append blocks no other stream."""
+
+        async def scenario() -> int:
+            async with await psycopg.AsyncConnection.connect(database_url) as a:
+                await append(a, "cuttle-a", [move()], 0)
+                other = await asyncio.wait_for(
+                    committed_append(database_url, "kozel-b", [move()], 0), timeout=10
+                )
+                await a.commit()
+                return int(other.version)
+
+        assert 1 == run(scenario())
+
+
+class TestIdempotentRetry:
+    def test_same_ids_and_content_succeed_without_duplicates(self, database_url: str) -> None:
+        events = [move(0), move(1)]
+        first = run(committed_append(database_url, "cuttle-a", events, 0))
+        retry = run(committed_append(database_url, "cuttle-a", events, 0))
+        assert (first.version, first.positions) == (retry.version, retry.positions)
+        assert (False, True) == (first.already_recorded, retry.already_recorded)
+        assert 2 == len(run(with_conn(database_url, lambda c: read_stream(c, "cuttle-a"))))
+
+    def test_retry_is_checked_before_the_version(self, database_url: str) -> None:
+        events = [move(0)]
+        run(committed_append(database_url, "cuttle-a", events, 0))
+        run(committed_append(database_url, "cuttle-a", [move(1)], 1))
+        assert 1 == run(committed_append(database_url, "cuttle-a", events, 0)).version
+
+    def test_same_ids_with_other_content_fail(self, database_url: str) -> None:
+        event = move(0)
+        run(committed_append(database_url, "cuttle-a", [event], 0))
+        changed = NewEvent(event.event_id, event.type, {**event.data, "card": "8H"})
+        with pytest.raises(EventIdConflictError) as e:
+            run(committed_append(database_url, "cuttle-a", [changed], 0))
+        assert "EVENT_ID_CONFLICT" == e.value.code
+
+    def test_same_ids_on_another_stream_fail(self, database_url: str) -> None:
+        event = move(0)
+        run(committed_append(database_url, "cuttle-a", [event], 0))
+        with pytest.raises(EventIdConflictError) as e:
+            run(committed_append(database_url, "cuttle-b", [event], 0))
+        assert "EVENT_ID_CONFLICT" == e.value.code
+
+    def test_partly_recorded_batch_fails(self, database_url: str) -> None:
+        event = move(0)
+        run(committed_append(database_url, "cuttle-a", [event], 0))
+        with pytest.raises(EventIdConflictError) as e:
+            run(committed_append(database_url, "cuttle-a", [event, move(1)], 0))
+        assert "EVENT_ID_CONFLICT" == e.value.code
+
+    def test_repeated_id_within_one_call_fails(self, database_url: str) -> None:
+        event = move(0)
+        with pytest.raises(EventIdConflictError) as e:
+            run(committed_append(database_url, "cuttle-a", [event, event], 0))
+        assert "EVENT_ID_CONFLICT" == e.value.code
+
+
+class TestReads:
+    def test_read_stream_is_exclusive_and_limited(self, database_url: str) -> None:
+        run(committed_append(database_url, "cuttle-a", [move(n) for n in range(5)], 0))
+        run(committed_append(database_url, "kozel-b", [move()], 0))
+
+        async def body(conn: Conn) -> list[int]:
+            events = await read_stream(conn, "cuttle-a", after_version=1, limit=3)
+            return [e.version for e in events]
+
+        assert [2, 3, 4] == run(with_conn(database_url, body))
+
+    def test_read_stream_returns_what_was_appended(self, database_url: str) -> None:
+        appended = run(committed_append(database_url, "cuttle-a", [move(0)], 0)).events
+        assert list(appended) == run(with_conn(database_url, lambda c: read_stream(c, "cuttle-a")))
+
+    def test_read_all_is_exclusive_and_limited(self, database_url: str) -> None:
+        run(committed_append(database_url, "cuttle-a", [move(n) for n in range(3)], 0))
+        run(committed_append(database_url, "kozel-b", [move(n) for n in range(3)], 0))
+
+        async def body(conn: Conn) -> list[int]:
+            events = await read_all(conn, after_position=2, limit=3)
+            return [e.global_position for e in events]
+
+        assert [3, 4, 5] == run(with_conn(database_url, body))
+
+
+class TestSubscribe:
+    def test_catches_up_then_wakes_on_notify(self, database_url: str) -> None:
+        async def scenario() -> list[int]:
+            await committed_append(database_url, "cuttle-a", [move(0), move(1)], 0)
+            # A poll interval far longer than the wait: only the NOTIFY can wake it.
+            events = subscribe(database_url, after_position=0, poll_interval=60)
+            seen = [(await anext(events)).global_position for _ in range(2)]
+            pending = asyncio.ensure_future(anext(events))
+            await asyncio.sleep(0.2)
+            assert not pending.done()
+            await committed_append(database_url, "kozel-b", [move()], 0)
+            seen.append((await asyncio.wait_for(pending, timeout=10)).global_position)
+            await events.aclose()  # type: ignore[attr-defined]
+            return seen
+
+        assert [1, 2, 3] == run(scenario())
+
+    def test_starts_after_the_position_given(self, database_url: str) -> None:
+        async def scenario() -> int:
+            await committed_append(database_url, "cuttle-a", [move(0), move(1)], 0)
+            events = subscribe(database_url, after_position=1)
+            position = (await anext(events)).global_position
+            await events.aclose()  # type: ignore[attr-defined]
+            return position
+
+        assert 2 == run(scenario())
+
+    def test_accepts_a_pool(self, database_url: str) -> None:
+        async def scenario() -> int:
+            await committed_append(database_url, "cuttle-a", [move(0)], 0)
+            async with AsyncConnectionPool(database_url, min_size=1, open=False) as pool:
+                events = subscribe(pool)
+                position = (await anext(events)).global_position
+                await events.aclose()  # type: ignore[attr-defined]
+            return position
+
+        assert 1 == run(scenario())
+
+
+class TestAppendOnly:
+    @pytest.mark.parametrize(
+        "sql", ["UPDATE events SET type = 'X'", "DELETE FROM events", "TRUNCATE events"]
+    )
+    def test_triggers_refuse_changes(self, database_url: str, sql: str) -> None:
+        run(committed_append(database_url, "cuttle-a", [move()], 0))
+        with psycopg.connect(database_url) as conn:
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(sql)
+            conn.rollback()
+            assert (1,) == conn.execute("SELECT count(*) FROM events").fetchone()
+
+
+def tamper(url: str, sql: str) -> None:
+    """Run ``sql`` with the append-only triggers off, as an attacker with the keys could."""
+    with psycopg.connect(url) as conn:
+        conn.execute("SET LOCAL session_replication_role = replica")
+        conn.execute(sql)
+
+
+class TestVerify:
+    def test_intact_log_verifies(self, database_url: str) -> None:
+        tricky = NewEvent(
+            uuid4(),
+            "Noted",
+            {"é": "snow ☃ \U0001f0a1", "f": [0.1, 1e300, -0.0, 5e-324], "n": None, "": {}},
+        )
+        run(committed_append(database_url, "cuttle-a", [move(0), tricky, move(2)], 0))
+        run(committed_append(database_url, "kozel-b", [move(0)], 0))
+        run(committed_append(database_url, "cuttle-a", [move(3)], 3))
+        assert run(with_conn(database_url, verify)) is None
+
+    def test_names_the_altered_row(self, database_url: str) -> None:
+        run(committed_append(database_url, "cuttle-a", [move(n) for n in range(4)], 0))
+        run(committed_append(database_url, "kozel-b", [move(0)], 0))
+        tamper(
+            database_url,
+            """UPDATE events SET data = jsonb_set(data, '{card}', '"KS"')
+               WHERE stream = 'cuttle-a' AND version = 3""",
+        )
+        broken = run(with_conn(database_url, verify))
+        assert isinstance(broken, BrokenLink)
+        assert ("cuttle-a", 3) == (broken.stream, broken.version)
+
+    def test_rehashed_row_breaks_the_next_link(self, database_url: str) -> None:
+        """Recomputing the altered row's hash does not help: the next link names it."""
+        run(committed_append(database_url, "cuttle-a", [move(n) for n in range(3)], 0))
+        tamper(
+            database_url,
+            "UPDATE events SET hash = sha256(hash) WHERE stream = 'cuttle-a' AND version = 2",
+        )
+        broken = run(with_conn(database_url, verify))
+        assert broken is not None
+        assert ("cuttle-a", 2) == (broken.stream, broken.version)
+
+    def test_names_a_deleted_row(self, database_url: str) -> None:
+        run(committed_append(database_url, "kozel-b", [move(n) for n in range(3)], 0))
+        tamper(database_url, "DELETE FROM events WHERE stream = 'kozel-b' AND version = 2")
+        broken = run(with_conn(database_url, verify))
+        assert broken is not None
+        assert ("kozel-b", 2) == (broken.stream, broken.version)
+
+
+class TestHashPrefix:
+    @given(stream=stream_names, data=event_data)
+    def test_prefix_completes_to_the_canonical_event(
+        self, stream: str, data: dict[str, Any]
+    ) -> None:
+        """The database finishes the prefix into exactly what verify recomputes."""
+        event = NewEvent(uuid4(), "Anything", data)
+        expected = canonical_event(stream, 12, event.event_id, event.type, data)
+        assert expected == (hash_prefix(stream, event) + "12}").encode()
