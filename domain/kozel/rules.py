@@ -45,6 +45,7 @@ from domain.kozel.pack import (
     sort_cards,
 )
 from domain.kozel.state import DealSetup, Hands, Play, Position, new_position
+from domain.legal import LegalMoveView
 
 # --- setting up a deal --------------------------------------------------------------
 
@@ -242,33 +243,21 @@ def generate_legal_moves(position: Position) -> Iterator[Move]:
             yield make_move(MOLODKA, s)
 
 
-class LegalMoves:
-    """A lazy view of the legal player actions of a position, like python-chess's.
+class LegalMoves(LegalMoveView[Position, Move]):
+    """A lazy view of the legal player actions of a position (``domain.legal``).
 
-    Iterating generates the moves; ``in`` checks one move against the rules; ``bool``
-    and ``count()`` need no list.
+    Iterating generates the moves from the rules; ``in`` runs the §13 checks on one
+    move; ``bool`` and ``count()`` need no list.
     """
 
-    __slots__ = ("position",)
+    __slots__ = ()
 
     def __init__(self, position: Position) -> None:
-        self.position = position
+        super().__init__(position, generate_legal_moves, _is_legal_object)
 
-    def __iter__(self) -> Iterator[Move]:
-        return generate_legal_moves(self.position)
 
-    def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and is_legal(self.position, move)
-
-    def __bool__(self) -> bool:
-        return any(True for _ in self)
-
-    def count(self) -> int:
-        """Return how many legal moves there are."""
-        return sum(1 for _ in self)
-
-    def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(m.text() for m in self)})>"
+def _is_legal_object(position: Position, move: object) -> bool:
+    return isinstance(move, Move) and is_legal(position, move)
 
 
 def legal_moves(position: Position) -> LegalMoves:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from itertools import combinations
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from domain.errors import DomainError
 from domain.kozel import Move, Position, apply, legal_moves
+from domain.legal import LegalMoveView
 from tests.kozel.support import new_deal, playout
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "kozel_legal_moves.txt"
@@ -88,6 +90,23 @@ class TestLazyView:
     def test_iterating_twice_gives_the_same_moves(self) -> None:
         moves = legal_moves(new_deal(3))
         assert list(moves) == list(moves)
+
+    def test_list_walks_the_generator_once(self) -> None:
+        """Like python-chess's test_traverse_once: no __len__ makes list() count first."""
+        walks = []
+
+        def generate(position: Position) -> Iterator[Move]:
+            walks.append(position)
+            return iter(list(legal_moves(position)))
+
+        view = LegalMoveView(new_deal(3), generate, lambda p, m: False)
+        assert list(legal_moves(new_deal(3))) == list(view)
+        assert 1 == len(walks)
+
+    def test_bool_count_and_membership(self) -> None:
+        played_out = Position.from_text(perft_entries()[-1][0])
+        assert (False, 0) == (bool(legal_moves(played_out)), legal_moves(played_out).count())
+        assert "S0 lead 7S" not in legal_moves(new_deal(3))  # only Move values are moves
 
     def test_moves_round_trip_through_text(self) -> None:
         for move in legal_moves(new_deal(3)):
