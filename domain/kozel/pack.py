@@ -74,8 +74,7 @@ def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
 
 def is_interned(cards: Iterable[Card]) -> bool:
     """Whether every card is one of the 36 shared card objects (``Card.from_text``'s)."""
-    order = _INDEX_BY_ID
-    return all(id(c) in order for c in cards)
+    return all(map(_INDEX_BY_ID.__contains__, map(id, cards)))
 
 
 def interned(cards: Iterable[Card]) -> tuple[Card, ...]:

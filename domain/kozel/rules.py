@@ -295,6 +295,11 @@ def check(position: Position, move: Move) -> None:
             CARD_NOT_IN_HAND, CARD_NOT_AVAILABLE, LEAD_MIXED_SUITS, BEAT_FAILS,
             MOLODKA_NOT_HELD, MOLODKA_NO_PRIORITY): the first check that fails.
     """
+    _checked(position, move)
+
+
+def _checked(position: Position, move: Move) -> Move:
+    """Run ``check`` and return the move with the shared card objects."""
     kind, seat, cards = move.kind, move.seat, move.cards
     if kind != CARDS and position.draw:  # 2a
         raise _refuse(
@@ -303,23 +308,24 @@ def check(position: Position, move: Move) -> None:
             awaited=position.draw,
         )
     cards = _check_malformed(move)  # 3
+    if cards is not move.cards:
+        move = Move(kind, seat, cards)
     if kind == CARDS:
         _check_cards(position, cards)
-        return
+        return move
     assert seat is not None
     if kind == MOLODKA:
         _check_molodka(position, seat)
-        return
+        return move
     trick = position.trick
-    who = _seat_name(seat)
     if kind == LEAD:  # 4
         if trick:
-            raise _refuse("NOT_YOUR_TURN", f"{who} cannot lead: this trick has been led")
+            raise _refuse("NOT_YOUR_TURN", f"S{seat} cannot lead: this trick has been led")
         if seat != position.leader or not position.hands[seat]:
             raise _refuse("NOT_YOUR_TURN", _turn_message(position, seat, "lead"))
     else:
         if not trick:
-            raise _refuse("NOT_YOUR_TURN", f"{who} cannot {kind}: nothing has been led yet")
+            raise _refuse("NOT_YOUR_TURN", f"S{seat} cannot {kind}: nothing has been led yet")
         if seat != position.to_play:
             raise _refuse("NOT_YOUR_TURN", _turn_message(position, seat, kind))
     if len({id(c) for c in cards}) != len(cards):  # 5 (interned: identity is equality)
@@ -343,7 +349,7 @@ def check(position: Position, move: Move) -> None:
     if missing:
         raise _refuse(
             "CARD_NOT_IN_HAND",
-            f"{who} does not hold {format_cards(missing)!r}",
+            f"S{seat} does not hold {format_cards(missing)!r}",
             cards=[c.text() for c in missing],
         )
     if kind == LEAD:  # 9
@@ -352,12 +358,13 @@ def check(position: Position, move: Move) -> None:
                 "LEAD_MIXED_SUITS",
                 f"the lead {format_cards(cards)!r} mixes suits: lead cards of one suit",
             )
-        return
+        return move
     if kind == BEAT:  # 10
         top = _top(trick)
         trump = position.indicator.suit
         if not set_beats(cards, top.cards, trump):
             raise _refuse("BEAT_FAILS", _beat_fails_message(position, cards, top))
+    return move
 
 
 def _turn_message(position: Position, seat: int, kind: str) -> str:
@@ -643,10 +650,7 @@ def _command(position: Position, command: Move | str) -> Move:
                 awaited=position.draw,
             )
         command = Move.from_text(command)
-    check(position, command)
-    if not is_interned(command.cards):
-        command = Move(command.kind, command.seat, interned(command.cards))
-    return command
+    return _checked(position, command)
 
 
 def _codes(cards: Iterable[Card]) -> list[str]:
