@@ -340,7 +340,8 @@ def _checked(position: Position, move: Move) -> Move:
         if len(cards) != k:
             raise _refuse(
                 "WRONG_COUNT",
-                f"{len(cards)} cards cannot answer a lead of {k}: {kind} exactly {k}",
+                f"{len(cards)} cards cannot answer a lead of {k}: "
+                f"{kind} exactly {k} card{'s' if k > 1 else ''}",
                 count=len(cards),
                 expected=k,
             )
@@ -432,7 +433,8 @@ def _draw_seats(position: Position, count: int) -> list[int]:
 def _check_cards(position: Position, cards: tuple[Card, ...]) -> None:
     awaited = position.draw
     if not awaited:  # 4
-        raise _refuse("NOT_YOUR_TURN", "no drawn cards await naming")
+        why = "" if position.unknown_stock else ": a known deck order draws by itself"
+        raise _refuse("NOT_YOUR_TURN", f"no drawn cards await naming{why}")
     if len({id(c) for c in cards}) != len(cards):  # 5
         raise _refuse("DUPLICATE_CARD", f"{format_cards(cards)!r} names a card twice")
     if len(cards) != awaited:  # 7
