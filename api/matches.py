@@ -121,7 +121,7 @@ def match_out(match_id: UUID, state: MatchState, version: int) -> MatchOut:
     if state.position is not None:
         round_out = RoundOut(
             number=state.rounds_started,
-            to_act=list(rules.to_act(state.position)),
+            to_act=list(rules.public_to_act(state.position)),
             cards_awaited=rules.cards_awaited(state.position),
             view=rules.view(state.position, None),
         )

@@ -110,6 +110,7 @@ class GameRules(Protocol):
     def series_from_scored(self, series: Series, data: Mapping[str, Any]) -> Series: ...
     def view(self, position: Any, seat: int | None) -> dict[str, Any]: ...
     def to_act(self, position: Any) -> tuple[int, ...]: ...
+    def public_to_act(self, position: Any) -> tuple[int, ...]: ...
     def cards_awaited(self, position: Any) -> int: ...
     def legal_moves(self, position: Any) -> Iterable[Any]: ...
     def seat_token(self, seat: int) -> str: ...
@@ -186,6 +187,10 @@ class _CuttleRules:
         return cuttle.view(position, seat)
 
     def to_act(self, position: Any) -> tuple[int, ...]:
+        return cuttle.to_act(position)
+
+    def public_to_act(self, position: Any) -> tuple[int, ...]:
+        # Who must act next in Cuttle follows from public facts alone.
         return cuttle.to_act(position)
 
     def cards_awaited(self, position: Any) -> int:
@@ -286,6 +291,12 @@ class _KozelRules:
 
     def to_act(self, position: Any) -> tuple[int, ...]:
         return kozel.to_act(position)
+
+    def public_to_act(self, position: Any) -> tuple[int, ...]:
+        # to_act also names molodka holders, which would reveal a hand (R19): the
+        # table sees only whose turn it is.
+        seat = position.to_play
+        return () if seat is None else (seat,)
 
     def cards_awaited(self, position: Any) -> int:
         return kozel.cards_awaited(position)

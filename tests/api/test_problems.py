@@ -93,10 +93,19 @@ class TestSharedRefusals(SharedDatabase):
             ("/tokens", "post"): "CreateToken",
             ("/tokens/{token_id}", "get"): "GetToken",
             ("/tokens/{token_id}", "delete"): "RevokeToken",
+            ("/matches", "get"): "ListMatches",
+            ("/matches", "post"): "CreateMatch",
+            ("/matches/{match_id}", "get"): "GetMatch",
+            ("/matches/{match_id}/moves", "post"): "RecordMoves",
+            ("/matches/{match_id}/rounds", "post"): "StartRound",
+            ("/matches/{match_id}/resign", "post"): "ResignMatch",
+            ("/matches/{match_id}/legal-moves", "get"): "GetLegalMoves",
+            ("/matches/{match_id}/events", "get"): "ListMatchEvents",
         }
         assert expected == {key: named.get(key) for key in expected}
 
     def test_path_parameters_are_described(self, client: Client) -> None:
         paths = client.get("/schema/openapi.json").json()["paths"]
-        (parameter,) = paths["/players/{player_id}"]["get"]["parameters"]
+        parameters = paths["/players/{player_id}"]["get"]["parameters"]
+        (parameter,) = [p for p in parameters if p["in"] == "path"]
         assert "The player's UUID." == parameter["description"]
