@@ -166,6 +166,7 @@ class MatchOut(BaseModel):
     score: dict[str, Any]
     result: dict[str, Any] | None
     rounds_started: int
+    dealer: int = Field(description="Who deals the round in progress, or the next one.")
     round: RoundOut | None
 
 
@@ -182,7 +183,11 @@ class LegalMovesOut(BaseModel):
 
     version: int
     to_act: list[int]
-    cards_awaited: int
+    cards_awaited: int = Field(description="Cards the scorer must name now (physical deck).")
+    nameable: list[str] = Field(
+        default_factory=list,
+        description="While cards are awaited: the cards placed nowhere, any of which may be named.",
+    )
     moves: list[str]
 
 

@@ -142,6 +142,7 @@ def match_out(match_id: UUID, state: MatchState, version: int) -> MatchOut:
         score=series_score(state.series),
         result=result_of(state),
         rounds_started=state.rounds_started,
+        dealer=state.series.dealer,
         round=round_out,
     )
 
@@ -441,13 +442,18 @@ class MatchController(Controller):
             state, version = await recorder.load(conn, row["stream"])
         moves: list[str] = []
         to_act: list[int] = []
+        nameable: list[str] = []
         awaited = 0
         if state.position is not None and not state.is_over:
             rules = state.rules
             moves = [m.text() for m in rules.legal_moves(state.position)]
             to_act = list(rules.to_act(state.position))
             awaited = rules.cards_awaited(state.position)
-        body = LegalMovesOut(version=version, to_act=to_act, cards_awaited=awaited, moves=moves)
+            if awaited:
+                nameable = [c.text() for c in rules.unplaced_cards(state.position)]
+        body = LegalMovesOut(
+            version=version, to_act=to_act, cards_awaited=awaited, nameable=nameable, moves=moves
+        )
         return Response(body, headers={"ETag": etag(version)})
 
     @get(

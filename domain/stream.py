@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from domain import cuttle, kozel
-from domain.cards import Card, parse_cards
+from domain.cards import RANKS, Card, parse_cards
 from domain.errors import IllegalMoveError, InvalidSetupError, MalformedError
 from domain.events import Event
 from domain.match import CuttleFormat, CuttleSeries, KozelSeries, MatchResult
@@ -112,6 +112,7 @@ class GameRules(Protocol):
     def to_act(self, position: Any) -> tuple[int, ...]: ...
     def public_to_act(self, position: Any) -> tuple[int, ...]: ...
     def cards_awaited(self, position: Any) -> int: ...
+    def unplaced_cards(self, position: Any) -> tuple[Card, ...]: ...
     def legal_moves(self, position: Any) -> Iterable[Any]: ...
     def seat_token(self, seat: int) -> str: ...
 
@@ -195,6 +196,16 @@ class _CuttleRules:
 
     def cards_awaited(self, position: Any) -> int:
         return cuttle.cards_awaited(position)
+
+    def unplaced_cards(self, position: Any) -> tuple[Card, ...]:
+        from domain.cuttle.state import pack, placed_cards
+
+        left = pack(position.variant) - frozenset(placed_cards(position))
+        return tuple(
+            sorted(
+                left, key=lambda c: (c.suit, RANKS.index(c.rank) if c.rank in RANKS else 99, c.rank)
+            )
+        )
 
     def legal_moves(self, position: Any) -> Iterable[Any]:
         return cuttle.legal_moves(position)
@@ -300,6 +311,9 @@ class _KozelRules:
 
     def cards_awaited(self, position: Any) -> int:
         return kozel.cards_awaited(position)
+
+    def unplaced_cards(self, position: Any) -> tuple[Card, ...]:
+        return kozel.unplaced_cards(position)
 
     def legal_moves(self, position: Any) -> Iterable[Any]:
         return kozel.legal_moves(position)

@@ -32,6 +32,7 @@ from domain.kozel.moves import (
 )
 from domain.kozel.outcome import DealOutcome, team_of
 from domain.kozel.pack import (
+    PACK,
     PACK_SET,
     RANK_INDEX,
     SUIT_NAMES,
@@ -464,6 +465,16 @@ def _check_cards(position: Position, cards: tuple[Card, ...]) -> None:
             )
 
 
+def unplaced_cards(position: Position) -> tuple[Card, ...]:
+    """Return the cards a scorer may name as drawn from an unknown stock (R43, R46).
+
+    They are the cards in no hand, on no table and in no pile, in pack order; with a
+    known stock it is the stock's own cards.
+    """
+    placed = {id(c) for c in _placed(position)}
+    return tuple(c for c in PACK if id(c) not in placed)
+
+
 def _placed(position: Position) -> Iterator[Card]:
     for hand in position.hands:
         yield from hand
@@ -778,5 +789,6 @@ __all__ = [
     "outcome",
     "play",
     "to_act",
+    "unplaced_cards",
     "view",
 ]

@@ -126,8 +126,15 @@ def hand_sizes_shown(view: dict[str, Any]) -> list[int]:
 
 
 @pytest.mark.parametrize(
-    ("game", "variant"),
-    [("cuttle", "classic"), ("cuttle", "standard"), ("cuttle", "cutthroat"), ("kozel", "default")],
+    ("game", "variant", "dealing"),
+    [
+        ("cuttle", "classic", "server"),
+        ("cuttle", "standard", "server"),
+        ("cuttle", "cutthroat", "server"),
+        ("kozel", "default", "server"),
+        ("cuttle", "standard", "physical"),
+        ("kozel", "default", "physical"),
+    ],
 )
 def test_no_hidden_card_in_any_anonymous_read(
     client: TestClient[Any],
@@ -136,11 +143,14 @@ def test_no_hidden_card_in_any_anonymous_read(
     database_url: str,
     game: str,
     variant: str,
+    dealing: str,
 ) -> None:
     players = make_players(seats_of(game, variant))
     fmt = {"format": "short"} if game == "cuttle" else {"options": {"loss_limit": 2}}
     match = create_match(
-        client, scorer, {"game": game, "variant": variant, "players": players, **fmt}
+        client,
+        scorer,
+        {"game": game, "variant": variant, "players": players, "dealing": dealing, **fmt},
     )
     checked = 0
 
@@ -174,7 +184,7 @@ def test_no_hidden_card_in_any_anonymous_read(
         if e["type"] in ("RoundStarted", "DealStarted")
     ]
     assert "finished" == final["status"]
-    assert all("deck" in e["data"]["setup"] for e in deal_events)
+    assert all({"deck", "hands"} & set(e["data"]["setup"]) for e in deal_events)
 
 
 def test_card_tokens_find_codes_only() -> None:
