@@ -56,6 +56,7 @@ __all__ = [
     "readable_private",
     "reject_bad_tokens",
     "require_read",
+    "require_read_of",
     "require_role",
     "require_scope",
     "requires",
@@ -182,14 +183,26 @@ def require_read(principal: Principal | None, competition: Competition) -> None:
         UnauthenticatedError (UNAUTHENTICATED): private reads and no token.
         ForbiddenError (FORBIDDEN): the token is limited to other competitions.
     """
-    if competition.public_reads:
+    require_read_of(principal, competition.id, public_reads=competition.public_reads)
+
+
+def require_read_of(
+    principal: Principal | None, competition_id: UUID, *, public_reads: bool
+) -> None:
+    """Refuse reading a competition's data, given its id and whether its reads are public.
+
+    Raises:
+        UnauthenticatedError (UNAUTHENTICATED): private reads and no token.
+        ForbiddenError (FORBIDDEN): the token is limited to other competitions.
+    """
+    if public_reads:
         return
     if principal is None:
         raise UnauthenticatedError(
             "this competition's reads are not public: send a bearer token",
             details={"reason": "missing_token"},
         )
-    require_scope(principal, competition.id)
+    require_scope(principal, competition_id)
 
 
 def readable_private(principal: Principal | None) -> frozenset[UUID] | None:

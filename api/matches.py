@@ -21,7 +21,13 @@ from litestar.di import NamedDependency
 from litestar.params import HeaderParameter, JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import Principal, readable_private, require_read, require_scope, requires
+from api.auth import (
+    Principal,
+    readable_private,
+    require_read_of,
+    require_scope,
+    requires,
+)
 from api.idempotency import IdempotentRequest
 from api.match_schemas import (
     EventOut,
@@ -604,9 +610,8 @@ class MatchController(Controller):
                     code="MATCH_NOT_FOUND",
                     details={"match_id": str(match_id)},
                 )
-            if row["competition_id"] is not None:
-                competition = await accounts.get_competition(conn, row["competition_id"])
-                require_read(principal, competition)
+        if row["competition_id"] is not None:
+            require_read_of(principal, row["competition_id"], public_reads=row["public_reads"])
         return row
 
     async def _writable(

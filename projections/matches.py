@@ -84,11 +84,19 @@ async def project_match_summary(
 
 
 async def find_match(conn: psycopg.AsyncConnection[Any], match_id: Any) -> dict[str, Any] | None:
-    """Return the ``matches`` row of a match as a dict, or ``None`` if there is none."""
+    """Return the ``matches`` row of a match as a dict, or ``None`` if there is none.
+
+    The row also says whether its competition's reads are public (``public_reads``;
+    true for a match outside any competition).
+    """
     from psycopg.rows import dict_row
 
     async with conn.cursor(row_factory=dict_row) as cur:
-        await cur.execute("SELECT * FROM matches WHERE id = %s", (match_id,))
+        await cur.execute(
+            "SELECT m.*, coalesce(c.public_reads, true) AS public_reads FROM matches m"
+            " LEFT JOIN competitions c ON c.id = m.competition_id WHERE m.id = %s",
+            (match_id,),
+        )
         return await cur.fetchone()
 
 
