@@ -7,9 +7,12 @@ docs/event-store.md for why tailing readers can never skip a late commit.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import inspect
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,6 +28,8 @@ from domain.events import NewEvent, RecordedEvent
 
 T = TypeVar("T")
 
+_log = logging.getLogger(__name__)
+
 CHANNEL: Final = "matchlog_events"
 """The NOTIFY channel an append wakes; the payload is the last global position (a hint)."""
 
@@ -35,8 +40,8 @@ _COLUMNS: Final = (
 )
 
 _APPEND_SQL: Final = (
-    "SELECT global_position, version, recorded_at, hash, metadata FROM events_append("
-    "%s, %s, %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], %s::text[], %s)"
+    "SELECT global_position, version, recorded_at, hash, metadata "
+    "FROM events_append(%s, %s, %s::jsonb, %s)"
 )
 
 # SQLSTATEs raised by events_append (migration 0001).
@@ -131,17 +136,73 @@ def hash_prefix(stream: str, event: NewEvent) -> str:
     >>> hash_prefix('kozel-1', NewEvent(UUID(int=2), 'Dealt', {}))
     '{"data":{},"event_id":"00000000-0000-0000-0000-000000000002","stream":"kozel-1","type":"Dealt","version":'
     """
+    return _hash_prefix(stream, event, canonical_json(dict(event.data)))
+
+
+def _hash_prefix(stream: str, event: NewEvent, data: str) -> str:
     return (
         '{"data":'
-        + rfc8785.dumps(dict(event.data)).decode()
+        + data
         + ',"event_id":"'
         + str(event.event_id)
         + '","stream":'
-        + rfc8785.dumps(stream).decode()
+        + canonical_json(stream)
         + ',"type":'
-        + rfc8785.dumps(event.type).decode()
+        + canonical_json(event.type)
         + ',"version":'
     )
+
+
+def canonical_json(value: Any) -> str:
+    """Return the RFC 8785 canonical JSON text of ``value``.
+
+    Values without floats whose keys are ASCII take a fast path through the C
+    ``json`` encoder, which writes them exactly as RFC 8785 does; anything else
+    goes through ``rfc8785``.
+
+    >>> canonical_json({'b': [1, True, None], 'a': 'é\\n'})
+    '{"a":"é\\\\n","b":[1,true,null]}'
+    >>> canonical_json({'x': 1.0, '€': 'y'})
+    '{"x":1,"€":"y"}'
+    """
+    if _is_plain(value):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return rfc8785.dumps(value).decode()
+
+
+def _is_plain(value: Any) -> bool:
+    # RFC 8785 sorts keys by UTF-16 code units and prints floats the ECMAScript way;
+    # for ASCII keys and no floats the json module's output is identical.
+    if value is None or isinstance(value, str | bool):
+        return True
+    if isinstance(value, int):
+        return -_SAFE_INTEGER <= value <= _SAFE_INTEGER
+    if isinstance(value, list | tuple):
+        return all(_is_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and k.isascii() and _is_plain(v) for k, v in value.items())
+    return False
+
+
+def _append_payload(stream: str, events: Sequence[NewEvent]) -> str:
+    """Return the JSON array ``events_append`` takes; the data travels canonical."""
+    items = []
+    for e in events:
+        data = canonical_json(dict(e.data))
+        items.append(
+            '{"event_id":"'
+            + str(e.event_id)
+            + '","type":'
+            + json.dumps(e.type)
+            + ',"data":'
+            + data
+            + ',"metadata":'
+            + json.dumps(dict(e.metadata))
+            + ',"hash_prefix":'
+            + json.dumps(_hash_prefix(stream, e, data))
+            + "}"
+        )
+    return "[" + ",".join(items) + "]"
 
 
 async def append(
@@ -159,7 +220,9 @@ async def append(
     transaction; the caller commits. A retry of already-recorded event ids with the
     same stream, order, type and data returns the original result
     (``already_recorded``) before the version is checked. Same-stream appends wait
-    for each other's commit. ``channel`` is NOTIFYed on commit (``None``: no wake-up).
+    for each other's commit. ``channel`` is NOTIFYed on commit with the stream name
+    as payload; ``None`` sends nothing (then call ``Notifier.notify()`` after the
+    commit: notifying transactions commit one at a time, see ``Notifier``).
 
     Raises:
         VersionConflictError (VERSION_CONFLICT): the stream is at another version;
@@ -178,16 +241,7 @@ async def append(
         current = await stream_version(conn, stream)
         _check_version(stream, expected_version, current)
         return AppendResult(current, ())
-    params = (
-        stream,
-        expected_version,
-        ids,
-        [e.type for e in events],
-        [json.dumps(dict(e.data)) for e in events],
-        [json.dumps(dict(e.metadata)) for e in events],
-        [hash_prefix(stream, e) for e in events],
-        channel,
-    )
+    params = (stream, expected_version, _append_payload(stream, events), channel)
     try:
         cur = await conn.execute(_APPEND_SQL, params)
     except psycopg.Error as e:
@@ -352,6 +406,61 @@ async def _resolved(value: T | Callable[[], T] | Callable[[], Awaitable[T]]) -> 
     if inspect.isawaitable(result):
         return cast(T, await result)
     return result
+
+
+class Notifier:
+    """Wake live readers after commits, coalescing bursts, without holding commits up.
+
+    PostgreSQL serialises the commits of transactions that NOTIFY (each holds the
+    notify-queue lock until its commit record is flushed), so an append that
+    notifies in its own transaction commits alone. Appending with ``channel=None``
+    and calling ``notify()`` after the commit keeps commits concurrent: one task
+    sends one NOTIFY for everything poked while the previous one was in flight,
+    from its own connection with ``synchronous_commit`` off (a hint needs no
+    fsync; the events it points at were committed durably before it was sent).
+
+    Use it as ``async with Notifier(conninfo) as notifier: ...``.
+    """
+
+    def __init__(self, conninfo: str, *, channel: str = CHANNEL) -> None:
+        self._conninfo = conninfo
+        self._statement = psycopg.sql.SQL("NOTIFY {}").format(psycopg.sql.Identifier(channel))
+        self._pending = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.sent = 0
+        """How many NOTIFYs went out (each may stand for many commits)."""
+
+    async def __aenter__(self) -> Notifier:
+        self._task = asyncio.create_task(self._run())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+    def notify(self) -> None:
+        """Ask for a wake-up; call it after the append's transaction has committed."""
+        self._pending.set()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self._conninfo, autocommit=True
+                ) as conn:
+                    await conn.execute("SET synchronous_commit = off")
+                    while True:
+                        await self._pending.wait()
+                        self._pending.clear()
+                        await conn.execute(self._statement)
+                        self.sent += 1
+            except psycopg.OperationalError as e:
+                # Readers also poll, so a lost wake-up costs latency, not events.
+                _log.warning("notifier connection lost, reconnecting: %s", e)
+                self._pending.set()
+                await asyncio.sleep(1.0)
 
 
 async def verify(conn: psycopg.AsyncConnection[Any]) -> BrokenLink | None:

@@ -26,11 +26,7 @@ APPEND_FUNCTION = f"""
 CREATE FUNCTION events_append(
     p_stream text,
     p_expected_version bigint,
-    p_event_ids uuid[],
-    p_types text[],
-    p_data jsonb[],
-    p_metadata jsonb[],
-    p_hash_prefixes text[],
+    p_events jsonb,
     p_channel text
 ) RETURNS TABLE (
     global_position bigint,
@@ -41,7 +37,14 @@ CREATE FUNCTION events_append(
 ) LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
-    n int := coalesce(array_length(p_event_ids, 1), 0);
+    -- p_events: [{{event_id, type, data, metadata, hash_prefix}}, ...]; hash_prefix is
+    -- the RFC 8785 canonical JSON of the event up to its version (see store/events.py).
+    n int := coalesce(jsonb_array_length(p_events), 0);
+    ids uuid[];
+    types text[];
+    datas jsonb[];
+    metas jsonb[];
+    prefixes text[];
     head_version bigint;
     head_hash bytea;
     found int;
@@ -49,7 +52,6 @@ DECLARE
     offsets int;
     hashes bytea[] := '{{}}';
     prev bytea;
-    last_position bigint;
 BEGIN
     IF n = 0 THEN
         RAISE EXCEPTION 'events_append needs at least one event' USING ERRCODE = 'MLA01';
@@ -60,6 +62,14 @@ BEGIN
         RAISE EXCEPTION 'append must be the first write of its transaction'
             USING ERRCODE = 'MLX01';
     END IF;
+    SELECT array_agg(r.event_id ORDER BY e.ord), array_agg(r.type ORDER BY e.ord),
+           array_agg(r.data ORDER BY e.ord), array_agg(r.metadata ORDER BY e.ord),
+           array_agg(r.hash_prefix ORDER BY e.ord)
+      INTO ids, types, datas, metas, prefixes
+      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS e(event, ord)
+     CROSS JOIN LATERAL jsonb_to_record(e.event)
+           AS r(event_id uuid, type text, data jsonb, metadata jsonb, hash_prefix text);
+
     -- Same-stream appends queue here until the earlier one commits, so the head
     -- read below is current and a stale writer gets a clean version conflict.
     PERFORM pg_advisory_xact_lock(hashtextextended(p_stream, 0));
@@ -69,13 +79,13 @@ BEGIN
            count(*) FILTER (WHERE e.stream = p_stream AND e.type = t.type AND e.data = t.data),
            count(DISTINCT e.version - t.ord)
       INTO found, matching, offsets
-      FROM unnest(p_event_ids, p_types, p_data) WITH ORDINALITY AS t(event_id, type, data, ord)
+      FROM unnest(ids, types, datas) WITH ORDINALITY AS t(event_id, type, data, ord)
       JOIN events e ON e.event_id = t.event_id;
     IF found > 0 THEN
         IF found = n AND matching = n AND offsets = 1 THEN
             RETURN QUERY
                 SELECT e.global_position, e.version, e.recorded_at, e.hash, e.metadata
-                  FROM unnest(p_event_ids) WITH ORDINALITY AS t(event_id, ord)
+                  FROM unnest(ids) WITH ORDINALITY AS t(event_id, ord)
                   JOIN events e ON e.event_id = t.event_id
                  ORDER BY t.ord;
             RETURN;
@@ -95,11 +105,12 @@ BEGIN
 
     prev := coalesce(head_hash, ''::bytea);
     FOR i IN 1..n LOOP
-        prev := sha256(prev || convert_to(p_hash_prefixes[i] || (head_version + i)::text || '}}',
-                                          'UTF8'));
+        prev := sha256(prev || convert_to(prefixes[i] || (head_version + i)::text || '}}', 'UTF8'));
         hashes := hashes || prev;
     END LOOP;
 
+    -- The critical section: take the xid and draw the positions under one lock, so
+    -- xid order is position order. Commit (the fsync) happens after, outside it.
     BEGIN
         PERFORM pg_advisory_lock({APPEND_LOCK});
         PERFORM pg_current_xact_id();
@@ -110,7 +121,7 @@ BEGIN
                    pg_current_xact_id(),
                    CASE WHEN t.ord = 1 THEN head_hash ELSE hashes[t.ord - 1] END,
                    hashes[t.ord]
-              FROM unnest(p_event_ids, p_types, p_data, p_metadata)
+              FROM unnest(ids, types, datas, metas)
                    WITH ORDINALITY AS t(event_id, type, data, metadata, ord)
              ORDER BY t.ord
             RETURNING e.global_position, e.version, e.recorded_at, e.hash, NULL::jsonb;
@@ -121,10 +132,11 @@ BEGIN
         RAISE;
     END;
 
+    -- A hint for live readers, delivered on commit; the payload names the stream.
+    -- Every transaction that notifies holds PostgreSQL's notify-queue lock through
+    -- its commit, so notifying appends commit one at a time (see docs/event-store.md).
     IF p_channel IS NOT NULL THEN
-        SELECT max(e.global_position) INTO last_position
-          FROM events e WHERE e.stream = p_stream AND e.version = head_version + n;
-        PERFORM pg_notify(p_channel, last_position::text);
+        PERFORM pg_notify(p_channel, p_stream);
     END IF;
 END
 $$
@@ -182,8 +194,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.execute(
-        "DROP FUNCTION events_append(text, bigint, uuid[], text[], jsonb[], jsonb[], text[], text)"
-    )
+    op.execute("DROP FUNCTION events_append(text, bigint, jsonb, text)")
     op.execute("DROP TABLE events")
     op.execute("DROP FUNCTION events_refuse_change()")

@@ -9,6 +9,7 @@ from uuid import UUID, uuid4
 
 import psycopg
 import pytest
+import rfc8785
 from hypothesis import given
 from psycopg_pool import AsyncConnectionPool
 
@@ -17,9 +18,11 @@ from store.events import (
     AppendOrderError,
     BrokenLink,
     EventIdConflictError,
+    Notifier,
     VersionConflictError,
     append,
     canonical_event,
+    canonical_json,
     hash_prefix,
     read_all,
     read_stream,
@@ -27,7 +30,7 @@ from store.events import (
     subscribe,
     verify,
 )
-from tests.strategies import event_data, stream_names
+from tests.strategies import event_data, json_values, stream_names
 
 T = TypeVar("T")
 Conn = psycopg.AsyncConnection[Any]
@@ -136,12 +139,21 @@ class TestAppend:
         async def body(conn: Conn) -> list[str]:
             await conn.set_autocommit(True)
             await conn.execute("LISTEN matchlog_events")
-            result = await committed_append(database_url, "cuttle-a", [move(), move()], 0)
-            got = [n.payload async for n in conn.notifies(timeout=5, stop_after=1)]
-            assert [str(result.positions[-1])] == got
-            return got
+            await committed_append(database_url, "cuttle-a", [move(), move()], 0)
+            return [n.payload async for n in conn.notifies(timeout=5, stop_after=1)]
 
-        run(with_conn(database_url, body))
+        assert ["cuttle-a"] == run(with_conn(database_url, body))
+
+    def test_channel_none_sends_no_notify(self, database_url: str) -> None:
+        async def body(conn: Conn) -> list[str]:
+            await conn.set_autocommit(True)
+            await conn.execute("LISTEN matchlog_events")
+            async with await psycopg.AsyncConnection.connect(database_url) as writer:
+                await append(writer, "cuttle-a", [move()], 0, channel=None)
+                await writer.commit()
+            return [n.payload async for n in conn.notifies(timeout=0.5)]
+
+        assert [] == run(with_conn(database_url, body))
 
 
 class TestConcurrentAppend:
@@ -292,6 +304,22 @@ class TestSubscribe:
 
         assert [1, 2, 3] == run(scenario())
 
+    def test_wakes_on_the_notifier_after_commit(self, database_url: str) -> None:
+        async def scenario() -> list[int]:
+            async with Notifier(database_url) as notifier:
+                events = subscribe(database_url, poll_interval=60)
+                pending = asyncio.ensure_future(anext(events))
+                await asyncio.sleep(0.2)
+                async with await psycopg.AsyncConnection.connect(database_url) as conn:
+                    await append(conn, "cuttle-a", [move()], 0, channel=None)
+                    await conn.commit()
+                notifier.notify()
+                seen = [(await asyncio.wait_for(pending, timeout=10)).global_position]
+                await events.aclose()  # type: ignore[attr-defined]
+                return seen
+
+        assert [1] == run(scenario())
+
     def test_starts_after_the_position_given(self, database_url: str) -> None:
         async def scenario() -> int:
             await committed_append(database_url, "cuttle-a", [move(0), move(1)], 0)
@@ -375,6 +403,13 @@ class TestVerify:
         broken = run(with_conn(database_url, verify))
         assert broken is not None
         assert ("kozel-b", 2) == (broken.stream, broken.version)
+
+
+class TestCanonicalJson:
+    @given(value=json_values)
+    def test_matches_rfc8785(self, value: Any) -> None:
+        """The fast path writes exactly what the reference implementation does."""
+        assert rfc8785.dumps(value).decode() == canonical_json(value)
 
 
 class TestHashPrefix:
