@@ -44,7 +44,7 @@ from domain.events import NewEvent
 from store import migrate
 from store.database import canonical_url, with_database
 from store.embedded import start_embedded
-from store.events import append
+from store.events import Notifier, append
 
 MOVE = {
     "seat": 1,
@@ -95,6 +95,24 @@ async def ours_writer(url: str, batch: int, index: int, deadline: float) -> int:
     return done
 
 
+async def notifier_writer(url: str, batch: int, index: int, deadline: float) -> int:
+    """Like ``ours_writer``, but the wake-up goes out after commit through a Notifier."""
+    stream = f"cuttle-{uuid.uuid4()}"
+    version = done = 0
+    notifier = NOTIFIERS[url]
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        while time.perf_counter() < deadline:
+            result = await append(conn, stream, new_events(batch), version, channel=None)
+            await conn.commit()
+            notifier.notify()
+            version = result.version
+            done += batch
+    return done
+
+
+NOTIFIERS: dict[str, Notifier] = {}
+
+
 async def plain_writer(url: str, batch: int, index: int, deadline: float) -> int:
     stream = f"cuttle-{uuid.uuid4()}"
     version = done = 0
@@ -118,13 +136,23 @@ def run_async(
     writer: Callable[..., Awaitable[int]], url: str, batch: int, writers: int, seconds: float
 ) -> float:
     async def main() -> float:
-        start = time.perf_counter()
-        counts = await asyncio.gather(
-            *(writer(url, batch, i, start + seconds) for i in range(writers))
-        )
-        return sum(counts) / (time.perf_counter() - start)
+        async with Notifier(url) as notifier:
+            NOTIFIERS[url] = notifier
+            start = time.perf_counter()
+            counts = await asyncio.gather(
+                *(writer(url, batch, i, start + seconds) for i in range(writers))
+            )
+            return sum(counts) / (time.perf_counter() - start)
 
     return asyncio.run(main())
+
+
+SYSTEMS: dict[str, Writer | None] = {
+    "ours": ours_writer,
+    "ours-nf": notifier_writer,
+    "plain": plain_writer,
+    "evsrc": None,  # threads, see run_eventsourcing
+}
 
 
 def eventsourcing_recorder(url: str, writers: int) -> Any:
@@ -208,30 +236,30 @@ def main(argv: list[str] | None = None) -> int:
             print(f"PostgreSQL {row[0]}, synchronous_commit={row[1]}, fsync={row[2]}")  # type: ignore[index]
             print(f"{args.seconds:g} s per run, median of {args.repeats} runs, events/s")
             print(
-                f"{'writers':>7} {'batch':>5} {'ours':>9} {'plain':>9} {'evsrc':>9} "
-                f"{'ours/plain':>10} {'ours/evsrc':>10}"
+                f"{'writers':>7} {'batch':>5} {'ours':>7} {'ours-nf':>7} {'plain':>7} "
+                f"{'evsrc':>7} {'ours/plain':>10} {'ours/evsrc':>10} "
+                f"{'nf/plain':>8} {'nf/evsrc':>8}"
             )
             recorders: dict[int, Any] = {}
             for writers in args.writers:
                 for batch in args.batches:
-                    rates: dict[str, list[float]] = {"ours": [], "plain": [], "evsrc": []}
+                    rates: dict[str, list[float]] = {k: [] for k in SYSTEMS}
                     recorder = recorders.get(writers) or eventsourcing_recorder(url, writers)
                     recorders[writers] = recorder
                     for _ in range(args.repeats):
-                        # Interleave the three so drift on a shared machine hits all alike.
-                        rates["ours"].append(
-                            run_async(ours_writer, url, batch, writers, args.seconds)
-                        )
-                        rates["plain"].append(
-                            run_async(plain_writer, url, batch, writers, args.seconds)
-                        )
-                        rates["evsrc"].append(
-                            run_eventsourcing(recorder, batch, writers, args.seconds)
-                        )
-                    ours, plain, evsrc = (statistics.median(rates[k]) for k in rates)
+                        # Interleave the systems so drift on a shared machine hits all alike.
+                        for key, writer in SYSTEMS.items():
+                            rate = (
+                                run_eventsourcing(recorder, batch, writers, args.seconds)
+                                if writer is None
+                                else run_async(writer, url, batch, writers, args.seconds)
+                            )
+                            rates[key].append(rate)
+                    ours, nf, plain, evsrc = (statistics.median(rates[k]) for k in SYSTEMS)
                     print(
-                        f"{writers:>7} {batch:>5} {ours:>9,.0f} {plain:>9,.0f} {evsrc:>9,.0f} "
-                        f"{ours / plain:>10.2f} {ours / evsrc:>10.2f}",
+                        f"{writers:>7} {batch:>5} {ours:>7,.0f} {nf:>7,.0f} {plain:>7,.0f} "
+                        f"{evsrc:>7,.0f} {ours / plain:>10.2f} {ours / evsrc:>10.2f} "
+                        f"{nf / plain:>8.2f} {nf / evsrc:>8.2f}",
                         flush=True,
                     )
             for recorder in recorders.values():

@@ -47,7 +47,10 @@ _APPEND_SQL: Final = (
 # SQLSTATEs raised by events_append (migration 0001).
 _VERSION_CONFLICT: Final = "MLV01"
 _EVENT_ID_CONFLICT: Final = "MLE01"
-_NOT_FIRST_WRITE: Final = "MLX01"
+_TOO_MANY: Final = "MLT01"
+
+MAX_EVENTS_PER_TRANSACTION: Final = 65536
+"""A position keeps 16 bits for an event's rank within its transaction."""
 
 
 class VersionConflictError(ConflictError):
@@ -60,14 +63,6 @@ class EventIdConflictError(ConflictError):
     """An event id is already recorded with other content or in another place."""
 
     default_code = "EVENT_ID_CONFLICT"
-
-
-class AppendOrderError(RuntimeError):
-    """``append`` was called after the transaction had already written something.
-
-    A programming error, not a refusal: the recorder appends first, then writes its
-    projections, and appends once per transaction.
-    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +211,8 @@ async def append(
     """Append ``events`` to ``stream`` in the transaction of ``conn``: all or none.
 
     ``expected_version`` is the version the caller last saw (0: the stream must be
-    empty; ``None``: any). Call it as the transaction's first write, once per
-    transaction; the caller commits. A retry of already-recorded event ids with the
+    empty; ``None``: any). The caller commits (and may write its projections in the
+    same transaction, before or after). A retry of already-recorded event ids with the
     same stream, order, type and data returns the original result
     (``already_recorded``) before the version is checked. Same-stream appends wait
     for each other's commit. ``channel`` is NOTIFYed on commit with the stream name
@@ -229,7 +224,7 @@ async def append(
             ``details["current_version"]`` says which.
         EventIdConflictError (EVENT_ID_CONFLICT): an event id is already recorded
             with other content or place, or repeats within ``events``.
-        AppendOrderError: the transaction had already written before this call.
+        ValueError: the transaction would hold more than 65536 events.
     """
     ids = [e.event_id for e in events]
     if len(set(ids)) != len(ids):
@@ -237,6 +232,8 @@ async def append(
             f"an event id repeats within one append to {stream!r}",
             details={"stream": stream, "event_ids": [str(i) for i in ids]},
         )
+    if len(events) > MAX_EVENTS_PER_TRANSACTION:
+        raise ValueError(f"at most {MAX_EVENTS_PER_TRANSACTION} events per transaction")
     if not events:
         current = await stream_version(conn, stream)
         _check_version(stream, expected_version, current)
@@ -293,11 +290,8 @@ def _translate(
             f"event ids already recorded with other content or in another place: {stream!r}",
             details={"stream": stream, "event_ids": [str(i) for i in ids]},
         )
-    if error.sqlstate == _NOT_FIRST_WRITE:
-        return AppendOrderError(
-            f"append to {stream!r} must be the first write of its transaction "
-            "(append first, then write projections; one append per transaction)"
-        )
+    if error.sqlstate == _TOO_MANY:
+        return ValueError(f"at most {MAX_EVENTS_PER_TRANSACTION} events per transaction")
     return error
 
 
@@ -332,13 +326,14 @@ async def read_all(
 ) -> list[RecordedEvent]:
     """Return events of every stream after ``after_position`` (exclusive), in global order.
 
-    Only events whose transaction id lies below the snapshot's ``xmin`` are returned:
-    every appender that could still commit a lower position is then finished, so a
+    Only events whose transaction id lies below the snapshot's ``xmin`` are returned
+    (a position's high bits are its transaction id, so this is a range on the key):
+    every transaction that could still commit a lower position has then ended, so a
     reader that advances to the last position it got never skips a late commit.
     """
     cur = await conn.execute(
         f"SELECT {_COLUMNS} FROM events WHERE global_position > %s "
-        "AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) "
+        "AND global_position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) "
         "ORDER BY global_position LIMIT %s",
         (after_position, limit),
     )

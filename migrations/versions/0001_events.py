@@ -1,10 +1,10 @@
 """The events table: one append-only log of every match, Message DB style.
 
-``events_append`` is the only writer. It serialises the moment each appending
-transaction takes its transaction id and draws its global positions (a session
-advisory lock held for one INSERT, never to commit), so transaction-id order equals
-position order; tailing readers then read below the snapshot's ``xmin`` and can never
-skip a late commit. See docs/event-store.md.
+``events_append`` is the writer. Each event's global position carries its
+transaction id in the high bits (``tx_id << 16`` plus its rank in the transaction),
+so position order is transaction-id order by construction, with no lock between
+appenders; tailing readers read below the snapshot's ``xmin`` and so never skip a
+late commit. See docs/event-store.md.
 
 Revision ID: 0001
 Revises:
@@ -18,11 +18,7 @@ down_revision = None
 branch_labels = None
 depends_on = None
 
-# The key of the session advisory lock around "take the xid, draw the positions".
-# The two-int form lives in a different key space from the bigint per-stream locks.
-APPEND_LOCK = "1835822951, 1"
-
-APPEND_FUNCTION = f"""
+APPEND_FUNCTION = """
 CREATE FUNCTION events_append(
     p_stream text,
     p_expected_version bigint,
@@ -37,7 +33,7 @@ CREATE FUNCTION events_append(
 ) LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
-    -- p_events: [{{event_id, type, data, metadata, hash_prefix}}, ...]; hash_prefix is
+    -- p_events: [{event_id, type, data, metadata, hash_prefix}, ...]; hash_prefix is
     -- the RFC 8785 canonical JSON of the event up to its version (see store/events.py).
     n int := coalesce(jsonb_array_length(p_events), 0);
     ids uuid[];
@@ -50,17 +46,13 @@ DECLARE
     found int;
     matching int;
     offsets int;
-    hashes bytea[] := '{{}}';
+    hashes bytea[] := '{}';
     prev bytea;
+    base bigint;
+    first_position bigint;
 BEGIN
     IF n = 0 THEN
         RAISE EXCEPTION 'events_append needs at least one event' USING ERRCODE = 'MLA01';
-    END IF;
-    -- The xid must be assigned inside the critical section below, so the append
-    -- has to be its transaction's first write.
-    IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
-        RAISE EXCEPTION 'append must be the first write of its transaction'
-            USING ERRCODE = 'MLX01';
     END IF;
     SELECT array_agg(r.event_id ORDER BY e.ord), array_agg(r.type ORDER BY e.ord),
            array_agg(r.data ORDER BY e.ord), array_agg(r.metadata ORDER BY e.ord),
@@ -105,36 +97,34 @@ BEGIN
 
     prev := coalesce(head_hash, ''::bytea);
     FOR i IN 1..n LOOP
-        prev := sha256(prev || convert_to(prefixes[i] || (head_version + i)::text || '}}', 'UTF8'));
+        prev := sha256(prev || convert_to(prefixes[i] || (head_version + i)::text || '}', 'UTF8'));
         hashes := hashes || prev;
     END LOOP;
 
-    -- The critical section: take the xid and draw the positions under one lock, so
-    -- xid order is position order. Commit (the fsync) happens after, outside it.
-    BEGIN
-        PERFORM pg_advisory_lock({APPEND_LOCK});
-        PERFORM pg_current_xact_id();
-        RETURN QUERY
-            INSERT INTO events AS e
-                   (stream, version, event_id, type, data, metadata, tx_id, prev_hash, hash)
-            SELECT p_stream, head_version + t.ord, t.event_id, t.type, t.data, t.metadata,
-                   pg_current_xact_id(),
-                   CASE WHEN t.ord = 1 THEN head_hash ELSE hashes[t.ord - 1] END,
-                   hashes[t.ord]
-              FROM unnest(ids, types, datas, metas)
-                   WITH ORDINALITY AS t(event_id, type, data, metadata, ord)
-             ORDER BY t.ord
-            RETURNING e.global_position, e.version, e.recorded_at, e.hash, NULL::jsonb;
-        PERFORM pg_advisory_unlock({APPEND_LOCK});
-    EXCEPTION WHEN OTHERS OR query_canceled THEN
-        -- A session lock outlives the rollback: release it whatever went wrong.
-        PERFORM pg_advisory_unlock({APPEND_LOCK});
-        RAISE;
-    END;
+    -- The position is the transaction id shifted left 16 bits plus the event's rank
+    -- in the transaction, so position order is transaction-id order and readers can
+    -- stop below the snapshot's xmin. A transaction may append more than once.
+    base := pg_current_xact_id()::text::bigint << 16;
+    SELECT coalesce(max(e.global_position) + 1, base) INTO first_position
+      FROM events e WHERE e.global_position >= base AND e.global_position < base + 65536;
+    IF first_position - base + n > 65536 THEN
+        RAISE EXCEPTION 'more than 65536 events in one transaction' USING ERRCODE = 'MLT01';
+    END IF;
+    RETURN QUERY
+        INSERT INTO events AS e (global_position, stream, version, event_id, type, data,
+                                 metadata, tx_id, prev_hash, hash)
+        SELECT first_position + t.ord - 1, p_stream, head_version + t.ord, t.event_id,
+               t.type, t.data, t.metadata, pg_current_xact_id(),
+               CASE WHEN t.ord = 1 THEN head_hash ELSE hashes[t.ord - 1] END,
+               hashes[t.ord]
+          FROM unnest(ids, types, datas, metas)
+               WITH ORDINALITY AS t(event_id, type, data, metadata, ord)
+         ORDER BY t.ord
+        RETURNING e.global_position, e.version, e.recorded_at, e.hash, NULL::jsonb;
 
     -- A hint for live readers, delivered on commit; the payload names the stream.
-    -- Every transaction that notifies holds PostgreSQL's notify-queue lock through
-    -- its commit, so notifying appends commit one at a time (see docs/event-store.md).
+    -- A transaction that notifies holds PostgreSQL's notify-queue lock through its
+    -- commit, so notifying appends commit one at a time (see docs/event-store.md).
     IF p_channel IS NOT NULL THEN
         PERFORM pg_notify(p_channel, p_stream);
     END IF;
@@ -147,7 +137,8 @@ def upgrade() -> None:
     op.execute(
         """
         CREATE TABLE events (
-            global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            global_position bigint      PRIMARY KEY
+                                        DEFAULT (pg_current_xact_id()::text::bigint << 16),
             stream          text        NOT NULL CHECK (stream ~ '^[a-z]+-.+$'),
             version         bigint      NOT NULL CHECK (version >= 1),
             event_id        uuid        NOT NULL,
@@ -158,6 +149,8 @@ def upgrade() -> None:
             tx_id           xid8        NOT NULL DEFAULT pg_current_xact_id(),
             prev_hash       bytea,
             hash            bytea       NOT NULL CHECK (octet_length(hash) = 32),
+            CONSTRAINT events_position_tx_check
+                CHECK (global_position >> 16 = tx_id::text::bigint),
             CONSTRAINT events_stream_version_key UNIQUE (stream, version),
             CONSTRAINT events_event_id_key UNIQUE (event_id)
         )
