@@ -21,6 +21,7 @@ from uuid import UUID
 
 import psycopg
 import rfc8785
+from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from domain.errors import ConflictError
@@ -41,7 +42,7 @@ _COLUMNS: Final = (
 
 _APPEND_SQL: Final = (
     "SELECT global_position, version, recorded_at, hash, metadata "
-    "FROM events_append(%s, %s, %s::jsonb, %s)"
+    "FROM events_append(%s, %s, %b::uuid[], %b::text[], %b::jsonb[], %b::jsonb[], %b::text[], %s)"
 )
 
 # SQLSTATEs raised by events_append (migration 0001).
@@ -179,25 +180,25 @@ def _is_plain(value: Any) -> bool:
     return False
 
 
-def _append_payload(stream: str, events: Sequence[NewEvent]) -> str:
-    """Return the JSON array ``events_append`` takes; the data travels canonical."""
-    items = []
-    for e in events:
-        data = canonical_json(dict(e.data))
-        items.append(
-            '{"event_id":"'
-            + str(e.event_id)
-            + '","type":'
-            + json.dumps(e.type)
-            + ',"data":'
-            + data
-            + ',"metadata":'
-            + json.dumps(dict(e.metadata))
-            + ',"hash_prefix":'
-            + json.dumps(_hash_prefix(stream, e, data))
-            + "}"
-        )
-    return "[" + ",".join(items) + "]"
+def _append_params(
+    stream: str, events: Sequence[NewEvent], expected_version: int | None, channel: str | None
+) -> tuple[Any, ...]:
+    data = [canonical_json(dict(e.data)) for e in events]
+    return (
+        stream,
+        expected_version,
+        [e.event_id for e in events],
+        [e.type for e in events],
+        # The data travels as its canonical text: the text the hash covers.
+        [Jsonb(d, dumps=_as_is) for d in data],
+        [Jsonb(dict(e.metadata)) for e in events],
+        [_hash_prefix(stream, e, d) for e, d in zip(events, data, strict=True)],
+        channel,
+    )
+
+
+def _as_is(text: str) -> str:
+    return text
 
 
 async def append(
@@ -238,9 +239,10 @@ async def append(
         current = await stream_version(conn, stream)
         _check_version(stream, expected_version, current)
         return AppendResult(current, ())
-    params = (stream, expected_version, _append_payload(stream, events), channel)
     try:
-        cur = await conn.execute(_APPEND_SQL, params)
+        cur = await conn.execute(
+            _APPEND_SQL, _append_params(stream, events, expected_version, channel)
+        )
     except psycopg.Error as e:
         raise _translate(e, stream, expected_version, ids) from e
     rows = await cur.fetchall()

@@ -22,7 +22,11 @@ APPEND_FUNCTION = """
 CREATE FUNCTION events_append(
     p_stream text,
     p_expected_version bigint,
-    p_events jsonb,
+    p_event_ids uuid[],
+    p_types text[],
+    p_data jsonb[],
+    p_metadata jsonb[],
+    p_hash_prefixes text[],
     p_channel text
 ) RETURNS TABLE (
     global_position bigint,
@@ -33,14 +37,10 @@ CREATE FUNCTION events_append(
 ) LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
-    -- p_events: [{event_id, type, data, metadata, hash_prefix}, ...]; hash_prefix is
-    -- the RFC 8785 canonical JSON of the event up to its version (see store/events.py).
-    n int := coalesce(jsonb_array_length(p_events), 0);
-    ids uuid[];
-    types text[];
-    datas jsonb[];
-    metas jsonb[];
-    prefixes text[];
+    -- p_hash_prefixes[i] is the RFC 8785 canonical JSON of event i up to its version
+    -- (see store/events.py); the version and the closing brace are added here.
+    n int := coalesce(array_length(p_event_ids, 1), 0);
+    wrote_before boolean := pg_current_xact_id_if_assigned() IS NOT NULL;
     head_version bigint;
     head_hash bytea;
     found int;
@@ -51,33 +51,32 @@ DECLARE
     base bigint;
     first_position bigint;
 BEGIN
-    IF n = 0 THEN
-        RAISE EXCEPTION 'events_append needs at least one event' USING ERRCODE = 'MLA01';
+    IF n = 0 OR array_length(p_types, 1) IS DISTINCT FROM n
+       OR array_length(p_data, 1) IS DISTINCT FROM n
+       OR array_length(p_metadata, 1) IS DISTINCT FROM n
+       OR array_length(p_hash_prefixes, 1) IS DISTINCT FROM n THEN
+        RAISE EXCEPTION 'events_append needs one or more events, with every array as long'
+            USING ERRCODE = 'MLA01';
     END IF;
-    SELECT array_agg(r.event_id ORDER BY e.ord), array_agg(r.type ORDER BY e.ord),
-           array_agg(r.data ORDER BY e.ord), array_agg(r.metadata ORDER BY e.ord),
-           array_agg(r.hash_prefix ORDER BY e.ord)
-      INTO ids, types, datas, metas, prefixes
-      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS e(event, ord)
-     CROSS JOIN LATERAL jsonb_to_record(e.event)
-           AS r(event_id uuid, type text, data jsonb, metadata jsonb, hash_prefix text);
 
     -- Same-stream appends queue here until the earlier one commits, so the head
     -- read below is current and a stale writer gets a clean version conflict.
     PERFORM pg_advisory_xact_lock(hashtextextended(p_stream, 0));
 
     -- Idempotent retry, checked before the version.
-    SELECT count(*),
-           count(*) FILTER (WHERE e.stream = p_stream AND e.type = t.type AND e.data = t.data),
-           count(DISTINCT e.version - t.ord)
-      INTO found, matching, offsets
-      FROM unnest(ids, types, datas) WITH ORDINALITY AS t(event_id, type, data, ord)
-      JOIN events e ON e.event_id = t.event_id;
-    IF found > 0 THEN
+    IF EXISTS (SELECT FROM events e WHERE e.event_id = ANY (p_event_ids)) THEN
+        SELECT count(*),
+               count(*) FILTER (WHERE e.stream = p_stream AND e.type = t.type
+                                  AND e.data = t.data),
+               count(DISTINCT e.version - t.ord)
+          INTO found, matching, offsets
+          FROM unnest(p_event_ids, p_types, p_data)
+               WITH ORDINALITY AS t(event_id, type, data, ord)
+          JOIN events e ON e.event_id = t.event_id;
         IF found = n AND matching = n AND offsets = 1 THEN
             RETURN QUERY
                 SELECT e.global_position, e.version, e.recorded_at, e.hash, e.metadata
-                  FROM unnest(ids) WITH ORDINALITY AS t(event_id, ord)
+                  FROM unnest(p_event_ids) WITH ORDINALITY AS t(event_id, ord)
                   JOIN events e ON e.event_id = t.event_id
                  ORDER BY t.ord;
             RETURN;
@@ -97,7 +96,8 @@ BEGIN
 
     prev := coalesce(head_hash, ''::bytea);
     FOR i IN 1..n LOOP
-        prev := sha256(prev || convert_to(prefixes[i] || (head_version + i)::text || '}', 'UTF8'));
+        prev := sha256(prev || convert_to(p_hash_prefixes[i] || (head_version + i)::text || '}',
+                                          'UTF8'));
         hashes := hashes || prev;
     END LOOP;
 
@@ -105,8 +105,11 @@ BEGIN
     -- in the transaction, so position order is transaction-id order and readers can
     -- stop below the snapshot's xmin. A transaction may append more than once.
     base := pg_current_xact_id()::text::bigint << 16;
-    SELECT coalesce(max(e.global_position) + 1, base) INTO first_position
-      FROM events e WHERE e.global_position >= base AND e.global_position < base + 65536;
+    first_position := base;
+    IF wrote_before THEN
+        SELECT coalesce(max(e.global_position) + 1, base) INTO first_position
+          FROM events e WHERE e.global_position >= base AND e.global_position < base + 65536;
+    END IF;
     IF first_position - base + n > 65536 THEN
         RAISE EXCEPTION 'more than 65536 events in one transaction' USING ERRCODE = 'MLT01';
     END IF;
@@ -117,7 +120,7 @@ BEGIN
                t.type, t.data, t.metadata, pg_current_xact_id(),
                CASE WHEN t.ord = 1 THEN head_hash ELSE hashes[t.ord - 1] END,
                hashes[t.ord]
-          FROM unnest(ids, types, datas, metas)
+          FROM unnest(p_event_ids, p_types, p_data, p_metadata)
                WITH ORDINALITY AS t(event_id, type, data, metadata, ord)
          ORDER BY t.ord
         RETURNING e.global_position, e.version, e.recorded_at, e.hash, NULL::jsonb;
@@ -187,6 +190,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.execute("DROP FUNCTION events_append(text, bigint, jsonb, text)")
+    op.execute(
+        "DROP FUNCTION events_append(text, bigint, uuid[], text[], jsonb[], jsonb[], text[], text)"
+    )
     op.execute("DROP TABLE events")
     op.execute("DROP FUNCTION events_refuse_change()")
