@@ -13,7 +13,7 @@ import hashlib
 import inspect
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, TypeVar, cast
@@ -21,7 +21,6 @@ from uuid import UUID
 
 import psycopg
 import rfc8785
-from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from domain.errors import ConflictError
@@ -42,7 +41,7 @@ _COLUMNS: Final = (
 
 _APPEND_SQL: Final = (
     "SELECT global_position, version, recorded_at, hash, metadata "
-    "FROM events_append(%s, %s, %b::uuid[], %b::text[], %b::jsonb[], %b::jsonb[], %b::text[], %s)"
+    "FROM events_append(%s, %s, %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], %s::text[], %s)"
 )
 
 # SQLSTATEs raised by events_append (migration 0001).
@@ -187,18 +186,29 @@ def _append_params(
     return (
         stream,
         expected_version,
-        [e.event_id for e in events],
-        [e.type for e in events],
+        _array_literal(str(e.event_id) for e in events),
+        _array_literal(e.type for e in events),
         # The data travels as its canonical text: the text the hash covers.
-        [Jsonb(d, dumps=_as_is) for d in data],
-        [Jsonb(dict(e.metadata)) for e in events],
-        [_hash_prefix(stream, e, d) for e, d in zip(events, data, strict=True)],
+        _array_literal(data),
+        _array_literal(json.dumps(dict(e.metadata)) for e in events),
+        _array_literal(_hash_prefix(stream, e, d) for e, d in zip(events, data, strict=True)),
         channel,
     )
 
 
-def _as_is(text: str) -> str:
-    return text
+def _array_literal(items: Iterable[str]) -> str:
+    r"""Return a PostgreSQL array literal of ``items``, each quoted.
+
+    Strings travel cheaper than psycopg's list adaptation, which is per element.
+
+    >>> print(_array_literal(['a', 'say "hi"', 'back\\slash', '{}']))
+    {"a","say \"hi\"","back\\slash","{}"}
+    """
+    return (
+        "{"
+        + ",".join('"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items)
+        + "}"
+    )
 
 
 async def append(

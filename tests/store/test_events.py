@@ -404,7 +404,13 @@ class TestVerify:
         tricky = NewEvent(
             uuid4(),
             "Noted",
-            {"é": "snow ☃ \U0001f0a1", "f": [0.1, 1e300, -0.0, 5e-324], "n": None, "": {}},
+            {
+                "é": "snow ☃ \U0001f0a1",
+                "q": 'say "hi" \\ {a,b} \n',
+                "f": [0.1, 1e300, -0.0, 5e-324],
+                "n": None,
+                "": {},
+            },
         )
         run(committed_append(database_url, "cuttle-a", [move(0), tricky, move(2)], 0))
         run(committed_append(database_url, "kozel-b", [move(0)], 0))
