@@ -31,7 +31,7 @@ T = TypeVar("T")
 _log = logging.getLogger(__name__)
 
 CHANNEL: Final = "matchlog_events"
-"""The NOTIFY channel an append wakes; the payload is the last global position (a hint)."""
+"""The NOTIFY channel an append wakes; the payload names the stream (a hint, not data)."""
 
 _SAFE_INTEGER: Final = 2**53 - 1
 
