@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 from uuid import UUID, uuid4
@@ -228,6 +229,34 @@ class TestConcurrentAppend:
         tailed, everything = run(scenario())
         assert 2 == len(everything)
         assert everything == tailed
+
+    def test_tailing_reader_gets_every_event_in_order_under_load(self, database_url: str) -> None:
+        """Writers hold transactions open for random times while a reader tails."""
+
+        async def writer(n: int, rng: random.Random) -> list[int]:
+            positions: list[int] = []
+            async with await psycopg.AsyncConnection.connect(database_url) as conn:
+                for version in range(0, 12, 2):
+                    if rng.random() < 0.5:  # sometimes a projection write comes first
+                        await conn.execute("SELECT pg_current_xact_id()")
+                    result = await append(conn, f"cuttle-{n}", [move(), move()], version)
+                    await asyncio.sleep(rng.random() * 0.05)
+                    await conn.commit()
+                    positions += result.positions
+            return positions
+
+        async def scenario() -> tuple[list[int], list[int]]:
+            rng = random.Random(2)
+            tail: list[int] = []
+            events = subscribe(database_url, poll_interval=0.05)
+            writers = asyncio.gather(*(writer(n, random.Random(rng.random())) for n in range(6)))
+            while len(tail) < 6 * 12:
+                tail.append((await asyncio.wait_for(anext(events), timeout=20)).global_position)
+            await events.aclose()  # type: ignore[attr-defined]
+            return sorted(p for ps in await writers for p in ps), tail
+
+        appended, tail = run(scenario())
+        assert appended == tail
 
     def test_appends_to_other_streams_commit_independently(self, database_url: str) -> None:
         """Appends take no lock across streams: an open append blocks no other stream."""
