@@ -34,7 +34,11 @@ CREATE FUNCTION events_append(
     recorded_at timestamptz,
     hash bytea,
     metadata jsonb
-) LANGUAGE plpgsql AS $$
+) LANGUAGE plpgsql
+-- Every lookup here is by key. PL/pgSQL caches generic plans, and one made while the
+-- table was tiny would keep a sequential scan until the next ANALYZE.
+SET enable_seqscan = off
+AS $$
 #variable_conflict use_column
 DECLARE
     -- p_hash_prefixes[i] is the RFC 8785 canonical JSON of event i up to its version
