@@ -422,15 +422,19 @@ class Notifier:
     notify-queue lock until its commit record is flushed), so an append that
     notifies in its own transaction commits alone. Appending with ``channel=None``
     and calling ``notify()`` after the commit keeps commits concurrent: one task
-    sends one NOTIFY for everything poked while the previous one was in flight,
-    from its own connection with ``synchronous_commit`` off (a hint needs no
-    fsync; the events it points at were committed durably before it was sent).
+    sends one NOTIFY for everything poked since the previous one, at most one per
+    ``min_interval`` seconds (the latency it adds), from its own connection with
+    ``synchronous_commit`` off (a hint needs no fsync; the events it points at were
+    committed durably before it was sent).
 
     Use it as ``async with Notifier(conninfo) as notifier: ...``.
     """
 
-    def __init__(self, conninfo: str, *, channel: str = CHANNEL) -> None:
+    def __init__(
+        self, conninfo: str, *, channel: str = CHANNEL, min_interval: float = 0.01
+    ) -> None:
         self._conninfo = conninfo
+        self._min_interval = min_interval
         self._statement = psycopg.sql.SQL("NOTIFY {}").format(psycopg.sql.Identifier(channel))
         self._pending = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -463,6 +467,8 @@ class Notifier:
                         self._pending.clear()
                         await conn.execute(self._statement)
                         self.sent += 1
+                        # At most one NOTIFY per interval: commits in between share it.
+                        await asyncio.sleep(self._min_interval)
             except psycopg.OperationalError as e:
                 # Readers also poll, so a lost wake-up costs latency, not events.
                 _log.warning("notifier connection lost, reconnecting: %s", e)
