@@ -7,10 +7,13 @@ docs/event-store.md for why tailing readers can never skip a late commit.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import inspect
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, TypeVar, cast
@@ -25,8 +28,10 @@ from domain.events import NewEvent, RecordedEvent
 
 T = TypeVar("T")
 
+_log = logging.getLogger(__name__)
+
 CHANNEL: Final = "matchlog_events"
-"""The NOTIFY channel an append wakes; the payload is the last global position (a hint)."""
+"""The NOTIFY channel an append wakes; the payload names the stream (a hint, not data)."""
 
 _SAFE_INTEGER: Final = 2**53 - 1
 
@@ -35,14 +40,17 @@ _COLUMNS: Final = (
 )
 
 _APPEND_SQL: Final = (
-    "SELECT global_position, version, recorded_at, hash, metadata FROM events_append("
-    "%s, %s, %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], %s::text[], %s)"
+    "SELECT global_position, version, recorded_at, hash, metadata "
+    "FROM events_append(%s, %s, %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], %s::text[], %s)"
 )
 
 # SQLSTATEs raised by events_append (migration 0001).
 _VERSION_CONFLICT: Final = "MLV01"
 _EVENT_ID_CONFLICT: Final = "MLE01"
-_NOT_FIRST_WRITE: Final = "MLX01"
+_TOO_MANY: Final = "MLT01"
+
+MAX_EVENTS_PER_TRANSACTION: Final = 65536
+"""A position keeps 16 bits for an event's rank within its transaction."""
 
 
 class VersionConflictError(ConflictError):
@@ -55,14 +63,6 @@ class EventIdConflictError(ConflictError):
     """An event id is already recorded with other content or in another place."""
 
     default_code = "EVENT_ID_CONFLICT"
-
-
-class AppendOrderError(RuntimeError):
-    """``append`` was called after the transaction had already written something.
-
-    A programming error, not a refusal: the recorder appends first, then writes its
-    projections, and appends once per transaction.
-    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,16 +131,83 @@ def hash_prefix(stream: str, event: NewEvent) -> str:
     >>> hash_prefix('kozel-1', NewEvent(UUID(int=2), 'Dealt', {}))
     '{"data":{},"event_id":"00000000-0000-0000-0000-000000000002","stream":"kozel-1","type":"Dealt","version":'
     """
+    return _hash_prefix(stream, event, canonical_json(dict(event.data)))
+
+
+def _hash_prefix(stream: str, event: NewEvent, data: str) -> str:
     return (
         '{"data":'
-        + rfc8785.dumps(dict(event.data)).decode()
+        + data
         + ',"event_id":"'
         + str(event.event_id)
         + '","stream":'
-        + rfc8785.dumps(stream).decode()
+        + canonical_json(stream)
         + ',"type":'
-        + rfc8785.dumps(event.type).decode()
+        + canonical_json(event.type)
         + ',"version":'
+    )
+
+
+def canonical_json(value: Any) -> str:
+    """Return the RFC 8785 canonical JSON text of ``value``.
+
+    Values without floats whose keys are ASCII take a fast path through the C
+    ``json`` encoder, which writes them exactly as RFC 8785 does; anything else
+    goes through ``rfc8785``.
+
+    >>> canonical_json({'b': [1, True, None], 'a': 'é\\n'})
+    '{"a":"é\\\\n","b":[1,true,null]}'
+    >>> canonical_json({'x': 1.0, '€': 'y'})
+    '{"x":1,"€":"y"}'
+    """
+    if _is_plain(value):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return rfc8785.dumps(value).decode()
+
+
+def _is_plain(value: Any) -> bool:
+    # RFC 8785 sorts keys by UTF-16 code units and prints floats the ECMAScript way;
+    # for ASCII keys and no floats the json module's output is identical.
+    if value is None or isinstance(value, str | bool):
+        return True
+    if isinstance(value, int):
+        return -_SAFE_INTEGER <= value <= _SAFE_INTEGER
+    if isinstance(value, list | tuple):
+        return all(_is_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and k.isascii() and _is_plain(v) for k, v in value.items())
+    return False
+
+
+def _append_params(
+    stream: str, events: Sequence[NewEvent], expected_version: int | None, channel: str | None
+) -> tuple[Any, ...]:
+    data = [canonical_json(dict(e.data)) for e in events]
+    return (
+        stream,
+        expected_version,
+        _array_literal(str(e.event_id) for e in events),
+        _array_literal(e.type for e in events),
+        # The data travels as its canonical text: the text the hash covers.
+        _array_literal(data),
+        _array_literal(json.dumps(dict(e.metadata)) for e in events),
+        _array_literal(_hash_prefix(stream, e, d) for e, d in zip(events, data, strict=True)),
+        channel,
+    )
+
+
+def _array_literal(items: Iterable[str]) -> str:
+    r"""Return a PostgreSQL array literal of ``items``, each quoted.
+
+    Strings travel cheaper than psycopg's list adaptation, which is per element.
+
+    >>> print(_array_literal(['a', 'say "hi"', 'back\\slash', '{}']))
+    {"a","say \"hi\"","back\\slash","{}"}
+    """
+    return (
+        "{"
+        + ",".join('"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items)
+        + "}"
     )
 
 
@@ -155,18 +222,20 @@ async def append(
     """Append ``events`` to ``stream`` in the transaction of ``conn``: all or none.
 
     ``expected_version`` is the version the caller last saw (0: the stream must be
-    empty; ``None``: any). Call it as the transaction's first write, once per
-    transaction; the caller commits. A retry of already-recorded event ids with the
+    empty; ``None``: any). The caller commits (and may write its projections in the
+    same transaction, before or after). A retry of already-recorded event ids with the
     same stream, order, type and data returns the original result
     (``already_recorded``) before the version is checked. Same-stream appends wait
-    for each other's commit. ``channel`` is NOTIFYed on commit (``None``: no wake-up).
+    for each other's commit. ``channel`` is NOTIFYed on commit with the stream name
+    as payload; ``None`` sends nothing (then call ``Notifier.notify()`` after the
+    commit: notifying transactions commit one at a time, see ``Notifier``).
 
     Raises:
         VersionConflictError (VERSION_CONFLICT): the stream is at another version;
             ``details["current_version"]`` says which.
         EventIdConflictError (EVENT_ID_CONFLICT): an event id is already recorded
             with other content or place, or repeats within ``events``.
-        AppendOrderError: the transaction had already written before this call.
+        ValueError: the transaction would hold more than 65536 events.
     """
     ids = [e.event_id for e in events]
     if len(set(ids)) != len(ids):
@@ -174,22 +243,16 @@ async def append(
             f"an event id repeats within one append to {stream!r}",
             details={"stream": stream, "event_ids": [str(i) for i in ids]},
         )
+    if len(events) > MAX_EVENTS_PER_TRANSACTION:
+        raise ValueError(f"at most {MAX_EVENTS_PER_TRANSACTION} events per transaction")
     if not events:
         current = await stream_version(conn, stream)
         _check_version(stream, expected_version, current)
         return AppendResult(current, ())
-    params = (
-        stream,
-        expected_version,
-        ids,
-        [e.type for e in events],
-        [json.dumps(dict(e.data)) for e in events],
-        [json.dumps(dict(e.metadata)) for e in events],
-        [hash_prefix(stream, e) for e in events],
-        channel,
-    )
     try:
-        cur = await conn.execute(_APPEND_SQL, params)
+        cur = await conn.execute(
+            _APPEND_SQL, _append_params(stream, events, expected_version, channel)
+        )
     except psycopg.Error as e:
         raise _translate(e, stream, expected_version, ids) from e
     rows = await cur.fetchall()
@@ -239,11 +302,8 @@ def _translate(
             f"event ids already recorded with other content or in another place: {stream!r}",
             details={"stream": stream, "event_ids": [str(i) for i in ids]},
         )
-    if error.sqlstate == _NOT_FIRST_WRITE:
-        return AppendOrderError(
-            f"append to {stream!r} must be the first write of its transaction "
-            "(append first, then write projections; one append per transaction)"
-        )
+    if error.sqlstate == _TOO_MANY:
+        return ValueError(f"at most {MAX_EVENTS_PER_TRANSACTION} events per transaction")
     return error
 
 
@@ -278,13 +338,14 @@ async def read_all(
 ) -> list[RecordedEvent]:
     """Return events of every stream after ``after_position`` (exclusive), in global order.
 
-    Only events whose transaction id lies below the snapshot's ``xmin`` are returned:
-    every appender that could still commit a lower position is then finished, so a
+    Only events whose transaction id lies below the snapshot's ``xmin`` are returned
+    (a position's high bits are its transaction id, so this is a range on the key):
+    every transaction that could still commit a lower position has then ended, so a
     reader that advances to the last position it got never skips a late commit.
     """
     cur = await conn.execute(
         f"SELECT {_COLUMNS} FROM events WHERE global_position > %s "
-        "AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) "
+        "AND global_position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) "
         "ORDER BY global_position LIMIT %s",
         (after_position, limit),
     )
@@ -352,6 +413,67 @@ async def _resolved(value: T | Callable[[], T] | Callable[[], Awaitable[T]]) -> 
     if inspect.isawaitable(result):
         return cast(T, await result)
     return result
+
+
+class Notifier:
+    """Wake live readers after commits, coalescing bursts, without holding commits up.
+
+    PostgreSQL serialises the commits of transactions that NOTIFY (each holds the
+    notify-queue lock until its commit record is flushed), so an append that
+    notifies in its own transaction commits alone. Appending with ``channel=None``
+    and calling ``notify()`` after the commit keeps commits concurrent: one task
+    sends one NOTIFY for everything poked since the previous one, at most one per
+    ``min_interval`` seconds (the latency it adds), from its own connection with
+    ``synchronous_commit`` off (a hint needs no fsync; the events it points at were
+    committed durably before it was sent).
+
+    Use it as ``async with Notifier(conninfo) as notifier: ...``.
+    """
+
+    def __init__(
+        self, conninfo: str, *, channel: str = CHANNEL, min_interval: float = 0.01
+    ) -> None:
+        self._conninfo = conninfo
+        self._min_interval = min_interval
+        self._statement = psycopg.sql.SQL("NOTIFY {}").format(psycopg.sql.Identifier(channel))
+        self._pending = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.sent = 0
+        """How many NOTIFYs went out (each may stand for many commits)."""
+
+    async def __aenter__(self) -> Notifier:
+        self._task = asyncio.create_task(self._run())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+    def notify(self) -> None:
+        """Ask for a wake-up; call it after the append's transaction has committed."""
+        self._pending.set()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self._conninfo, autocommit=True
+                ) as conn:
+                    await conn.execute("SET synchronous_commit = off")
+                    while True:
+                        await self._pending.wait()
+                        self._pending.clear()
+                        await conn.execute(self._statement)
+                        self.sent += 1
+                        # At most one NOTIFY per interval: commits in between share it.
+                        await asyncio.sleep(self._min_interval)
+            except psycopg.OperationalError as e:
+                # Readers also poll, so a lost wake-up costs latency, not events.
+                _log.warning("notifier connection lost, reconnecting: %s", e)
+                self._pending.set()
+                await asyncio.sleep(1.0)
 
 
 async def verify(conn: psycopg.AsyncConnection[Any]) -> BrokenLink | None:

@@ -1,10 +1,10 @@
 """The events table: one append-only log of every match, Message DB style.
 
-``events_append`` is the only writer. It serialises the moment each appending
-transaction takes its transaction id and draws its global positions (a session
-advisory lock held for one INSERT, never to commit), so transaction-id order equals
-position order; tailing readers then read below the snapshot's ``xmin`` and can never
-skip a late commit. See docs/event-store.md.
+``events_append`` is the writer. Each event's global position carries its
+transaction id in the high bits (``tx_id << 16`` plus its rank in the transaction),
+so position order is transaction-id order by construction, with no lock between
+appenders; tailing readers read below the snapshot's ``xmin`` and so never skip a
+late commit. See docs/event-store.md.
 
 Revision ID: 0001
 Revises:
@@ -18,11 +18,7 @@ down_revision = None
 branch_labels = None
 depends_on = None
 
-# The key of the session advisory lock around "take the xid, draw the positions".
-# The two-int form lives in a different key space from the bigint per-stream locks.
-APPEND_LOCK = "1835822951, 1"
-
-APPEND_FUNCTION = f"""
+APPEND_FUNCTION = """
 CREATE FUNCTION events_append(
     p_stream text,
     p_expected_version bigint,
@@ -38,40 +34,49 @@ CREATE FUNCTION events_append(
     recorded_at timestamptz,
     hash bytea,
     metadata jsonb
-) LANGUAGE plpgsql AS $$
+) LANGUAGE plpgsql
+-- Every lookup here is by key. PL/pgSQL caches generic plans, and one made while the
+-- table was tiny would keep a sequential scan until the next ANALYZE.
+SET enable_seqscan = off
+AS $$
 #variable_conflict use_column
 DECLARE
+    -- p_hash_prefixes[i] is the RFC 8785 canonical JSON of event i up to its version
+    -- (see store/events.py); the version and the closing brace are added here.
     n int := coalesce(array_length(p_event_ids, 1), 0);
+    wrote_before boolean := pg_current_xact_id_if_assigned() IS NOT NULL;
     head_version bigint;
     head_hash bytea;
     found int;
     matching int;
     offsets int;
-    hashes bytea[] := '{{}}';
+    hashes bytea[] := '{}';
     prev bytea;
-    last_position bigint;
+    base bigint;
+    first_position bigint;
 BEGIN
-    IF n = 0 THEN
-        RAISE EXCEPTION 'events_append needs at least one event' USING ERRCODE = 'MLA01';
+    IF n = 0 OR array_length(p_types, 1) IS DISTINCT FROM n
+       OR array_length(p_data, 1) IS DISTINCT FROM n
+       OR array_length(p_metadata, 1) IS DISTINCT FROM n
+       OR array_length(p_hash_prefixes, 1) IS DISTINCT FROM n THEN
+        RAISE EXCEPTION 'events_append needs one or more events, with every array as long'
+            USING ERRCODE = 'MLA01';
     END IF;
-    -- The xid must be assigned inside the critical section below, so the append
-    -- has to be its transaction's first write.
-    IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
-        RAISE EXCEPTION 'append must be the first write of its transaction'
-            USING ERRCODE = 'MLX01';
-    END IF;
+
     -- Same-stream appends queue here until the earlier one commits, so the head
     -- read below is current and a stale writer gets a clean version conflict.
     PERFORM pg_advisory_xact_lock(hashtextextended(p_stream, 0));
 
     -- Idempotent retry, checked before the version.
-    SELECT count(*),
-           count(*) FILTER (WHERE e.stream = p_stream AND e.type = t.type AND e.data = t.data),
-           count(DISTINCT e.version - t.ord)
-      INTO found, matching, offsets
-      FROM unnest(p_event_ids, p_types, p_data) WITH ORDINALITY AS t(event_id, type, data, ord)
-      JOIN events e ON e.event_id = t.event_id;
-    IF found > 0 THEN
+    IF EXISTS (SELECT FROM events e WHERE e.event_id = ANY (p_event_ids)) THEN
+        SELECT count(*),
+               count(*) FILTER (WHERE e.stream = p_stream AND e.type = t.type
+                                  AND e.data = t.data),
+               count(DISTINCT e.version - t.ord)
+          INTO found, matching, offsets
+          FROM unnest(p_event_ids, p_types, p_data)
+               WITH ORDINALITY AS t(event_id, type, data, ord)
+          JOIN events e ON e.event_id = t.event_id;
         IF found = n AND matching = n AND offsets = 1 THEN
             RETURN QUERY
                 SELECT e.global_position, e.version, e.recorded_at, e.hash, e.metadata
@@ -95,36 +100,40 @@ BEGIN
 
     prev := coalesce(head_hash, ''::bytea);
     FOR i IN 1..n LOOP
-        prev := sha256(prev || convert_to(p_hash_prefixes[i] || (head_version + i)::text || '}}',
+        prev := sha256(prev || convert_to(p_hash_prefixes[i] || (head_version + i)::text || '}',
                                           'UTF8'));
         hashes := hashes || prev;
     END LOOP;
 
-    BEGIN
-        PERFORM pg_advisory_lock({APPEND_LOCK});
-        PERFORM pg_current_xact_id();
-        RETURN QUERY
-            INSERT INTO events AS e
-                   (stream, version, event_id, type, data, metadata, tx_id, prev_hash, hash)
-            SELECT p_stream, head_version + t.ord, t.event_id, t.type, t.data, t.metadata,
-                   pg_current_xact_id(),
-                   CASE WHEN t.ord = 1 THEN head_hash ELSE hashes[t.ord - 1] END,
-                   hashes[t.ord]
-              FROM unnest(p_event_ids, p_types, p_data, p_metadata)
-                   WITH ORDINALITY AS t(event_id, type, data, metadata, ord)
-             ORDER BY t.ord
-            RETURNING e.global_position, e.version, e.recorded_at, e.hash, NULL::jsonb;
-        PERFORM pg_advisory_unlock({APPEND_LOCK});
-    EXCEPTION WHEN OTHERS OR query_canceled THEN
-        -- A session lock outlives the rollback: release it whatever went wrong.
-        PERFORM pg_advisory_unlock({APPEND_LOCK});
-        RAISE;
-    END;
+    -- The position is the transaction id shifted left 16 bits plus the event's rank
+    -- in the transaction, so position order is transaction-id order and readers can
+    -- stop below the snapshot's xmin. A transaction may append more than once.
+    base := pg_current_xact_id()::text::bigint << 16;
+    first_position := base;
+    IF wrote_before THEN
+        SELECT coalesce(max(e.global_position) + 1, base) INTO first_position
+          FROM events e WHERE e.global_position >= base AND e.global_position < base + 65536;
+    END IF;
+    IF first_position - base + n > 65536 THEN
+        RAISE EXCEPTION 'more than 65536 events in one transaction' USING ERRCODE = 'MLT01';
+    END IF;
+    RETURN QUERY
+        INSERT INTO events AS e (global_position, stream, version, event_id, type, data,
+                                 metadata, tx_id, prev_hash, hash)
+        SELECT first_position + t.ord - 1, p_stream, head_version + t.ord, t.event_id,
+               t.type, t.data, t.metadata, pg_current_xact_id(),
+               CASE WHEN t.ord = 1 THEN head_hash ELSE hashes[t.ord - 1] END,
+               hashes[t.ord]
+          FROM unnest(p_event_ids, p_types, p_data, p_metadata)
+               WITH ORDINALITY AS t(event_id, type, data, metadata, ord)
+         ORDER BY t.ord
+        RETURNING e.global_position, e.version, e.recorded_at, e.hash, NULL::jsonb;
 
+    -- A hint for live readers, delivered on commit; the payload names the stream.
+    -- A transaction that notifies holds PostgreSQL's notify-queue lock through its
+    -- commit, so notifying appends commit one at a time (see docs/event-store.md).
     IF p_channel IS NOT NULL THEN
-        SELECT max(e.global_position) INTO last_position
-          FROM events e WHERE e.stream = p_stream AND e.version = head_version + n;
-        PERFORM pg_notify(p_channel, last_position::text);
+        PERFORM pg_notify(p_channel, p_stream);
     END IF;
 END
 $$
@@ -135,7 +144,8 @@ def upgrade() -> None:
     op.execute(
         """
         CREATE TABLE events (
-            global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            global_position bigint      PRIMARY KEY
+                                        DEFAULT (pg_current_xact_id()::text::bigint << 16),
             stream          text        NOT NULL CHECK (stream ~ '^[a-z]+-.+$'),
             version         bigint      NOT NULL CHECK (version >= 1),
             event_id        uuid        NOT NULL,
@@ -146,6 +156,8 @@ def upgrade() -> None:
             tx_id           xid8        NOT NULL DEFAULT pg_current_xact_id(),
             prev_hash       bytea,
             hash            bytea       NOT NULL CHECK (octet_length(hash) = 32),
+            CONSTRAINT events_position_tx_check
+                CHECK (global_position >> 16 = tx_id::text::bigint),
             CONSTRAINT events_stream_version_key UNIQUE (stream, version),
             CONSTRAINT events_event_id_key UNIQUE (event_id)
         )
