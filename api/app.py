@@ -22,6 +22,7 @@ from api.settings import Settings
 from api.tokens import TokenController
 from projections.matches import project_match_summary
 from store.database import resolve_database_url
+from store.events import Notifier
 from store.recorder import Recorder
 
 
@@ -39,9 +40,12 @@ def create_app(settings: Settings) -> Litestar:
         )
         await pool.open(wait=True, timeout=30)
         app.state.pool = pool
-        app.state.recorder = Recorder(pool, projectors=[project_match_summary])
         try:
-            yield
+            async with Notifier(url) as notifier:
+                app.state.recorder = Recorder(
+                    pool, projectors=[project_match_summary], notifier=notifier
+                )
+                yield
         finally:
             await pool.close()
 

@@ -4,7 +4,8 @@ For one request it loads the match state (from a cache keyed by stream version, 
 by folding the stream), asks the domain to decide each command in turn (a refused
 command stops the batch), appends the resulting events with the version it folded,
 and runs the inline projectors handed to it at wiring time, all in one
-transaction. Server-dealt rounds are shuffled here, with ``secrets``, and the deck
+transaction; after the commit it asks the notifier to wake live readers (design.md,
+"the flow of one move", step 4). Server-dealt rounds are shuffled here, with ``secrets``, and the deck
 is passed into the command, so the domain stays free of randomness.
 """
 
@@ -34,7 +35,7 @@ from domain.stream import (
     fold,
     rules_for,
 )
-from store.events import VersionConflictError, append, read_stream
+from store.events import Notifier, VersionConflictError, append, read_stream
 
 Projector = Callable[
     [psycopg.AsyncConnection[Any], str, MatchState, Sequence[RecordedEvent]], Awaitable[None]
@@ -92,10 +93,12 @@ class Recorder:
         pool: AsyncConnectionPool[Any],
         projectors: Sequence[Projector] = (),
         *,
+        notifier: Notifier | None = None,
         cache_size: int = 512,
     ) -> None:
         self._pool = pool
         self._projectors = tuple(projectors)
+        self._notifier = notifier
         self._cache: OrderedDict[str, tuple[int, MatchState]] = OrderedDict()
         self._cache_size = cache_size
 
@@ -151,13 +154,17 @@ class Recorder:
             new_events = [
                 NewEvent(uuid.uuid4(), event.type, dict(event.data), meta) for event in events
             ]
-            result = await append(conn, stream, new_events, version)
+            # No NOTIFY inside the transaction: PostgreSQL commits notifying
+            # transactions one at a time. The notifier wakes readers after commit.
+            result = await append(conn, stream, new_events, version, channel=None)
             for projector in self._projectors:
                 await projector(conn, stream, after, result.events)
             recorded = Recorded(stream, result.version, result.events, after)
             if after_append is not None:
                 await after_append(conn, recorded)
         self._remember(stream, recorded.version, after)
+        if self._notifier is not None:
+            self._notifier.notify()
         return recorded
 
     def _decide_all(
