@@ -5,6 +5,7 @@ move (raising ``IllegalMoveError`` with the §17 code, first in precedence order
 and returns the next position; ``decide``/``evolve`` are the event-sourced form of
 the same step. ``view`` says what one seat (or a spectator) may see.
 
+>>> from domain.cards import deck
 >>> setup = RoundSetup(Variant.STANDARD, dealer=0, deck=deck())
 >>> p = initial_position(setup)
 >>> to_act(p)
@@ -20,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from itertools import permutations
 from typing import Any
 
-from domain.cards import Card, deck
+from domain.cards import Card
 from domain.cuttle.moves import MAIN_ACTIONS, Move, card_key
 from domain.cuttle.outcome import Outcome, Termination, Variant
 from domain.cuttle.state import (
@@ -42,11 +43,13 @@ __all__ = [
     "controller",
     "decide",
     "evolve",
+    "generate_moves",
     "goal",
     "initial_position",
     "is_terminal",
     "legal_moves",
     "outcome",
+    "push",
     "to_act",
     "totals",
     "view",
@@ -71,9 +74,7 @@ _RANK_NAMES = {
     "K": "king", "X": "joker",
 }  # fmt: skip
 _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-_VALUE = {card: "A23456789T".index(card.rank) + 1 for card in deck() if card.rank in _POINT_RANKS}
-_KEY = {card: card_key(card) for card in deck(jokers=True)}
-_CHAIN_PHASES = frozenset({Phase.COUNTER})
+_VALUE = {rank: i + 1 for i, rank in enumerate("A23456789T")}
 _PHASE_ACTIONS = {
     Phase.MAIN: MAIN_ACTIONS | {"offer-draw"},
     Phase.COUNTER: frozenset({"counter", "decline"}),
@@ -114,7 +115,7 @@ def totals(position: Position) -> tuple[int, ...]:
     """Return each seat's points: the point stacks it controls (§10.1)."""
     points = [0] * position.players
     for stack in position.stacks:
-        points[controller(stack, position.variant)] += _VALUE[stack.base]
+        points[controller(stack, position.variant)] += _VALUE[stack.base.rank]
     return tuple(points)
 
 
@@ -138,7 +139,7 @@ def _winner(
     points = [0] * players
     kings = [0] * players
     for s in stacks:
-        points[controller(s, variant)] += _VALUE[s.base]
+        points[controller(s, variant)] += _VALUE[s.base.rank]
     for s in perms:
         if s.base.rank == "K":
             kings[controller(s, variant)] += 1
@@ -272,7 +273,8 @@ def _mv(
     player: int | None = None,
     seven: bool = False,
 ) -> Move:
-    key = (action, seat, card, target, player, seven)
+    # Cards are interned, so their ids are stable keys and hash far faster than cards.
+    key = (action, seat, id(card), id(target), player, seven)
     move = _MOVES.get(key)
     if move is None:
         move = _MOVES[key] = Move(action, seat, card, target, player, (), seven)
@@ -281,92 +283,115 @@ def _mv(
 
 # --- legal move generation ------------------------------------------------------------
 
+_RANK_STRENGTH = {rank: i * 4 for i, rank in enumerate("A23456789TJQK")}
+_RANK_STRENGTH["X"] = 100  # jokers sort last, like card_key
+_SUIT_STRENGTH = {suit: i for i, suit in enumerate("CDHS12")}
 
-def _card_plays(p: Position, seat: int, card: Card, seven: bool) -> Iterator[Move]:
-    """Every legal way to play ``card`` as a main action (from hand or a seven)."""
-    variant = p.variant
+
+def _strength(card: Card) -> int:
+    return _RANK_STRENGTH[card.rank] + _SUIT_STRENGTH[card.suit]
+
+
+class _Table:
+    """What move generation needs to know about the table, computed once per position."""
+
+    __slots__ = ("classic", "perms", "queens", "stacks")
+
+    def __init__(self, p: Position) -> None:
+        variant = p.variant
+        self.classic = variant is Variant.CLASSIC
+        self.stacks = [(s, controller(s, variant)) for s in p.stacks]
+        self.perms = [(s, controller(s, variant)) for s in p.permanents]
+        self.queens = [0] * len(p.hands)
+        for s, ctrl in self.perms:
+            if s.base.rank == "Q":
+                self.queens[ctrl] += 1
+
+    def guarded(self, host: Card, ctrl: int, actor: int) -> bool:
+        """Whether a queen protects ``host`` (and what is attached to it) from ``actor`` (§11)."""
+        if ctrl == actor:
+            return False
+        if host.rank == "Q":
+            return not self.classic and self.queens[ctrl] >= 2
+        return self.queens[ctrl] >= 1
+
+
+def _card_plays(
+    p: Position, t: _Table, seat: int, card: Card, seven: bool, out: list[Move]
+) -> None:
+    """Append every legal way to play ``card`` as a main action (from hand or a seven)."""
     rank = card.rank
-    if card.is_joker:
-        for stack in p.permanents:
-            ctrl = controller(stack, variant)
-            if ctrl != seat and not _protectors(p, stack.base, ctrl, seat):
-                yield _mv("joker", seat, card, stack.base, seven=seven)
+    if rank == "X":
+        for stack, ctrl in t.perms:
+            if ctrl != seat and not t.guarded(stack.base, ctrl, seat):
+                out.append(_mv("joker", seat, card, stack.base, seven=seven))
         return
     if rank in _POINT_RANKS:
-        yield _mv("points", seat, card, seven=seven)
-        strength = _KEY[card]
-        for stack in p.stacks:
-            if _KEY[stack.base] < strength and controller(stack, variant) != seat:
-                yield _mv("scuttle", seat, card, stack.base, seven=seven)
+        out.append(_mv("points", seat, card, seven=seven))
+        strength = _strength(card)
+        for stack, ctrl in t.stacks:
+            if ctrl != seat and _strength(stack.base) < strength:
+                out.append(_mv("scuttle", seat, card, stack.base, seven=seven))
     if rank == "8":
-        yield _mv("glasses", seat, card, seven=seven)
+        out.append(_mv("glasses", seat, card, seven=seven))
     elif rank == "Q":
-        yield _mv("queen", seat, card, seven=seven)
+        out.append(_mv("queen", seat, card, seven=seven))
     elif rank == "K":
-        yield _mv("king", seat, card, seven=seven)
+        out.append(_mv("king", seat, card, seven=seven))
     elif rank == "J":
-        for stack in p.stacks:
-            ctrl = controller(stack, variant)
-            if (ctrl != seat or variant is Variant.CLASSIC) and not _protectors(
-                p, stack.base, ctrl, seat
-            ):
-                yield _mv("jack", seat, card, stack.base, seven=seven)
+        for stack, ctrl in t.stacks:
+            if (ctrl != seat or t.classic) and not t.guarded(stack.base, ctrl, seat):
+                out.append(_mv("jack", seat, card, stack.base, seven=seven))
     if rank in _ONEOFF_RANKS:
-        yield from _oneoffs(p, seat, card, seven)
+        _oneoffs(p, t, seat, card, seven, out)
 
 
-def _oneoffs(p: Position, seat: int, card: Card, seven: bool) -> Iterator[Move]:
+def _oneoffs(p: Position, t: _Table, seat: int, card: Card, seven: bool, out: list[Move]) -> None:
     rank = card.rank
     if rank == "A" or rank == "6":
-        yield _mv("oneoff", seat, card, seven=seven)
+        out.append(_mv("oneoff", seat, card, seven=seven))
     elif rank == "3":
         if _eligible_scrap(p):
-            yield _mv("oneoff", seat, card, seven=seven)
+            out.append(_mv("oneoff", seat, card, seven=seven))
     elif rank == "5" or rank == "7":
         if p.deck:
-            yield _mv("oneoff", seat, card, seven=seven)
+            out.append(_mv("oneoff", seat, card, seven=seven))
     elif rank == "4":
-        for victim in range(p.players):
+        for victim in range(len(p.hands)):
             if victim != seat and p.hands[victim]:
-                yield _mv("oneoff", seat, card, player=victim, seven=seven)
-                if p.players == 2:
-                    yield _mv("oneoff", seat, card, seven=seven)
+                out.append(_mv("oneoff", seat, card, player=victim, seven=seven))
+                if len(p.hands) == 2:
+                    out.append(_mv("oneoff", seat, card, seven=seven))
     else:
-        for target in _two_nine_targets(p, seat, rank):
-            yield _mv("oneoff", seat, card, target, seven=seven)
-
-
-def _two_nine_targets(p: Position, seat: int, rank: str) -> Iterator[Card]:
-    variant = p.variant
-    classic = variant is Variant.CLASSIC
-    for stack in p.stacks:
-        ctrl = controller(stack, variant)
-        if (ctrl == seat and not classic) or _protectors(p, stack.base, ctrl, seat):
-            continue
-        if stack.attached:
-            yield stack.attached[-1][0]
-        if rank == "9" and not classic:
-            yield stack.base
-    for stack in p.permanents:
-        ctrl = controller(stack, variant)
-        if (ctrl == seat and not classic) or _protectors(p, stack.base, ctrl, seat):
-            continue
-        yield stack.base
-        if stack.attached:
-            yield stack.attached[-1][0]
+        classic = t.classic
+        for stack, ctrl in t.stacks:
+            if (ctrl == seat and not classic) or t.guarded(stack.base, ctrl, seat):
+                continue
+            if stack.attached:
+                out.append(_mv("oneoff", seat, card, stack.attached[-1][0], seven=seven))
+            if rank == "9" and not classic:
+                out.append(_mv("oneoff", seat, card, stack.base, seven=seven))
+        for stack, ctrl in t.perms:
+            if (ctrl == seat and not classic) or t.guarded(stack.base, ctrl, seat):
+                continue
+            out.append(_mv("oneoff", seat, card, stack.base, seven=seven))
+            if stack.attached:
+                out.append(_mv("oneoff", seat, card, stack.attached[-1][0], seven=seven))
 
 
 def _main_moves(p: Position, seat: int) -> list[Move]:
     """Every legal main action except pass (§5)."""
     moves: list[Move] = []
+    hand = p.hands[seat]
     if p.deck:
-        room = _limit_room(p, seat)
-        if room is None or room > 0:
+        limit = HAND_LIMITS[p.variant]
+        if limit is None or len(hand) < limit:
             moves.append(_mv("draw", seat))
+    table = _Table(p)
     frozen = p.frozen
-    for card in sorted(p.hands[seat], key=_KEY.__getitem__):
-        if card not in frozen:
-            moves.extend(_card_plays(p, seat, card, False))
+    for card in sorted(hand, key=_strength):
+        if not frozen or card not in frozen:
+            _card_plays(p, table, seat, card, False, moves)
     return moves
 
 
@@ -393,13 +418,14 @@ def _seven_moves(p: Position) -> list[Move]:
     seat = p.turn
     moves: list[Move] = []
     for card in p.revealed:
-        moves.extend(_card_plays(_seven_view(p, card), seat, card, True))
+        judged = _seven_view(p, card)
+        _card_plays(judged, _Table(judged), seat, card, True, moves)
     if not moves:
         moves = [_mv("scrap", seat, card, seven=True) for card in p.revealed]
     return moves
 
 
-def _generate(p: Position) -> Iterator[Move]:
+def _generate(p: Position, service: bool = True) -> Iterator[Move]:
     phase = p.phase
     if phase is Phase.ROUND_OVER:
         return
@@ -409,7 +435,7 @@ def _generate(p: Position) -> Iterator[Move]:
         yield from moves
         if not p.deck or not moves:
             yield _mv("pass", seat)
-        if not p.offer_refused:
+        if service and not p.offer_refused:
             yield _mv("offer-draw", seat)
     elif phase is Phase.COUNTER:
         responder = p.responder
@@ -417,16 +443,16 @@ def _generate(p: Position) -> Iterator[Move]:
         yield _mv("decline", responder)
         top_seat = p.chain[-1][1]
         if not _queens(p.permanents, p.variant, top_seat):
-            for card in sorted(p.hands[responder], key=_KEY.__getitem__):
+            for card in sorted(p.hands[responder], key=card_key):
                 if card.rank == "2" and card not in p.frozen:
                     yield _mv("counter", responder, card)
     elif phase is Phase.RESOLVE_THREE:
-        for card in sorted(_eligible_scrap(p), key=_KEY.__getitem__):
+        for card in sorted(_eligible_scrap(p), key=card_key):
             yield _mv("take", seat, card)
     elif phase is Phase.RESOLVE_FOUR:
         victim = p.victim
         assert victim is not None
-        hand = sorted(p.hands[victim], key=_KEY.__getitem__)
+        hand = sorted(p.hands[victim], key=card_key)
         count = min(2, len(hand))
         for i, first in enumerate(hand):
             if count == 1:
@@ -435,7 +461,7 @@ def _generate(p: Position) -> Iterator[Move]:
                 for second in hand[i + 1 :]:
                     yield Move("discard", victim, cards=(first, second))
     elif phase is Phase.RESOLVE_FIVE:
-        for card in sorted(p.hands[seat], key=_KEY.__getitem__):
+        for card in sorted(p.hands[seat], key=card_key):
             yield Move("discard", seat, cards=(card,))
     elif phase is Phase.RESOLVE_SEVEN:
         yield from _seven_moves(p)
@@ -444,11 +470,12 @@ def _generate(p: Position) -> Iterator[Move]:
         yield _mv("accept-draw", p.responder)
         yield _mv("refuse-draw", p.responder)
     elif phase is Phase.NAME_CARDS:
-        free = sorted(_unplaced(p), key=_KEY.__getitem__)
+        free = sorted(_unplaced(p), key=card_key)
         for combo in permutations(free, cards_awaited(p)):
             yield Move("cards", None, cards=combo)
-    for resigner in range(p.players):
-        yield _mv("resign", resigner)
+    if service:
+        for resigner in range(p.players):
+            yield _mv("resign", resigner)
 
 
 class LegalMoves:
@@ -492,6 +519,20 @@ class LegalMoves:
 def legal_moves(position: Position) -> LegalMoves:
     """Return the legal moves of whoever may act now, resignations included."""
     return LegalMoves(position)
+
+
+def generate_moves(position: Position, *, service: bool = True) -> list[Move]:
+    """Return the legal moves as a list; ``service=False`` leaves out resignations and
+    draw offers (§25), as random playouts want."""
+    return list(_generate(position, service))
+
+
+def push(position: Position, move: Move) -> Position:
+    """Apply a move known to be legal (from ``legal_moves``) without checking it again.
+
+    Like python-chess's ``push``: an illegal move gives an undefined position.
+    """
+    return _play(position, move).freeze()
 
 
 # --- checking ----------------------------------------------------------------------
@@ -601,7 +642,10 @@ def _check_seven(p: Position, m: Move, seat: int) -> None:
         raise _fail("CARD_NOT_AVAILABLE", f"{card.text()} is not a revealed card", m)
     if m.action == "scrap":
         for other in p.revealed:
-            if next(_card_plays(_seven_view(p, other), seat, other, True), None) is not None:
+            judged = _seven_view(p, other)
+            playable: list[Move] = []
+            _card_plays(judged, _Table(judged), seat, other, True, playable)
+            if playable:
                 raise _fail("MUST_PLAY_REVEALED", f"{other.text()} can be played, so it must be", m)
         return
     _check_main(_seven_view(p, card), m, seat, seven=True)
@@ -701,7 +745,7 @@ def _check_scuttle(p: Position, m: Move, seat: int, card: Card) -> None:
             "INVALID_TARGET", "a scuttle hits the base card of an opponent's point stack", m
         )
     base = found[1].base
-    if _KEY[card] < _KEY[base]:
+    if _strength(card) < _strength(base):
         raise _fail("SCUTTLE_TOO_WEAK", f"{card.text()} does not beat {base.text()}", m)
 
 
@@ -735,6 +779,10 @@ def _check_queens(p: Position, m: Move, host: Card, ctrl: int, seat: int, what: 
 
 
 # --- applying (unchecked) ---------------------------------------------------------------
+
+
+def _stack_key(stack: Stack) -> int:
+    return _strength(stack.base)
 
 
 class _Work:
@@ -842,10 +890,10 @@ class _Work:
         self.hands[seat] = self.hands[seat] - {card}
 
     def put_stack(self, stack: Stack) -> None:
-        self.stacks = tuple(sorted((*self.stacks, stack), key=lambda s: _KEY[s.base]))
+        self.stacks = tuple(sorted((*self.stacks, stack), key=_stack_key))
 
     def put_perm(self, stack: Stack) -> None:
-        self.permanents = tuple(sorted((*self.permanents, stack), key=lambda s: _KEY[s.base]))
+        self.permanents = tuple(sorted((*self.permanents, stack), key=_stack_key))
 
     def replace(self, old: Stack, new: Stack | None, perm: bool) -> None:
         stacks = self.permanents if perm else self.stacks
@@ -1235,7 +1283,7 @@ def visible_hands(position: Position, seat: int | None) -> frozenset[int]:
 
 
 def _cards(cards: Iterable[Card]) -> list[str]:
-    return [c.text() for c in sorted(cards, key=_KEY.__getitem__)]
+    return [c.text() for c in sorted(cards, key=card_key)]
 
 
 def view(position: Position, seat: int | None) -> dict[str, Any]:
