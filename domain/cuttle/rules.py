@@ -524,6 +524,16 @@ def legal_moves(position: Position) -> LegalMoves:
 def generate_moves(position: Position, *, service: bool = True) -> list[Move]:
     """Return the legal moves as a list; ``service=False`` leaves out resignations and
     draw offers (§25), as random playouts want."""
+    if position.phase is Phase.MAIN:
+        seat = position.turn
+        moves = _main_moves(position, seat)
+        if not position.deck or not moves:
+            moves.append(_mv("pass", seat))
+        if service:
+            if not position.offer_refused:
+                moves.append(_mv("offer-draw", seat))
+            moves.extend(_mv("resign", s) for s in range(position.players))
+        return moves
     return list(_generate(position, service))
 
 
@@ -781,6 +791,9 @@ def _check_queens(p: Position, m: Move, host: Card, ctrl: int, seat: int, what: 
 # --- applying (unchecked) ---------------------------------------------------------------
 
 
+_new_position = tuple.__new__
+
+
 def _stack_key(stack: Stack) -> int:
     return _strength(stack.base)
 
@@ -818,27 +831,30 @@ class _Work:
         self.facts: list[Event] = []
 
     def freeze(self) -> Position:
-        return Position(
-            self.variant,
-            self.dealer,
-            self.turn,
-            self.phase,
-            self.deck,
-            tuple(self.hands),
-            self.stacks,
-            self.permanents,
-            self.scrap,
-            self.frozen,
-            self.passes,
-            self.chain,
-            self.target,
-            self.victim,
-            self.responder,
-            self.revealed,
-            self.naming,
-            self.shown,
-            self.offer_refused,
-            self.result,
+        return _new_position(
+            Position,
+            (
+                self.variant,
+                self.dealer,
+                self.turn,
+                self.phase,
+                self.deck,
+                tuple(self.hands),
+                self.stacks,
+                self.permanents,
+                self.scrap,
+                self.frozen,
+                self.passes,
+                self.chain,
+                self.target,
+                self.victim,
+                self.responder,
+                self.revealed,
+                self.naming,
+                self.shown,
+                self.offer_refused,
+                self.result,
+            ),
         )
 
     @property

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.cards import Card, deck, format_cards, parse_cards
 from domain.cuttle.moves import card_key
@@ -56,8 +56,7 @@ _PACK52 = frozenset(deck())
 _PACK54 = frozenset(deck(jokers=True))
 
 
-@dataclass(frozen=True, slots=True)
-class Stack:
+class Stack(NamedTuple):
     """A card on a field with the cards attached to it (§10).
 
     A point stack has a base point card and jacks; a glasses 8, queen or king has
@@ -81,8 +80,7 @@ class Stack:
         return f"{self.base.text()}[{inner}]"
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(NamedTuple):
     """A round in progress: every zone, the phase and what is pending (§4.1, §17).
 
     ``deck`` is top first; ``None`` marks a card the engine does not know yet (a
@@ -94,6 +92,7 @@ class Position:
     offer. ``revealed`` holds a seven's cards; ``shown`` counts cards on top of the
     deck that everyone has seen (a seven put one back). ``naming`` says what a
     ``NAME_CARDS`` phase finishes. A frozen card thaws when its holder's turn ends.
+    A named tuple, so that copies and comparisons stay cheap in playouts.
     """
 
     variant: Variant
