@@ -49,6 +49,7 @@ __all__ = [
     "is_terminal",
     "legal_moves",
     "outcome",
+    "outcome_of",
     "push",
     "to_act",
     "totals",
@@ -1268,6 +1269,18 @@ def decide(position: Position, command: Move | str) -> list[Event]:
     _check(position, move)
     work = _play(position, move)
     return [Event("MovePlayed", {"move": move.text()}), *work.facts]
+
+
+def outcome_of(event: Event) -> Outcome | None:
+    """Return the round's outcome carried by a ``RoundEnded`` event, else ``None``.
+
+    >>> outcome_of(Event("RoundEnded", {"termination": "goal", "winner": 1, "resigned": None}))
+    Outcome(termination=<Termination.GOAL: 'goal'>, winner=1, resigned=None)
+    """
+    if event.type != "RoundEnded":
+        return None
+    data = event.data
+    return Outcome(Termination(data["termination"]), data["winner"], data.get("resigned"))
 
 
 def evolve(position: Position, event: Event) -> Position:
