@@ -472,3 +472,26 @@ class TestServiceEndings:
         assert "WRONG_PHASE" == refusal(p, "P0 offer-draw")
         p = play(p, "P0 points 7H")
         assert "P1 offer-draw" in {m.text() for m in legal_moves(p)}
+
+
+class TestNineTargetsByVariant:
+    def test_cutthroat_nine_returns_a_top_joker_to_its_player(self) -> None:
+        p = pos("cutthroat", hands="9S / - / -", perms="- / KD[X1:P2] / -")
+        after = play(p, "P0 oneoff 9S>X1", "P1 decline", "P2 decline")
+        assert cards("X1") == after.hands[2] and cards("X1") == after.frozen
+        assert 1 == controller(after.permanents[0], after.variant)
+
+    def test_classic_nine_may_return_own_permanent(self) -> None:
+        p = pos("classic", hands="9S / -", perms="QH / -")
+        after = play(p, "P0 oneoff 9S>QH", "P1 decline")
+        assert cards("QH") == after.hands[0]
+
+    def test_standard_nine_never_targets_own_cards(self) -> None:
+        p = pos(hands="9S / -", points="7H / -", perms="QH / -")
+        assert "INVALID_TARGET" == refusal(p, "P0 oneoff 9S>7H")
+        assert "INVALID_TARGET" == refusal(p, "P0 oneoff 9S>QH")
+
+    def test_nine_on_a_jacked_stack_scraps_the_jacks(self) -> None:
+        p = pos(hands="9S / -", points="7H[JC:P1] / -")
+        after = play(p, "P0 oneoff 9S>7H", "P1 decline")
+        assert cards("7H") == after.hands[1] and cards("9S JC") == after.scrap
