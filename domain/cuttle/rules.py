@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import permutations
+from operator import attrgetter
 from typing import Any
 
 from domain.cards import Card
@@ -289,6 +290,10 @@ _RANK_STRENGTH["X"] = 100  # jokers sort last, like card_key
 _SUIT_STRENGTH = {suit: i for i, suit in enumerate("CDHS12")}
 
 
+_BY_CODE = attrgetter("rank", "suit")
+"""A C-level sort key: a stable move order across processes, cheaper than rank order."""
+
+
 def _strength(card: Card) -> int:
     return _RANK_STRENGTH[card.rank] + _SUIT_STRENGTH[card.suit]
 
@@ -390,7 +395,7 @@ def _main_moves(p: Position, seat: int) -> list[Move]:
             moves.append(_mv("draw", seat))
     table = _Table(p)
     frozen = p.frozen
-    for card in sorted(hand, key=_strength):
+    for card in sorted(hand, key=_BY_CODE):
         if not frozen or card not in frozen:
             _card_plays(p, table, seat, card, False, moves)
     return moves
