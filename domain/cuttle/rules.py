@@ -249,7 +249,12 @@ def is_terminal(position: Position) -> bool:
 
 
 def initial_position(setup: RoundSetup) -> Position:
-    """Deal a round (§4): hands by ruling 2, the player after the dealer to act."""
+    """Deal a round (§4): hands by ruling 2, the player after the dealer to act.
+
+    A set-up given as a position (ruling 25) starts from that position as it is.
+    """
+    if setup.position is not None:
+        return Position.from_text(setup.position)
     hands, rest = deal(setup)
     players = setup.variant.players
     return Position(

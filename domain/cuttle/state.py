@@ -161,24 +161,35 @@ class RoundSetup:
 
     ``deck`` is the whole shuffled deck, top first (dealt as ruling 2 says);
     ``hands`` are the hands as dealt from a physical deck, one tuple per seat, and
-    the rest of the deck stays unknown until the scorer names it (§24).
+    the rest of the deck stays unknown until the scorer names it (§24);
+    ``position`` is a set-up position in the position notation (ruling 25), for a
+    recording that starts mid-round.
 
     Raises:
-        InvalidSetupError (INVALID_DECK): not exactly one of deck/hands, a deck that
-            is not the variant's pack, or hands of the wrong sizes or cards.
+        InvalidSetupError (INVALID_DECK): not exactly one of deck/hands/position, a
+            deck that is not the variant's pack, or hands of the wrong sizes or cards.
+        InvalidSetupError (INVALID_POSITION): a position that cannot be read, or whose
+            variant or dealer differ from the set-up's.
     """
 
     variant: Variant
     dealer: int
     deck: tuple[Card, ...] | None = None
     hands: tuple[tuple[Card, ...], ...] | None = None
+    position: str | None = None
 
     def __post_init__(self) -> None:
         players = self.variant.players
         if not 0 <= self.dealer < players:
             raise _bad_deck(f"P{self.dealer} is not a seat of {self.variant.value}")
-        if (self.deck is None) == (self.hands is None):
-            raise _bad_deck("a round set-up gives either the deck order or the dealt hands")
+        if sum(x is not None for x in (self.deck, self.hands, self.position)) != 1:
+            raise _bad_deck(
+                "a round set-up gives exactly one of the deck order, the dealt hands or a position"
+            )
+        if self.position is not None:
+            start = parse_position(self.position)
+            if (start.variant, start.dealer) != (self.variant, self.dealer):
+                raise _invalid("the position's variant and dealer must match the set-up's")
         full = pack(self.variant)
         if self.deck is not None and (len(self.deck) != len(full) or set(self.deck) != full):
             raise _bad_deck(
@@ -199,6 +210,8 @@ class RoundSetup:
             data["deck"] = format_cards(self.deck)
         if self.hands is not None:
             data["hands"] = [format_cards(h) for h in self.hands]
+        if self.position is not None:
+            data["position"] = self.position
         return data
 
     @classmethod
@@ -213,11 +226,13 @@ class RoundSetup:
             dealer = int(data["dealer"])
             deck_text = data.get("deck")
             hands = data.get("hands")
+            position = data.get("position")
             return cls(
                 variant,
                 dealer,
                 deck=None if deck_text is None else parse_cards(deck_text),
                 hands=None if hands is None else tuple(parse_cards(h) for h in hands),
+                position=None if position is None else str(position),
             )
         except (KeyError, ValueError, TypeError, MalformedError) as e:
             raise _bad_deck(f"not a round set-up: {e}") from None
@@ -233,6 +248,9 @@ def hand_sizes(variant: Variant, dealer: int) -> tuple[int, ...]:
 def deal(setup: RoundSetup) -> tuple[tuple[frozenset[Card], ...], tuple[Card | None, ...]]:
     """Deal a set-up into hands and the remaining deck (ruling 2), top first."""
     players = setup.variant.players
+    if setup.position is not None:
+        start = parse_position(setup.position)
+        return start.hands, start.deck
     if setup.hands is not None:
         hands = tuple(frozenset(h) for h in setup.hands)
         remaining = len(pack(setup.variant)) - sum(len(h) for h in hands)

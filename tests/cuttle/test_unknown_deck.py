@@ -185,3 +185,20 @@ class TestPositionNotation:
     def test_cards_placed_nowhere_are_out_of_play_with_an_ordered_deck(self) -> None:
         p = pos(hands="3C / -", deck="7H")
         assert "NO_EFFECT" == refusal(p, "P0 oneoff 3C")
+
+
+class TestSetUpFromPosition:
+    TEXT = (
+        "standard; dealer P0; turn P1; phase MAIN; deck ?30; hands 5C / 7H 9S JD QC; "
+        "points TH / 3D; permanents - / -; scrap -"
+    )
+
+    def test_round_starts_from_the_position(self) -> None:
+        setup = RoundSetup(Variant.STANDARD, 0, position=self.TEXT)
+        assert setup == RoundSetup.from_data(setup.to_data())
+        assert self.TEXT == initial_position(setup).text()
+
+    def test_position_must_match_variant_and_dealer(self) -> None:
+        with pytest.raises(InvalidSetupError) as e:
+            RoundSetup(Variant.STANDARD, 1, position=self.TEXT)
+        assert "INVALID_POSITION" == e.value.code
