@@ -37,26 +37,6 @@ from domain.cuttle.state import (
 from domain.errors import IllegalMoveError, MalformedError
 from domain.events import Event
 
-__all__ = [
-    "LegalMoves",
-    "apply",
-    "cards_awaited",
-    "controller",
-    "decide",
-    "evolve",
-    "generate_moves",
-    "goal",
-    "initial_position",
-    "is_terminal",
-    "legal_moves",
-    "outcome",
-    "outcome_of",
-    "push",
-    "to_act",
-    "totals",
-    "view",
-    "visible_hands",
-]
 
 GOALS = {
     Variant.CLASSIC: (21, 14, 10, 7, 5),
@@ -182,19 +162,25 @@ def _eligible_scrap(p: Position) -> list[Card]:
 
 
 def _locate(p: Position, card: Card) -> tuple[str, Stack] | None:
-    """Find a card on the table: ``base``/``top``/``covered`` of a point stack or ``perm*``."""
-    for stack in p.stacks:
-        if stack.base is card:
-            return "base", stack
-        for i, (jack, _) in enumerate(stack.attached):
-            if jack is card:
-                return ("top" if i == len(stack.attached) - 1 else "covered"), stack
-    for stack in p.permanents:
-        if stack.base is card:
-            return "perm", stack
-        for i, (joker, _) in enumerate(stack.attached):
-            if joker is card:
-                return ("permtop" if i == len(stack.attached) - 1 else "covered"), stack
+    """Find a card on the table (see ``_find``)."""
+    return _find(p.stacks, p.permanents, card)
+
+
+_KINDS = (("base", "top"), ("perm", "permtop"))
+
+
+def _find(
+    stacks: tuple[Stack, ...], perms: tuple[Stack, ...], card: Card
+) -> tuple[str, Stack] | None:
+    """Find a card on the table: the ``base``, ``top`` or ``covered`` jack of a point
+    stack, or the ``perm``, ``permtop`` or ``covered`` joker of a permanent."""
+    for group, (base_kind, top_kind) in zip((stacks, perms), _KINDS, strict=True):
+        for stack in group:
+            if stack.base is card:
+                return base_kind, stack
+            for i, (attached, _) in enumerate(stack.attached):
+                if attached is card:
+                    return (top_kind if i == len(stack.attached) - 1 else "covered"), stack
     return None
 
 
@@ -1069,17 +1055,9 @@ def _main_action(w: _Work, m: Move, seat: int) -> None:
 
 def _locate_w(w: _Work, card: Card | None) -> tuple[str, Stack]:
     assert card is not None
-    for stack in w.stacks:
-        if stack.base is card:
-            return "base", stack
-        if stack.attached and stack.attached[-1][0] is card:
-            return "top", stack
-    for stack in w.permanents:
-        if stack.base is card:
-            return "perm", stack
-        if stack.attached and stack.attached[-1][0] is card:
-            return "permtop", stack
-    raise AssertionError(f"{card.text()} is not on the table")
+    found = _find(w.stacks, w.permanents, card)
+    assert found is not None, f"{card.text()} is not on the table"
+    return found
 
 
 def _close_chain(w: _Work) -> None:
