@@ -37,7 +37,6 @@ from domain.cuttle.state import (
 from domain.errors import IllegalMoveError, MalformedError
 from domain.events import Event
 
-
 GOALS = {
     Variant.CLASSIC: (21, 14, 10, 7, 5),
     Variant.STANDARD: (21, 14, 10, 5, 0),
