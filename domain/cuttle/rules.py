@@ -804,26 +804,29 @@ class _Work:
     )  # fmt: skip
 
     def __init__(self, p: Position) -> None:
-        self.variant = p.variant
-        self.dealer = p.dealer
-        self.turn = p.turn
-        self.phase = p.phase
-        self.deck = p.deck
-        self.hands = list(p.hands)
-        self.stacks = p.stacks
-        self.permanents = p.permanents
-        self.scrap = p.scrap
-        self.frozen = p.frozen
-        self.passes = p.passes
-        self.chain = p.chain
-        self.target = p.target
-        self.victim = p.victim
-        self.responder = p.responder
-        self.revealed = p.revealed
-        self.naming = p.naming
-        self.shown = p.shown
-        self.offer_refused = p.offer_refused
-        self.result = p.result
+        (
+            self.variant,
+            self.dealer,
+            self.turn,
+            self.phase,
+            self.deck,
+            hands,
+            self.stacks,
+            self.permanents,
+            self.scrap,
+            self.frozen,
+            self.passes,
+            self.chain,
+            self.target,
+            self.victim,
+            self.responder,
+            self.revealed,
+            self.naming,
+            self.shown,
+            self.offer_refused,
+            self.result,
+        ) = p
+        self.hands = list(hands)
         self.facts: list[Event] = []
 
     def freeze(self) -> Position:
