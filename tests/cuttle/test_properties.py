@@ -152,6 +152,7 @@ class TestPlayouts:
                 assert sorted(c.text() for c in p.scrap) == sorted(seen["scrap"])
                 assert sorted(c.text() for c in p.frozen) == sorted(seen["frozen"])
                 assert expected_totals(p) == seen["totals"]
+                assert [expected_goal(p, s) for s in range(p.players)] == seen["goals"]
                 assert cards_in(seen) <= may_see(p, seat, public_top), (p.text(), seat)
             if move is not None:
                 for e in decide(p, move):
