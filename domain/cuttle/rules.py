@@ -289,64 +289,97 @@ def _strength(card: Card) -> int:
 
 
 class _Table:
-    """What move generation needs to know about the table, computed once per position."""
+    """The targets a seat may aim at, computed once per position (§6, §8, §11)."""
 
-    __slots__ = ("classic", "perms", "queens", "stacks")
+    __slots__ = ("jack", "joker", "nine", "queens", "scuttle", "two")
 
-    def __init__(self, p: Position) -> None:
+    def __init__(self, p: Position, seat: int) -> None:
         variant = p.variant
-        self.classic = variant is Variant.CLASSIC
-        self.stacks = [(s, controller(s, variant)) for s in p.stacks]
-        self.perms = [(s, controller(s, variant)) for s in p.permanents]
-        self.queens = [0] * len(p.hands)
-        for s, ctrl in self.perms:
+        classic = variant is Variant.CLASSIC
+        stacks = [(s, controller(s, variant)) for s in p.stacks]
+        perms = [(s, controller(s, variant)) for s in p.permanents]
+        queens = [0] * len(p.hands)
+        for s, ctrl in perms:
             if s.base.rank == "Q":
-                self.queens[ctrl] += 1
+                queens[ctrl] += 1
+        self.queens = queens
+        self.scuttle = [(_strength(s.base), s.base) for s, ctrl in stacks if ctrl != seat]
+        self.jack: list[Card] = []
+        self.two: list[Card] = []
+        self.nine: list[Card] = []
+        for s, ctrl in stacks:
+            if (ctrl == seat and not classic) or _guarded(queens, s.base, ctrl, seat, classic):
+                continue
+            self.jack.append(s.base)
+            if s.attached:
+                top = s.attached[-1][0]
+                self.two.append(top)
+                self.nine.append(top)
+            if not classic:
+                self.nine.append(s.base)
+        self.joker: list[Card] = []
+        for s, ctrl in perms:
+            if (ctrl == seat and not classic) or _guarded(queens, s.base, ctrl, seat, classic):
+                continue
+            hits = [s.base, s.attached[-1][0]] if s.attached else [s.base]
+            self.two.extend(hits)
+            self.nine.extend(hits)
+            if ctrl != seat:
+                self.joker.append(s.base)
 
-    def guarded(self, host: Card, ctrl: int, actor: int) -> bool:
-        """Whether a queen protects ``host`` (and what is attached to it) from ``actor`` (§11)."""
-        if ctrl == actor:
-            return False
-        if host.rank == "Q":
-            return not self.classic and self.queens[ctrl] >= 2
-        return self.queens[ctrl] >= 1
+
+def _guarded(queens: list[int], host: Card, ctrl: int, actor: int, classic: bool) -> bool:
+    """Whether a queen protects ``host`` and what is attached to it from ``actor`` (§11)."""
+    if ctrl == actor:
+        return False
+    if host.rank == "Q":
+        return not classic and queens[ctrl] >= 2
+    return queens[ctrl] >= 1
+
+
+_STATIC: dict[tuple[int, int, bool], tuple[Move, ...]] = {}
+_STATIC_ACTIONS = {"8": "glasses", "Q": "queen", "K": "king"}
+
+
+def _static_plays(seat: int, card: Card, seven: bool) -> tuple[Move, ...]:
+    """The plays of a card that need nothing from the table: points, a permanent, ace, six."""
+    key = (seat, id(card), seven)
+    moves = _STATIC.get(key)
+    if moves is None:
+        rank = card.rank
+        built = []
+        if rank in _POINT_RANKS:
+            built.append(_mv("points", seat, card, seven=seven))
+        if rank in _STATIC_ACTIONS:
+            built.append(_mv(_STATIC_ACTIONS[rank], seat, card, seven=seven))
+        if rank == "A" or rank == "6":
+            built.append(_mv("oneoff", seat, card, seven=seven))
+        moves = _STATIC[key] = tuple(built)
+    return moves
 
 
 def _card_plays(
     p: Position, t: _Table, seat: int, card: Card, seven: bool, out: list[Move]
 ) -> None:
     """Append every legal way to play ``card`` as a main action (from hand or a seven)."""
+    out.extend(_static_plays(seat, card, seven))
     rank = card.rank
-    if rank == "X":
-        for stack, ctrl in t.perms:
-            if ctrl != seat and not t.guarded(stack.base, ctrl, seat):
-                out.append(_mv("joker", seat, card, stack.base, seven=seven))
-        return
     if rank in _POINT_RANKS:
-        out.append(_mv("points", seat, card, seven=seven))
         strength = _strength(card)
-        for stack, ctrl in t.stacks:
-            if ctrl != seat and _strength(stack.base) < strength:
-                out.append(_mv("scuttle", seat, card, stack.base, seven=seven))
-    if rank == "8":
-        out.append(_mv("glasses", seat, card, seven=seven))
-    elif rank == "Q":
-        out.append(_mv("queen", seat, card, seven=seven))
-    elif rank == "K":
-        out.append(_mv("king", seat, card, seven=seven))
+        for base_strength, base in t.scuttle:
+            if base_strength < strength:
+                out.append(_mv("scuttle", seat, card, base, seven=seven))
+        if rank in "234579":
+            _oneoffs(p, t, seat, card, seven, out)
     elif rank == "J":
-        for stack, ctrl in t.stacks:
-            if (ctrl != seat or t.classic) and not t.guarded(stack.base, ctrl, seat):
-                out.append(_mv("jack", seat, card, stack.base, seven=seven))
-    if rank in _ONEOFF_RANKS:
-        _oneoffs(p, t, seat, card, seven, out)
+        out.extend(_mv("jack", seat, card, base, seven=seven) for base in t.jack)
+    elif rank == "X":
+        out.extend(_mv("joker", seat, card, base, seven=seven) for base in t.joker)
 
 
 def _oneoffs(p: Position, t: _Table, seat: int, card: Card, seven: bool, out: list[Move]) -> None:
     rank = card.rank
-    if rank == "A" or rank == "6":
-        out.append(_mv("oneoff", seat, card, seven=seven))
-    elif rank == "3":
+    if rank == "3":
         if _eligible_scrap(p):
             out.append(_mv("oneoff", seat, card, seven=seven))
     elif rank == "5" or rank == "7":
@@ -359,20 +392,8 @@ def _oneoffs(p: Position, t: _Table, seat: int, card: Card, seven: bool, out: li
                 if len(p.hands) == 2:
                     out.append(_mv("oneoff", seat, card, seven=seven))
     else:
-        classic = t.classic
-        for stack, ctrl in t.stacks:
-            if (ctrl == seat and not classic) or t.guarded(stack.base, ctrl, seat):
-                continue
-            if stack.attached:
-                out.append(_mv("oneoff", seat, card, stack.attached[-1][0], seven=seven))
-            if rank == "9" and not classic:
-                out.append(_mv("oneoff", seat, card, stack.base, seven=seven))
-        for stack, ctrl in t.perms:
-            if (ctrl == seat and not classic) or t.guarded(stack.base, ctrl, seat):
-                continue
-            out.append(_mv("oneoff", seat, card, stack.base, seven=seven))
-            if stack.attached:
-                out.append(_mv("oneoff", seat, card, stack.attached[-1][0], seven=seven))
+        targets = t.two if rank == "2" else t.nine
+        out.extend(_mv("oneoff", seat, card, target, seven=seven) for target in targets)
 
 
 def _main_moves(p: Position, seat: int) -> list[Move]:
@@ -383,7 +404,7 @@ def _main_moves(p: Position, seat: int) -> list[Move]:
         limit = HAND_LIMITS[p.variant]
         if limit is None or len(hand) < limit:
             moves.append(_mv("draw", seat))
-    table = _Table(p)
+    table = _Table(p, seat)
     frozen = p.frozen
     for card in sorted(hand, key=_BY_CODE):
         if not frozen or card not in frozen:
@@ -415,7 +436,7 @@ def _seven_moves(p: Position) -> list[Move]:
     moves: list[Move] = []
     for card in p.revealed:
         judged = _seven_view(p, card)
-        _card_plays(judged, _Table(judged), seat, card, True, moves)
+        _card_plays(judged, _Table(judged, seat), seat, card, True, moves)
     if not moves:
         moves = [_mv("scrap", seat, card, seven=True) for card in p.revealed]
     return moves
@@ -650,7 +671,7 @@ def _check_seven(p: Position, m: Move, seat: int) -> None:
         for other in p.revealed:
             judged = _seven_view(p, other)
             playable: list[Move] = []
-            _card_plays(judged, _Table(judged), seat, other, True, playable)
+            _card_plays(judged, _Table(judged, seat), seat, other, True, playable)
             if playable:
                 raise _fail("MUST_PLAY_REVEALED", f"{other.text()} can be played, so it must be", m)
         return
