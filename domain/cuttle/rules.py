@@ -120,10 +120,10 @@ def _winner(
     points = [0] * players
     kings = [0] * players
     for s in stacks:
-        points[controller(s, variant)] += _VALUE[s.base.rank]
+        points[controller(s, variant) if s.attached else s.owner] += _VALUE[s.base.rank]
     for s in perms:
         if s.base.rank == "K":
-            kings[controller(s, variant)] += 1
+            kings[controller(s, variant) if s.attached else s.owner] += 1
     goals = GOALS[variant]
     for i in range(players):
         seat = (active + i) % players
@@ -289,25 +289,37 @@ def _strength(card: Card) -> int:
 
 
 class _Table:
-    """The targets a seat may aim at, computed once per position (§6, §8, §11)."""
+    """The targets a seat may aim at, computed once per position (§6, §8, §11).
 
-    __slots__ = ("jack", "joker", "nine", "queens", "scuttle", "two")
+    Scuttle targets are computed at once; jack, joker, two and nine targets only
+    when a card that needs them is played (``aim``).
+    """
+
+    __slots__ = ("classic", "jack", "joker", "nine", "perms", "scuttle", "seat", "stacks", "two")
 
     def __init__(self, p: Position, seat: int) -> None:
         variant = p.variant
-        classic = variant is Variant.CLASSIC
-        stacks = [(s, controller(s, variant)) for s in p.stacks]
-        perms = [(s, controller(s, variant)) for s in p.permanents]
-        queens = [0] * len(p.hands)
-        for s, ctrl in perms:
-            if s.base.rank == "Q":
-                queens[ctrl] += 1
-        self.queens = queens
-        self.scuttle = [(_strength(s.base), s.base) for s, ctrl in stacks if ctrl != seat]
-        self.jack: list[Card] = []
+        self.classic = variant is Variant.CLASSIC
+        self.seat = seat
+        self.stacks = [(s, controller(s, variant)) for s in p.stacks]
+        self.perms = [(s, controller(s, variant)) for s in p.permanents]
+        self.scuttle = [(_strength(s.base), s.base) for s, ctrl in self.stacks if ctrl != seat]
+        self.jack: list[Card] | None = None
         self.two: list[Card] = []
         self.nine: list[Card] = []
-        for s, ctrl in stacks:
+        self.joker: list[Card] = []
+
+    def aim(self) -> None:
+        """Compute the jack, joker, two and nine targets (once)."""
+        if self.jack is not None:
+            return
+        classic, seat = self.classic, self.seat
+        queens = [0] * 3
+        for s, ctrl in self.perms:
+            if s.base.rank == "Q":
+                queens[ctrl] += 1
+        self.jack = []
+        for s, ctrl in self.stacks:
             if (ctrl == seat and not classic) or _guarded(queens, s.base, ctrl, seat, classic):
                 continue
             self.jack.append(s.base)
@@ -317,8 +329,7 @@ class _Table:
                 self.nine.append(top)
             if not classic:
                 self.nine.append(s.base)
-        self.joker: list[Card] = []
-        for s, ctrl in perms:
+        for s, ctrl in self.perms:
             if (ctrl == seat and not classic) or _guarded(queens, s.base, ctrl, seat, classic):
                 continue
             hits = [s.base, s.attached[-1][0]] if s.attached else [s.base]
@@ -372,8 +383,11 @@ def _card_plays(
         if rank in "234579":
             _oneoffs(p, t, seat, card, seven, out)
     elif rank == "J":
+        t.aim()
+        assert t.jack is not None
         out.extend(_mv("jack", seat, card, base, seven=seven) for base in t.jack)
     elif rank == "X":
+        t.aim()
         out.extend(_mv("joker", seat, card, base, seven=seven) for base in t.joker)
 
 
@@ -392,6 +406,7 @@ def _oneoffs(p: Position, t: _Table, seat: int, card: Card, seven: bool, out: li
                 if len(p.hands) == 2:
                     out.append(_mv("oneoff", seat, card, seven=seven))
     else:
+        t.aim()
         targets = t.two if rank == "2" else t.nine
         out.extend(_mv("oneoff", seat, card, target, seven=seven) for target in targets)
 
@@ -905,7 +920,7 @@ class _Work:
         self.end_turn()
 
     def win_check(self) -> bool:
-        winner = _winner(self.variant, self.players, self.stacks, self.permanents, self.turn)
+        winner = _winner(self.variant, len(self.hands), self.stacks, self.permanents, self.turn)
         if winner is None:
             return False
         self.end_round(Outcome(Termination.GOAL, winner))
@@ -915,7 +930,7 @@ class _Work:
         seat = self.turn
         if self.frozen:
             self.frozen = self.frozen - self.hands[seat]
-        self.turn = (seat + 1) % self.players
+        self.turn = (seat + 1) % len(self.hands)
         self.phase = Phase.MAIN
         self.chain = ()
         self.target = self.victim = self.responder = self.naming = None
