@@ -495,3 +495,34 @@ class TestNineTargetsByVariant:
         p = pos(hands="9S / -", points="7H[JC:P1] / -")
         after = play(p, "P0 oneoff 9S>7H", "P1 decline")
         assert cards("7H") == after.hands[1] and cards("9S JC") == after.scrap
+
+
+class TestRulingsAtTheEdges:
+    def test_seven_needs_a_deck(self) -> None:
+        """Ruling 5."""
+        assert "DECK_EMPTY" == refusal(pos(hands="7S / -", deck="-"), "P0 oneoff 7S")
+
+    def test_cutthroat_three_passes_is_one_cycle(self) -> None:
+        """Ruling 19."""
+        p = play(pos("cutthroat", hands="- / - / -", deck="-"), "P0 pass", "P1 pass")
+        assert Termination.THREE_PASSES == apply(p, "P2 pass").result.termination  # type: ignore[union-attr]
+
+    def test_a_winning_one_off_is_already_in_the_scrap(self) -> None:
+        """Ruling 30."""
+        p = pos(hands="9S / -", points="TH 2C TS[JC:P1] / -")
+        after = play(p, "P0 oneoff 9S>JC", "P1 decline")
+        assert 0 == after.result.winner  # type: ignore[union-attr]
+        assert Card.from_text("9S") in after.scrap
+
+    def test_classic_threes_can_loop_without_end(self) -> None:
+        """Ruling 36: no length limit; the same position comes back."""
+        p = pos("classic", hands="3C / 3D", scrap="3H", deck="-")
+        seen = {p}
+        for _ in range(12):
+            seat = p.turn
+            three = next(iter(p.hands[seat]))
+            p = play(p, f"P{seat} oneoff {three}", f"P{1 - seat} decline")
+            p = apply(p, f"P{seat} take {next(iter(p.scrap - {three}))}")
+            assert p.result is None and 0 == p.passes
+            seen.add(p)
+        assert len(seen) < 13
