@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import permutations
+from math import perm
 from operator import attrgetter
 from typing import Any
 
@@ -538,8 +539,11 @@ class LegalMoves:
         return any(True for _ in _generate(self._position))
 
     def count(self) -> int:
-        """Return how many moves are legal."""
-        return sum(1 for _ in _generate(self._position))
+        """Return how many moves are legal (counted, not listed, while naming cards)."""
+        p = self._position
+        if p.phase is Phase.NAME_CARDS:
+            return perm(len(_unplaced(p)), cards_awaited(p)) + p.players
+        return sum(1 for _ in _generate(p))
 
     def __len__(self) -> int:
         return self.count()
@@ -581,7 +585,8 @@ def push(position: Position, move: Move) -> Position:
 
 
 def _fail(code: str, message: str, move: Move) -> IllegalMoveError:
-    return IllegalMoveError(message, code=code, details={"move": move.text()})
+    text = move.text()
+    return IllegalMoveError(f"{text!r}: {message}", code=code, details={"move": text})
 
 
 def _check(p: Position, m: Move) -> None:

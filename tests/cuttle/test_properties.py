@@ -114,8 +114,10 @@ class TestPlayouts:
                     before = p.text()
                     try:
                         apply(p, bad)
-                    except DomainError:
-                        pass
+                    except DomainError as e:
+                        named = {c for c in (bad.card, bad.target) if c is not None}
+                        allowed = may_see(p, bad.seat, public_top) | named
+                        assert cards_in(e.message) <= allowed, (before, e.message)
                     else:
                         raise AssertionError(f"{bad.text()} accepted in {before}")
                     assert before == p.text()

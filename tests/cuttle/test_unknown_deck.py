@@ -202,3 +202,9 @@ class TestSetUpFromPosition:
         with pytest.raises(InvalidSetupError) as e:
             RoundSetup(Variant.STANDARD, 1, position=self.TEXT)
         assert "INVALID_POSITION" == e.value.code
+
+
+class TestNamingCount:
+    def test_count_matches_the_listed_moves(self) -> None:
+        p = play(pos(hands="7S / -", deck="?10"), "P0 oneoff 7S", "P1 decline")
+        assert sum(1 for _ in legal_moves(p)) == legal_moves(p).count()
