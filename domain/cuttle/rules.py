@@ -139,15 +139,12 @@ def _queens(perms: tuple[Stack, ...], variant: Variant, seat: int) -> list[Card]
 
 def _protectors(p: Position, host: Card, host_controller: int, actor: int) -> list[Card]:
     """Return the queens that protect ``host`` (and what is attached to it) from ``actor``."""
-    if host_controller == actor:
-        return []
     queens = _queens(p.permanents, p.variant, host_controller)
-    if host.rank == "Q":
-        if p.variant is Variant.CLASSIC:
-            return []
-        others = [q for q in queens if q is not host]
-        return others
-    return queens
+    counts = [0] * 3
+    counts[host_controller] = len(queens)
+    if not _guarded(counts, host, host_controller, actor, p.variant is Variant.CLASSIC):
+        return []
+    return [q for q in queens if q is not host]
 
 
 def _limit_room(p: Position, seat: int) -> int | None:
@@ -186,14 +183,20 @@ def _find(
 
 def _naming_span(p: Position) -> int:
     """How many top deck cards the pending NAME_CARDS step takes."""
-    if p.naming == "draw":
+    assert p.naming is not None
+    return _span(p.naming, p.variant, len(p.deck), len(p.hands[p.turn]))
+
+
+def _span(kind: str, variant: Variant, deck_size: int, hand_size: int) -> int:
+    """How many top deck cards a draw, a five's draws or a seven's reveal takes (§8.5, §8.7)."""
+    if kind == "draw":
         return 1
-    if p.naming == "seven":
-        return 1 if p.variant is Variant.CLASSIC else min(2, len(p.deck))
-    if p.variant is Variant.CLASSIC:
-        return min(2, len(p.deck))
-    room = _limit_room(p, p.turn)
-    return min(3, len(p.deck), max(0, room if room is not None else 3))
+    if kind == "seven":
+        return 1 if variant is Variant.CLASSIC else min(2, deck_size)
+    limit = HAND_LIMITS[variant]
+    if limit is None:
+        return min(2, deck_size)
+    return min(3, deck_size, max(0, limit - hand_size))
 
 
 def cards_awaited(position: Position) -> int:
@@ -1189,18 +1192,8 @@ def _resolve(w: _Work, root: Card, seat: int) -> None:
     w.finish()
 
 
-def _span(w: _Work, kind: str) -> int:
-    if kind == "seven":
-        return 1 if w.variant is Variant.CLASSIC else min(2, len(w.deck))
-    if w.variant is Variant.CLASSIC:
-        return min(2, len(w.deck))
-    limit = HAND_LIMITS[w.variant]
-    assert limit is not None
-    return min(3, len(w.deck), max(0, limit - len(w.hands[w.turn])))
-
-
 def _five_draw(w: _Work) -> None:
-    n = _span(w, "five")
+    n = _span("five", w.variant, len(w.deck), len(w.hands[w.turn]))
     if None in w.deck[:n]:
         w.phase = Phase.NAME_CARDS
         w.naming = "five"
@@ -1212,7 +1205,7 @@ def _five_draw(w: _Work) -> None:
 
 
 def _seven_reveal(w: _Work) -> None:
-    n = _span(w, "seven")
+    n = _span("seven", w.variant, len(w.deck), len(w.hands[w.turn]))
     if None in w.deck[:n]:
         w.phase = Phase.NAME_CARDS
         w.naming = "seven"
