@@ -277,6 +277,17 @@ def _mv(
     return move
 
 
+_DISCARDS: dict[tuple[int, ...], Move] = {}
+
+
+def _discard(seat: int, cards: tuple[Card, ...]) -> Move:
+    key = (seat, *map(id, cards))
+    move = _DISCARDS.get(key)
+    if move is None:
+        move = _DISCARDS[key] = Move("discard", seat, cards=cards)
+    return move
+
+
 # --- legal move generation ------------------------------------------------------------
 
 _RANK_STRENGTH = {rank: i * 4 for i, rank in enumerate("A23456789TJQK")}
@@ -492,13 +503,13 @@ def _generate(p: Position, service: bool = True) -> Iterator[Move]:
         count = min(2, len(hand))
         for i, first in enumerate(hand):
             if count == 1:
-                yield Move("discard", victim, cards=(first,))
+                yield _discard(victim, (first,))
             else:
                 for second in hand[i + 1 :]:
-                    yield Move("discard", victim, cards=(first, second))
+                    yield _discard(victim, (first, second))
     elif phase is Phase.RESOLVE_FIVE:
         for card in sorted(p.hands[seat], key=card_key):
-            yield Move("discard", seat, cards=(card,))
+            yield _discard(seat, (card,))
     elif phase is Phase.RESOLVE_SEVEN:
         yield from _seven_moves(p)
     elif phase is Phase.DRAW_OFFERED:
