@@ -93,6 +93,13 @@ def controller(stack: Stack, variant: Variant) -> int:
     return stack.attached[-1][1]
 
 
+def _controllers(stacks: tuple[Stack, ...], variant: Variant) -> list[int]:
+    """Return ``controller`` of each stack, in one pass (the hot path of the engine)."""
+    if variant is Variant.CLASSIC:
+        return [s.owner if len(s.attached) % 2 == 0 else 1 - s.owner for s in stacks]
+    return [s.attached[-1][1] if s.attached else s.owner for s in stacks]
+
+
 def totals(position: Position) -> tuple[int, ...]:
     """Return each seat's points: the point stacks it controls (§10.1)."""
     points = [0] * position.players
@@ -120,11 +127,11 @@ def _winner(
 ) -> int | None:
     points = [0] * players
     kings = [0] * players
-    for s in stacks:
-        points[controller(s, variant) if s.attached else s.owner] += _VALUE[s.base.rank]
-    for s in perms:
+    for s, ctrl in zip(stacks, _controllers(stacks, variant), strict=True):
+        points[ctrl] += _VALUE[s.base.rank]
+    for s, ctrl in zip(perms, _controllers(perms, variant), strict=True):
         if s.base.rank == "K":
-            kings[controller(s, variant) if s.attached else s.owner] += 1
+            kings[ctrl] += 1
     goals = GOALS[variant]
     for i in range(players):
         seat = (active + i) % players
@@ -316,8 +323,8 @@ class _Table:
         variant = p.variant
         self.classic = variant is Variant.CLASSIC
         self.seat = seat
-        self.stacks = [(s, controller(s, variant)) for s in p.stacks]
-        self.perms = [(s, controller(s, variant)) for s in p.permanents]
+        self.stacks = list(zip(p.stacks, _controllers(p.stacks, variant), strict=True))
+        self.perms = list(zip(p.permanents, _controllers(p.permanents, variant), strict=True))
         self.scuttle = [(_strength(s.base), s.base) for s, ctrl in self.stacks if ctrl != seat]
         self.jack: list[Card] | None = None
         self.two: list[Card] = []
