@@ -98,11 +98,10 @@ class TestPermanents:
     )
     def test_goals_by_kings(self, variant: str, goals: list[int]) -> None:
         kings = ["KC", "KD", "KH", "KS"]
-        hands = "/ -" * (2 if variant == "cutthroat" else 1)
+        others = " / -" * (2 if variant == "cutthroat" else 1)
         for n in range(5):
-            empty = " / -" * (2 if variant == "cutthroat" else 1)
-            p = pos(variant, hands="-" + empty, perms=(" ".join(kings[:n]) or "-") + empty)
-            assert goals[n] == goal(p, 0), hands
+            p = pos(variant, hands="-" + others, perms=(" ".join(kings[:n]) or "-") + others)
+            assert goals[n] == goal(p, 0)
 
     def test_four_kings_win_standard_with_no_points(self) -> None:
         p = pos(hands="KS / -", perms="KC KD KH / -")
