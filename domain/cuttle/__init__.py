@@ -3,6 +3,7 @@
 from domain.cuttle.moves import Move
 from domain.cuttle.outcome import Outcome, Termination, Variant
 from domain.cuttle.rules import (
+    RULES_VERSION,
     LegalMoves,
     apply,
     cards_awaited,
@@ -25,6 +26,7 @@ from domain.cuttle.rules import (
 from domain.cuttle.state import Phase, Position, RoundSetup, Stack
 
 __all__ = [
+    "RULES_VERSION",
     "LegalMoves",
     "Move",
     "Outcome",

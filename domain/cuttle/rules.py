@@ -38,6 +38,13 @@ from domain.cuttle.state import (
 from domain.errors import IllegalMoveError, MalformedError
 from domain.events import Event
 
+RULES_VERSION = 1
+"""Version of the rules this engine decides (rules/cuttle.md with rulings 1-40).
+
+The recorder stores it with a round's set-up, so that a later change of rules can
+replay old rounds under their own version.
+"""
+
 GOALS = {
     Variant.CLASSIC: (21, 14, 10, 7, 5),
     Variant.STANDARD: (21, 14, 10, 5, 0),
