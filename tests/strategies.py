@@ -48,11 +48,12 @@ CUTTLE_MOVE_CAP = 600
 CUTTLE_SKIP = frozenset({"resign", "offer-draw"})
 
 
-def cuttle_setup(variant: Variant, rng: random.Random) -> RoundSetup:
-    """A round set-up from a deck shuffled by ``rng``."""
+def cuttle_setup(variant: Variant, rng: random.Random, dealer: int | None = None) -> RoundSetup:
+    """A round set-up from a deck shuffled by ``rng`` (and a random dealer unless given)."""
     cards = list(deck(jokers=variant is Variant.CUTTHROAT))
     rng.shuffle(cards)
-    return RoundSetup(variant, rng.randrange(variant.players), deck=tuple(cards))
+    seat = rng.randrange(variant.players) if dealer is None else dealer
+    return RoundSetup(variant, seat, deck=tuple(cards))
 
 
 def cuttle_playout(

@@ -5,14 +5,11 @@ from __future__ import annotations
 import random
 
 from domain.cards import deck
-from domain.cuttle import RoundSetup, Variant, initial_position
-from domain.cuttle.rules import _check, _generate, _play  # noqa: F401
+from domain.cuttle import RoundSetup, Variant, generate_moves, initial_position, push
 
 VARIANTS = tuple(v.value for v in Variant)
 MOVE_CAP = 5_000
 """Classic rounds may loop without end (ruling 36); a playout stops here."""
-
-_SKIP = frozenset({"resign", "offer-draw"})
 
 
 def play_round(rng: random.Random, variant: str) -> int:
@@ -23,7 +20,6 @@ def play_round(rng: random.Random, variant: str) -> int:
     position = initial_position(RoundSetup(v, rng.randrange(v.players), deck=tuple(cards)))
     moves = 0
     while position.result is None and moves < MOVE_CAP:
-        choices = [m for m in _generate(position) if m.action not in _SKIP]
-        position = _play(position, rng.choice(choices)).freeze()
+        position = push(position, rng.choice(generate_moves(position, service=False)))
         moves += 1
     return moves

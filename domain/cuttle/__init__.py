@@ -3,17 +3,21 @@
 from domain.cuttle.moves import Move
 from domain.cuttle.outcome import Outcome, Termination, Variant
 from domain.cuttle.rules import (
+    RULES_VERSION,
     LegalMoves,
     apply,
     cards_awaited,
     controller,
     decide,
     evolve,
+    generate_moves,
     goal,
     initial_position,
     is_terminal,
     legal_moves,
     outcome,
+    outcome_of,
+    push,
     to_act,
     totals,
     view,
@@ -22,6 +26,7 @@ from domain.cuttle.rules import (
 from domain.cuttle.state import Phase, Position, RoundSetup, Stack
 
 __all__ = [
+    "RULES_VERSION",
     "LegalMoves",
     "Move",
     "Outcome",
@@ -36,11 +41,14 @@ __all__ = [
     "controller",
     "decide",
     "evolve",
+    "generate_moves",
     "goal",
     "initial_position",
     "is_terminal",
     "legal_moves",
     "outcome",
+    "outcome_of",
+    "push",
     "to_act",
     "totals",
     "view",

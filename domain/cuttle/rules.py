@@ -5,6 +5,7 @@ move (raising ``IllegalMoveError`` with the §17 code, first in precedence order
 and returns the next position; ``decide``/``evolve`` are the event-sourced form of
 the same step. ``view`` says what one seat (or a spectator) may see.
 
+>>> from domain.cards import deck
 >>> setup = RoundSetup(Variant.STANDARD, dealer=0, deck=deck())
 >>> p = initial_position(setup)
 >>> to_act(p)
@@ -18,9 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import permutations
+from math import perm
+from operator import attrgetter
 from typing import Any
 
-from domain.cards import Card, deck
+from domain.cards import Card
 from domain.cuttle.moves import MAIN_ACTIONS, Move, card_key
 from domain.cuttle.outcome import Outcome, Termination, Variant
 from domain.cuttle.state import (
@@ -35,23 +38,12 @@ from domain.cuttle.state import (
 from domain.errors import IllegalMoveError, MalformedError
 from domain.events import Event
 
-__all__ = [
-    "LegalMoves",
-    "apply",
-    "cards_awaited",
-    "controller",
-    "decide",
-    "evolve",
-    "goal",
-    "initial_position",
-    "is_terminal",
-    "legal_moves",
-    "outcome",
-    "to_act",
-    "totals",
-    "view",
-    "visible_hands",
-]
+RULES_VERSION = 1
+"""Version of the rules this engine decides (rules/cuttle.md with rulings 1-40).
+
+The recorder stores it with a round's set-up, so that a later change of rules can
+replay old rounds under their own version.
+"""
 
 GOALS = {
     Variant.CLASSIC: (21, 14, 10, 7, 5),
@@ -71,9 +63,7 @@ _RANK_NAMES = {
     "K": "king", "X": "joker",
 }  # fmt: skip
 _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-_VALUE = {card: "A23456789T".index(card.rank) + 1 for card in deck() if card.rank in _POINT_RANKS}
-_KEY = {card: card_key(card) for card in deck(jokers=True)}
-_CHAIN_PHASES = frozenset({Phase.COUNTER})
+_VALUE = {rank: i + 1 for i, rank in enumerate("A23456789T")}
 _PHASE_ACTIONS = {
     Phase.MAIN: MAIN_ACTIONS | {"offer-draw"},
     Phase.COUNTER: frozenset({"counter", "decline"}),
@@ -110,11 +100,18 @@ def controller(stack: Stack, variant: Variant) -> int:
     return stack.attached[-1][1]
 
 
+def _controllers(stacks: tuple[Stack, ...], variant: Variant) -> list[int]:
+    """Return ``controller`` of each stack, in one pass (the hot path of the engine)."""
+    if variant is Variant.CLASSIC:
+        return [s.owner if len(s.attached) % 2 == 0 else 1 - s.owner for s in stacks]
+    return [s.attached[-1][1] if s.attached else s.owner for s in stacks]
+
+
 def totals(position: Position) -> tuple[int, ...]:
     """Return each seat's points: the point stacks it controls (§10.1)."""
     points = [0] * position.players
     for stack in position.stacks:
-        points[controller(stack, position.variant)] += _VALUE[stack.base]
+        points[controller(stack, position.variant)] += _VALUE[stack.base.rank]
     return tuple(points)
 
 
@@ -137,11 +134,11 @@ def _winner(
 ) -> int | None:
     points = [0] * players
     kings = [0] * players
-    for s in stacks:
-        points[controller(s, variant)] += _VALUE[s.base]
-    for s in perms:
+    for s, ctrl in zip(stacks, _controllers(stacks, variant), strict=True):
+        points[ctrl] += _VALUE[s.base.rank]
+    for s, ctrl in zip(perms, _controllers(perms, variant), strict=True):
         if s.base.rank == "K":
-            kings[controller(s, variant)] += 1
+            kings[ctrl] += 1
     goals = GOALS[variant]
     for i in range(players):
         seat = (active + i) % players
@@ -156,15 +153,12 @@ def _queens(perms: tuple[Stack, ...], variant: Variant, seat: int) -> list[Card]
 
 def _protectors(p: Position, host: Card, host_controller: int, actor: int) -> list[Card]:
     """Return the queens that protect ``host`` (and what is attached to it) from ``actor``."""
-    if host_controller == actor:
-        return []
     queens = _queens(p.permanents, p.variant, host_controller)
-    if host.rank == "Q":
-        if p.variant is Variant.CLASSIC:
-            return []
-        others = [q for q in queens if q is not host]
-        return others
-    return queens
+    counts = [0] * 3
+    counts[host_controller] = len(queens)
+    if not _guarded(counts, host, host_controller, actor, p.variant is Variant.CLASSIC):
+        return []
+    return [q for q in queens if q is not host]
 
 
 def _limit_room(p: Position, seat: int) -> int | None:
@@ -179,32 +173,44 @@ def _eligible_scrap(p: Position) -> list[Card]:
 
 
 def _locate(p: Position, card: Card) -> tuple[str, Stack] | None:
-    """Find a card on the table: ``base``/``top``/``covered`` of a point stack or ``perm*``."""
-    for stack in p.stacks:
-        if stack.base is card:
-            return "base", stack
-        for i, (jack, _) in enumerate(stack.attached):
-            if jack is card:
-                return ("top" if i == len(stack.attached) - 1 else "covered"), stack
-    for stack in p.permanents:
-        if stack.base is card:
-            return "perm", stack
-        for i, (joker, _) in enumerate(stack.attached):
-            if joker is card:
-                return ("permtop" if i == len(stack.attached) - 1 else "covered"), stack
+    """Find a card on the table (see ``_find``)."""
+    return _find(p.stacks, p.permanents, card)
+
+
+_KINDS = (("base", "top"), ("perm", "permtop"))
+
+
+def _find(
+    stacks: tuple[Stack, ...], perms: tuple[Stack, ...], card: Card
+) -> tuple[str, Stack] | None:
+    """Find a card on the table: the ``base``, ``top`` or ``covered`` jack of a point
+    stack, or the ``perm``, ``permtop`` or ``covered`` joker of a permanent."""
+    for group, (base_kind, top_kind) in zip((stacks, perms), _KINDS, strict=True):
+        for stack in group:
+            if stack.base is card:
+                return base_kind, stack
+            for i, (attached, _) in enumerate(stack.attached):
+                if attached is card:
+                    return (top_kind if i == len(stack.attached) - 1 else "covered"), stack
     return None
 
 
 def _naming_span(p: Position) -> int:
     """How many top deck cards the pending NAME_CARDS step takes."""
-    if p.naming == "draw":
+    assert p.naming is not None
+    return _span(p.naming, p.variant, len(p.deck), len(p.hands[p.turn]))
+
+
+def _span(kind: str, variant: Variant, deck_size: int, hand_size: int) -> int:
+    """How many top deck cards a draw, a five's draws or a seven's reveal takes (§8.5, §8.7)."""
+    if kind == "draw":
         return 1
-    if p.naming == "seven":
-        return 1 if p.variant is Variant.CLASSIC else min(2, len(p.deck))
-    if p.variant is Variant.CLASSIC:
-        return min(2, len(p.deck))
-    room = _limit_room(p, p.turn)
-    return min(3, len(p.deck), max(0, room if room is not None else 3))
+    if kind == "seven":
+        return 1 if variant is Variant.CLASSIC else min(2, deck_size)
+    limit = HAND_LIMITS[variant]
+    if limit is None:
+        return min(2, deck_size)
+    return min(3, deck_size, max(0, limit - hand_size))
 
 
 def cards_awaited(position: Position) -> int:
@@ -246,7 +252,12 @@ def is_terminal(position: Position) -> bool:
 
 
 def initial_position(setup: RoundSetup) -> Position:
-    """Deal a round (§4): hands by ruling 2, the player after the dealer to act."""
+    """Deal a round (§4): hands by ruling 2, the player after the dealer to act.
+
+    A set-up given as a position (ruling 25) starts from that position as it is.
+    """
+    if setup.position is not None:
+        return Position.from_text(setup.position)
     hands, rest = deal(setup)
     players = setup.variant.players
     return Position(
@@ -272,101 +283,176 @@ def _mv(
     player: int | None = None,
     seven: bool = False,
 ) -> Move:
-    key = (action, seat, card, target, player, seven)
+    # Cards are interned, so their ids are stable keys and hash far faster than cards.
+    key = (action, seat, id(card), id(target), player, seven)
     move = _MOVES.get(key)
     if move is None:
         move = _MOVES[key] = Move(action, seat, card, target, player, (), seven)
     return move
 
 
+_DISCARDS: dict[tuple[int, ...], Move] = {}
+
+
+def _discard(seat: int, cards: tuple[Card, ...]) -> Move:
+    key = (seat, *map(id, cards))
+    move = _DISCARDS.get(key)
+    if move is None:
+        move = _DISCARDS[key] = Move("discard", seat, cards=cards)
+    return move
+
+
 # --- legal move generation ------------------------------------------------------------
 
+_RANK_STRENGTH = {rank: i * 4 for i, rank in enumerate("A23456789TJQK")}
+_RANK_STRENGTH["X"] = 100  # jokers sort last, like card_key
+_SUIT_STRENGTH = {suit: i for i, suit in enumerate("CDHS12")}
 
-def _card_plays(p: Position, seat: int, card: Card, seven: bool) -> Iterator[Move]:
-    """Every legal way to play ``card`` as a main action (from hand or a seven)."""
-    variant = p.variant
+
+_BY_CODE = attrgetter("rank", "suit")
+"""A C-level sort key: a stable move order across processes, cheaper than rank order."""
+
+
+def _strength(card: Card) -> int:
+    return _RANK_STRENGTH[card.rank] + _SUIT_STRENGTH[card.suit]
+
+
+class _Table:
+    """The targets a seat may aim at, computed once per position (§6, §8, §11).
+
+    Scuttle targets are computed at once; jack, joker, two and nine targets only
+    when a card that needs them is played (``aim``).
+    """
+
+    __slots__ = ("classic", "jack", "joker", "nine", "perms", "scuttle", "seat", "stacks", "two")
+
+    def __init__(self, p: Position, seat: int) -> None:
+        variant = p.variant
+        self.classic = variant is Variant.CLASSIC
+        self.seat = seat
+        self.stacks = list(zip(p.stacks, _controllers(p.stacks, variant), strict=True))
+        self.perms = list(zip(p.permanents, _controllers(p.permanents, variant), strict=True))
+        self.scuttle = [(_strength(s.base), s.base) for s, ctrl in self.stacks if ctrl != seat]
+        self.jack: list[Card] | None = None
+        self.two: list[Card] = []
+        self.nine: list[Card] = []
+        self.joker: list[Card] = []
+
+    def aim(self) -> None:
+        """Compute the jack, joker, two and nine targets (once)."""
+        if self.jack is not None:
+            return
+        classic, seat = self.classic, self.seat
+        queens = [0] * 3
+        for s, ctrl in self.perms:
+            if s.base.rank == "Q":
+                queens[ctrl] += 1
+        self.jack = []
+        for s, ctrl in self.stacks:
+            if (ctrl == seat and not classic) or _guarded(queens, s.base, ctrl, seat, classic):
+                continue
+            self.jack.append(s.base)
+            if s.attached:
+                top = s.attached[-1][0]
+                self.two.append(top)
+                self.nine.append(top)
+            if not classic:
+                self.nine.append(s.base)
+        for s, ctrl in self.perms:
+            if (ctrl == seat and not classic) or _guarded(queens, s.base, ctrl, seat, classic):
+                continue
+            hits = [s.base, s.attached[-1][0]] if s.attached else [s.base]
+            self.two.extend(hits)
+            self.nine.extend(hits)
+            if ctrl != seat:
+                self.joker.append(s.base)
+
+
+def _guarded(queens: list[int], host: Card, ctrl: int, actor: int, classic: bool) -> bool:
+    """Whether a queen protects ``host`` and what is attached to it from ``actor`` (§11)."""
+    if ctrl == actor:
+        return False
+    if host.rank == "Q":
+        return not classic and queens[ctrl] >= 2
+    return queens[ctrl] >= 1
+
+
+_STATIC: dict[tuple[int, int, bool], tuple[Move, ...]] = {}
+_STATIC_ACTIONS = {"8": "glasses", "Q": "queen", "K": "king"}
+
+
+def _static_plays(seat: int, card: Card, seven: bool) -> tuple[Move, ...]:
+    """The plays of a card that need nothing from the table: points, a permanent, ace, six."""
+    key = (seat, id(card), seven)
+    moves = _STATIC.get(key)
+    if moves is None:
+        rank = card.rank
+        built = []
+        if rank in _POINT_RANKS:
+            built.append(_mv("points", seat, card, seven=seven))
+        if rank in _STATIC_ACTIONS:
+            built.append(_mv(_STATIC_ACTIONS[rank], seat, card, seven=seven))
+        if rank == "A" or rank == "6":
+            built.append(_mv("oneoff", seat, card, seven=seven))
+        moves = _STATIC[key] = tuple(built)
+    return moves
+
+
+def _card_plays(
+    p: Position, t: _Table, seat: int, card: Card, seven: bool, out: list[Move]
+) -> None:
+    """Append every legal way to play ``card`` as a main action (from hand or a seven)."""
+    out.extend(_static_plays(seat, card, seven))
     rank = card.rank
-    if card.is_joker:
-        for stack in p.permanents:
-            ctrl = controller(stack, variant)
-            if ctrl != seat and not _protectors(p, stack.base, ctrl, seat):
-                yield _mv("joker", seat, card, stack.base, seven=seven)
-        return
     if rank in _POINT_RANKS:
-        yield _mv("points", seat, card, seven=seven)
-        strength = _KEY[card]
-        for stack in p.stacks:
-            if _KEY[stack.base] < strength and controller(stack, variant) != seat:
-                yield _mv("scuttle", seat, card, stack.base, seven=seven)
-    if rank == "8":
-        yield _mv("glasses", seat, card, seven=seven)
-    elif rank == "Q":
-        yield _mv("queen", seat, card, seven=seven)
-    elif rank == "K":
-        yield _mv("king", seat, card, seven=seven)
+        strength = _strength(card)
+        for base_strength, base in t.scuttle:
+            if base_strength < strength:
+                out.append(_mv("scuttle", seat, card, base, seven=seven))
+        if rank in "234579":
+            _oneoffs(p, t, seat, card, seven, out)
     elif rank == "J":
-        for stack in p.stacks:
-            ctrl = controller(stack, variant)
-            if (ctrl != seat or variant is Variant.CLASSIC) and not _protectors(
-                p, stack.base, ctrl, seat
-            ):
-                yield _mv("jack", seat, card, stack.base, seven=seven)
-    if rank in _ONEOFF_RANKS:
-        yield from _oneoffs(p, seat, card, seven)
+        t.aim()
+        assert t.jack is not None
+        out.extend(_mv("jack", seat, card, base, seven=seven) for base in t.jack)
+    elif rank == "X":
+        t.aim()
+        out.extend(_mv("joker", seat, card, base, seven=seven) for base in t.joker)
 
 
-def _oneoffs(p: Position, seat: int, card: Card, seven: bool) -> Iterator[Move]:
+def _oneoffs(p: Position, t: _Table, seat: int, card: Card, seven: bool, out: list[Move]) -> None:
     rank = card.rank
-    if rank == "A" or rank == "6":
-        yield _mv("oneoff", seat, card, seven=seven)
-    elif rank == "3":
+    if rank == "3":
         if _eligible_scrap(p):
-            yield _mv("oneoff", seat, card, seven=seven)
+            out.append(_mv("oneoff", seat, card, seven=seven))
     elif rank == "5" or rank == "7":
         if p.deck:
-            yield _mv("oneoff", seat, card, seven=seven)
+            out.append(_mv("oneoff", seat, card, seven=seven))
     elif rank == "4":
-        for victim in range(p.players):
+        for victim in range(len(p.hands)):
             if victim != seat and p.hands[victim]:
-                yield _mv("oneoff", seat, card, player=victim, seven=seven)
-                if p.players == 2:
-                    yield _mv("oneoff", seat, card, seven=seven)
+                out.append(_mv("oneoff", seat, card, player=victim, seven=seven))
+                if len(p.hands) == 2:
+                    out.append(_mv("oneoff", seat, card, seven=seven))
     else:
-        for target in _two_nine_targets(p, seat, rank):
-            yield _mv("oneoff", seat, card, target, seven=seven)
-
-
-def _two_nine_targets(p: Position, seat: int, rank: str) -> Iterator[Card]:
-    variant = p.variant
-    classic = variant is Variant.CLASSIC
-    for stack in p.stacks:
-        ctrl = controller(stack, variant)
-        if (ctrl == seat and not classic) or _protectors(p, stack.base, ctrl, seat):
-            continue
-        if stack.attached:
-            yield stack.attached[-1][0]
-        if rank == "9" and not classic:
-            yield stack.base
-    for stack in p.permanents:
-        ctrl = controller(stack, variant)
-        if (ctrl == seat and not classic) or _protectors(p, stack.base, ctrl, seat):
-            continue
-        yield stack.base
-        if stack.attached:
-            yield stack.attached[-1][0]
+        t.aim()
+        targets = t.two if rank == "2" else t.nine
+        out.extend(_mv("oneoff", seat, card, target, seven=seven) for target in targets)
 
 
 def _main_moves(p: Position, seat: int) -> list[Move]:
     """Every legal main action except pass (§5)."""
     moves: list[Move] = []
+    hand = p.hands[seat]
     if p.deck:
-        room = _limit_room(p, seat)
-        if room is None or room > 0:
+        limit = HAND_LIMITS[p.variant]
+        if limit is None or len(hand) < limit:
             moves.append(_mv("draw", seat))
+    table = _Table(p, seat)
     frozen = p.frozen
-    for card in sorted(p.hands[seat], key=_KEY.__getitem__):
-        if card not in frozen:
-            moves.extend(_card_plays(p, seat, card, False))
+    for card in sorted(hand, key=_BY_CODE):
+        if not frozen or card not in frozen:
+            _card_plays(p, table, seat, card, False, moves)
     return moves
 
 
@@ -393,13 +479,14 @@ def _seven_moves(p: Position) -> list[Move]:
     seat = p.turn
     moves: list[Move] = []
     for card in p.revealed:
-        moves.extend(_card_plays(_seven_view(p, card), seat, card, True))
+        judged = _seven_view(p, card)
+        _card_plays(judged, _Table(judged, seat), seat, card, True, moves)
     if not moves:
         moves = [_mv("scrap", seat, card, seven=True) for card in p.revealed]
     return moves
 
 
-def _generate(p: Position) -> Iterator[Move]:
+def _generate(p: Position, service: bool = True) -> Iterator[Move]:
     phase = p.phase
     if phase is Phase.ROUND_OVER:
         return
@@ -409,7 +496,7 @@ def _generate(p: Position) -> Iterator[Move]:
         yield from moves
         if not p.deck or not moves:
             yield _mv("pass", seat)
-        if not p.offer_refused:
+        if service and not p.offer_refused:
             yield _mv("offer-draw", seat)
     elif phase is Phase.COUNTER:
         responder = p.responder
@@ -417,26 +504,26 @@ def _generate(p: Position) -> Iterator[Move]:
         yield _mv("decline", responder)
         top_seat = p.chain[-1][1]
         if not _queens(p.permanents, p.variant, top_seat):
-            for card in sorted(p.hands[responder], key=_KEY.__getitem__):
+            for card in sorted(p.hands[responder], key=card_key):
                 if card.rank == "2" and card not in p.frozen:
                     yield _mv("counter", responder, card)
     elif phase is Phase.RESOLVE_THREE:
-        for card in sorted(_eligible_scrap(p), key=_KEY.__getitem__):
+        for card in sorted(_eligible_scrap(p), key=card_key):
             yield _mv("take", seat, card)
     elif phase is Phase.RESOLVE_FOUR:
         victim = p.victim
         assert victim is not None
-        hand = sorted(p.hands[victim], key=_KEY.__getitem__)
+        hand = sorted(p.hands[victim], key=card_key)
         count = min(2, len(hand))
         for i, first in enumerate(hand):
             if count == 1:
-                yield Move("discard", victim, cards=(first,))
+                yield _discard(victim, (first,))
             else:
                 for second in hand[i + 1 :]:
-                    yield Move("discard", victim, cards=(first, second))
+                    yield _discard(victim, (first, second))
     elif phase is Phase.RESOLVE_FIVE:
-        for card in sorted(p.hands[seat], key=_KEY.__getitem__):
-            yield Move("discard", seat, cards=(card,))
+        for card in sorted(p.hands[seat], key=card_key):
+            yield _discard(seat, (card,))
     elif phase is Phase.RESOLVE_SEVEN:
         yield from _seven_moves(p)
     elif phase is Phase.DRAW_OFFERED:
@@ -444,11 +531,12 @@ def _generate(p: Position) -> Iterator[Move]:
         yield _mv("accept-draw", p.responder)
         yield _mv("refuse-draw", p.responder)
     elif phase is Phase.NAME_CARDS:
-        free = sorted(_unplaced(p), key=_KEY.__getitem__)
+        free = sorted(_unplaced(p), key=card_key)
         for combo in permutations(free, cards_awaited(p)):
             yield Move("cards", None, cards=combo)
-    for resigner in range(p.players):
-        yield _mv("resign", resigner)
+    if service:
+        for resigner in range(p.players):
+            yield _mv("resign", resigner)
 
 
 class LegalMoves:
@@ -479,8 +567,11 @@ class LegalMoves:
         return any(True for _ in _generate(self._position))
 
     def count(self) -> int:
-        """Return how many moves are legal."""
-        return sum(1 for _ in _generate(self._position))
+        """Return how many moves are legal (counted, not listed, while naming cards)."""
+        p = self._position
+        if p.phase is Phase.NAME_CARDS:
+            return perm(len(_unplaced(p)), cards_awaited(p)) + p.players
+        return sum(1 for _ in _generate(p))
 
     def __len__(self) -> int:
         return self.count()
@@ -494,11 +585,36 @@ def legal_moves(position: Position) -> LegalMoves:
     return LegalMoves(position)
 
 
+def generate_moves(position: Position, *, service: bool = True) -> list[Move]:
+    """Return the legal moves as a list; ``service=False`` leaves out resignations and
+    draw offers (§25), as random playouts want."""
+    if position.phase is Phase.MAIN:
+        seat = position.turn
+        moves = _main_moves(position, seat)
+        if not position.deck or not moves:
+            moves.append(_mv("pass", seat))
+        if service:
+            if not position.offer_refused:
+                moves.append(_mv("offer-draw", seat))
+            moves.extend(_mv("resign", s) for s in range(position.players))
+        return moves
+    return list(_generate(position, service))
+
+
+def push(position: Position, move: Move) -> Position:
+    """Apply a move known to be legal (from ``legal_moves``) without checking it again.
+
+    Like python-chess's ``push``: an illegal move gives an undefined position.
+    """
+    return _play(position, move).freeze()
+
+
 # --- checking ----------------------------------------------------------------------
 
 
 def _fail(code: str, message: str, move: Move) -> IllegalMoveError:
-    return IllegalMoveError(message, code=code, details={"move": move.text()})
+    text = move.text()
+    return IllegalMoveError(f"{text!r}: {message}", code=code, details={"move": text})
 
 
 def _check(p: Position, m: Move) -> None:
@@ -601,7 +717,10 @@ def _check_seven(p: Position, m: Move, seat: int) -> None:
         raise _fail("CARD_NOT_AVAILABLE", f"{card.text()} is not a revealed card", m)
     if m.action == "scrap":
         for other in p.revealed:
-            if next(_card_plays(_seven_view(p, other), seat, other, True), None) is not None:
+            judged = _seven_view(p, other)
+            playable: list[Move] = []
+            _card_plays(judged, _Table(judged, seat), seat, other, True, playable)
+            if playable:
                 raise _fail("MUST_PLAY_REVEALED", f"{other.text()} can be played, so it must be", m)
         return
     _check_main(_seven_view(p, card), m, seat, seven=True)
@@ -701,7 +820,7 @@ def _check_scuttle(p: Position, m: Move, seat: int, card: Card) -> None:
             "INVALID_TARGET", "a scuttle hits the base card of an opponent's point stack", m
         )
     base = found[1].base
-    if _KEY[card] < _KEY[base]:
+    if _strength(card) < _strength(base):
         raise _fail("SCUTTLE_TOO_WEAK", f"{card.text()} does not beat {base.text()}", m)
 
 
@@ -737,6 +856,13 @@ def _check_queens(p: Position, m: Move, host: Card, ctrl: int, seat: int, what: 
 # --- applying (unchecked) ---------------------------------------------------------------
 
 
+_new_position = tuple.__new__
+
+
+def _stack_key(stack: Stack) -> int:
+    return _strength(stack.base)
+
+
 class _Work:
     """A mutable copy of a position used while one move is applied."""
 
@@ -747,36 +873,13 @@ class _Work:
     )  # fmt: skip
 
     def __init__(self, p: Position) -> None:
-        self.variant = p.variant
-        self.dealer = p.dealer
-        self.turn = p.turn
-        self.phase = p.phase
-        self.deck = p.deck
-        self.hands = list(p.hands)
-        self.stacks = p.stacks
-        self.permanents = p.permanents
-        self.scrap = p.scrap
-        self.frozen = p.frozen
-        self.passes = p.passes
-        self.chain = p.chain
-        self.target = p.target
-        self.victim = p.victim
-        self.responder = p.responder
-        self.revealed = p.revealed
-        self.naming = p.naming
-        self.shown = p.shown
-        self.offer_refused = p.offer_refused
-        self.result = p.result
-        self.facts: list[Event] = []
-
-    def freeze(self) -> Position:
-        return Position(
+        (
             self.variant,
             self.dealer,
             self.turn,
             self.phase,
             self.deck,
-            tuple(self.hands),
+            hands,
             self.stacks,
             self.permanents,
             self.scrap,
@@ -791,6 +894,35 @@ class _Work:
             self.shown,
             self.offer_refused,
             self.result,
+        ) = p
+        self.hands = list(hands)
+        self.facts: list[Event] = []
+
+    def freeze(self) -> Position:
+        return _new_position(
+            Position,
+            (
+                self.variant,
+                self.dealer,
+                self.turn,
+                self.phase,
+                self.deck,
+                tuple(self.hands),
+                self.stacks,
+                self.permanents,
+                self.scrap,
+                self.frozen,
+                self.passes,
+                self.chain,
+                self.target,
+                self.victim,
+                self.responder,
+                self.revealed,
+                self.naming,
+                self.shown,
+                self.offer_refused,
+                self.result,
+            ),
         )
 
     @property
@@ -821,7 +953,7 @@ class _Work:
         self.end_turn()
 
     def win_check(self) -> bool:
-        winner = _winner(self.variant, self.players, self.stacks, self.permanents, self.turn)
+        winner = _winner(self.variant, len(self.hands), self.stacks, self.permanents, self.turn)
         if winner is None:
             return False
         self.end_round(Outcome(Termination.GOAL, winner))
@@ -831,7 +963,7 @@ class _Work:
         seat = self.turn
         if self.frozen:
             self.frozen = self.frozen - self.hands[seat]
-        self.turn = (seat + 1) % self.players
+        self.turn = (seat + 1) % len(self.hands)
         self.phase = Phase.MAIN
         self.chain = ()
         self.target = self.victim = self.responder = self.naming = None
@@ -842,10 +974,10 @@ class _Work:
         self.hands[seat] = self.hands[seat] - {card}
 
     def put_stack(self, stack: Stack) -> None:
-        self.stacks = tuple(sorted((*self.stacks, stack), key=lambda s: _KEY[s.base]))
+        self.stacks = tuple(sorted((*self.stacks, stack), key=_stack_key))
 
     def put_perm(self, stack: Stack) -> None:
-        self.permanents = tuple(sorted((*self.permanents, stack), key=lambda s: _KEY[s.base]))
+        self.permanents = tuple(sorted((*self.permanents, stack), key=_stack_key))
 
     def replace(self, old: Stack, new: Stack | None, perm: bool) -> None:
         stacks = self.permanents if perm else self.stacks
@@ -994,17 +1126,9 @@ def _main_action(w: _Work, m: Move, seat: int) -> None:
 
 def _locate_w(w: _Work, card: Card | None) -> tuple[str, Stack]:
     assert card is not None
-    for stack in w.stacks:
-        if stack.base is card:
-            return "base", stack
-        if stack.attached and stack.attached[-1][0] is card:
-            return "top", stack
-    for stack in w.permanents:
-        if stack.base is card:
-            return "perm", stack
-        if stack.attached and stack.attached[-1][0] is card:
-            return "permtop", stack
-    raise AssertionError(f"{card.text()} is not on the table")
+    found = _find(w.stacks, w.permanents, card)
+    assert found is not None, f"{card.text()} is not on the table"
+    return found
 
 
 def _close_chain(w: _Work) -> None:
@@ -1093,18 +1217,8 @@ def _resolve(w: _Work, root: Card, seat: int) -> None:
     w.finish()
 
 
-def _span(w: _Work, kind: str) -> int:
-    if kind == "seven":
-        return 1 if w.variant is Variant.CLASSIC else min(2, len(w.deck))
-    if w.variant is Variant.CLASSIC:
-        return min(2, len(w.deck))
-    limit = HAND_LIMITS[w.variant]
-    assert limit is not None
-    return min(3, len(w.deck), max(0, limit - len(w.hands[w.turn])))
-
-
 def _five_draw(w: _Work) -> None:
-    n = _span(w, "five")
+    n = _span("five", w.variant, len(w.deck), len(w.hands[w.turn]))
     if None in w.deck[:n]:
         w.phase = Phase.NAME_CARDS
         w.naming = "five"
@@ -1116,7 +1230,7 @@ def _five_draw(w: _Work) -> None:
 
 
 def _seven_reveal(w: _Work) -> None:
-    n = _span(w, "seven")
+    n = _span("seven", w.variant, len(w.deck), len(w.hands[w.turn]))
     if None in w.deck[:n]:
         w.phase = Phase.NAME_CARDS
         w.naming = "seven"
@@ -1206,6 +1320,18 @@ def decide(position: Position, command: Move | str) -> list[Event]:
     return [Event("MovePlayed", {"move": move.text()}), *work.facts]
 
 
+def outcome_of(event: Event) -> Outcome | None:
+    """Return the round's outcome carried by a ``RoundEnded`` event, else ``None``.
+
+    >>> outcome_of(Event("RoundEnded", {"termination": "goal", "winner": 1, "resigned": None}))
+    Outcome(termination=<Termination.GOAL: 'goal'>, winner=1, resigned=None)
+    """
+    if event.type != "RoundEnded":
+        return None
+    data = event.data
+    return Outcome(Termination(data["termination"]), data["winner"], data.get("resigned"))
+
+
 def evolve(position: Position, event: Event) -> Position:
     """Fold one event into the position; derived facts change nothing, unknown types are ignored."""
     if event.type != "MovePlayed":
@@ -1235,7 +1361,7 @@ def visible_hands(position: Position, seat: int | None) -> frozenset[int]:
 
 
 def _cards(cards: Iterable[Card]) -> list[str]:
-    return [c.text() for c in sorted(cards, key=_KEY.__getitem__)]
+    return [c.text() for c in sorted(cards, key=card_key)]
 
 
 def view(position: Position, seat: int | None) -> dict[str, Any]:

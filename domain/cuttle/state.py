@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.cards import Card, deck, format_cards, parse_cards
 from domain.cuttle.moves import card_key
@@ -56,8 +56,7 @@ _PACK52 = frozenset(deck())
 _PACK54 = frozenset(deck(jokers=True))
 
 
-@dataclass(frozen=True, slots=True)
-class Stack:
+class Stack(NamedTuple):
     """A card on a field with the cards attached to it (§10).
 
     A point stack has a base point card and jacks; a glasses 8, queen or king has
@@ -81,8 +80,7 @@ class Stack:
         return f"{self.base.text()}[{inner}]"
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(NamedTuple):
     """A round in progress: every zone, the phase and what is pending (§4.1, §17).
 
     ``deck`` is top first; ``None`` marks a card the engine does not know yet (a
@@ -94,6 +92,7 @@ class Position:
     offer. ``revealed`` holds a seven's cards; ``shown`` counts cards on top of the
     deck that everyone has seen (a seven put one back). ``naming`` says what a
     ``NAME_CARDS`` phase finishes. A frozen card thaws when its holder's turn ends.
+    A named tuple, so that copies and comparisons stay cheap in playouts.
     """
 
     variant: Variant
@@ -162,24 +161,35 @@ class RoundSetup:
 
     ``deck`` is the whole shuffled deck, top first (dealt as ruling 2 says);
     ``hands`` are the hands as dealt from a physical deck, one tuple per seat, and
-    the rest of the deck stays unknown until the scorer names it (§24).
+    the rest of the deck stays unknown until the scorer names it (§24);
+    ``position`` is a set-up position in the position notation (ruling 25), for a
+    recording that starts mid-round.
 
     Raises:
-        InvalidSetupError (INVALID_DECK): not exactly one of deck/hands, a deck that
-            is not the variant's pack, or hands of the wrong sizes or cards.
+        InvalidSetupError (INVALID_DECK): not exactly one of deck/hands/position, a
+            deck that is not the variant's pack, or hands of the wrong sizes or cards.
+        InvalidSetupError (INVALID_POSITION): a position that cannot be read, or whose
+            variant or dealer differ from the set-up's.
     """
 
     variant: Variant
     dealer: int
     deck: tuple[Card, ...] | None = None
     hands: tuple[tuple[Card, ...], ...] | None = None
+    position: str | None = None
 
     def __post_init__(self) -> None:
         players = self.variant.players
         if not 0 <= self.dealer < players:
             raise _bad_deck(f"P{self.dealer} is not a seat of {self.variant.value}")
-        if (self.deck is None) == (self.hands is None):
-            raise _bad_deck("a round set-up gives either the deck order or the dealt hands")
+        if sum(x is not None for x in (self.deck, self.hands, self.position)) != 1:
+            raise _bad_deck(
+                "a round set-up gives exactly one of the deck order, the dealt hands or a position"
+            )
+        if self.position is not None:
+            start = parse_position(self.position)
+            if (start.variant, start.dealer) != (self.variant, self.dealer):
+                raise _invalid("the position's variant and dealer must match the set-up's")
         full = pack(self.variant)
         if self.deck is not None and (len(self.deck) != len(full) or set(self.deck) != full):
             raise _bad_deck(
@@ -200,6 +210,8 @@ class RoundSetup:
             data["deck"] = format_cards(self.deck)
         if self.hands is not None:
             data["hands"] = [format_cards(h) for h in self.hands]
+        if self.position is not None:
+            data["position"] = self.position
         return data
 
     @classmethod
@@ -214,11 +226,13 @@ class RoundSetup:
             dealer = int(data["dealer"])
             deck_text = data.get("deck")
             hands = data.get("hands")
+            position = data.get("position")
             return cls(
                 variant,
                 dealer,
                 deck=None if deck_text is None else parse_cards(deck_text),
                 hands=None if hands is None else tuple(parse_cards(h) for h in hands),
+                position=None if position is None else str(position),
             )
         except (KeyError, ValueError, TypeError, MalformedError) as e:
             raise _bad_deck(f"not a round set-up: {e}") from None
@@ -234,6 +248,9 @@ def hand_sizes(variant: Variant, dealer: int) -> tuple[int, ...]:
 def deal(setup: RoundSetup) -> tuple[tuple[frozenset[Card], ...], tuple[Card | None, ...]]:
     """Deal a set-up into hands and the remaining deck (ruling 2), top first."""
     players = setup.variant.players
+    if setup.position is not None:
+        start = parse_position(setup.position)
+        return start.hands, start.deck
     if setup.hands is not None:
         hands = tuple(frozenset(h) for h in setup.hands)
         remaining = len(pack(setup.variant)) - sum(len(h) for h in hands)

@@ -1,8 +1,8 @@
 """A superset of candidate moves for a position, built without the engine's generator.
 
-Every action kind with every relevant card and target: the cards of every zone
-(hands, table, scrap, revealed, a few unplaced ones), every table card and a hand
-and a scrap card as targets, every player. ``apply`` must accept exactly the
+Every action kind with every card of the pack and no target; then, for the cards
+of every zone (hands, table, scrap, revealed, a few unplaced ones), every table
+card and a hand and a scrap card as targets, and every player. ``apply`` must accept exactly the
 listed legal moves among them.
 """
 
@@ -53,10 +53,11 @@ def candidate_moves(p: Position) -> Iterator[Move]:
     for seat in seats:
         for action in NO_ARGS:
             yield from _mk(action, seat)
-        for card in cards:
-            for action in ONE_CARD:
+        for card in sorted(pack(p.variant), key=Card.text):
+            for action in (*ONE_CARD, *WITH_TARGET):
                 yield from _mk(action, seat, card)
             yield from _mk("scrap", seat, card, seven=True)
+        for card in cards:
             for target in targets:
                 if target is card:
                     continue

@@ -98,11 +98,10 @@ class TestPermanents:
     )
     def test_goals_by_kings(self, variant: str, goals: list[int]) -> None:
         kings = ["KC", "KD", "KH", "KS"]
-        hands = "/ -" * (2 if variant == "cutthroat" else 1)
+        others = " / -" * (2 if variant == "cutthroat" else 1)
         for n in range(5):
-            empty = " / -" * (2 if variant == "cutthroat" else 1)
-            p = pos(variant, hands="-" + empty, perms=(" ".join(kings[:n]) or "-") + empty)
-            assert goals[n] == goal(p, 0), hands
+            p = pos(variant, hands="-" + others, perms=(" ".join(kings[:n]) or "-") + others)
+            assert goals[n] == goal(p, 0)
 
     def test_four_kings_win_standard_with_no_points(self) -> None:
         p = pos(hands="KS / -", perms="KC KD KH / -")
@@ -472,3 +471,57 @@ class TestServiceEndings:
         assert "WRONG_PHASE" == refusal(p, "P0 offer-draw")
         p = play(p, "P0 points 7H")
         assert "P1 offer-draw" in {m.text() for m in legal_moves(p)}
+
+
+class TestNineTargetsByVariant:
+    def test_cutthroat_nine_returns_a_top_joker_to_its_player(self) -> None:
+        p = pos("cutthroat", hands="9S / - / -", perms="- / KD[X1:P2] / -")
+        after = play(p, "P0 oneoff 9S>X1", "P1 decline", "P2 decline")
+        assert cards("X1") == after.hands[2] and cards("X1") == after.frozen
+        assert 1 == controller(after.permanents[0], after.variant)
+
+    def test_classic_nine_may_return_own_permanent(self) -> None:
+        p = pos("classic", hands="9S / -", perms="QH / -")
+        after = play(p, "P0 oneoff 9S>QH", "P1 decline")
+        assert cards("QH") == after.hands[0]
+
+    def test_standard_nine_never_targets_own_cards(self) -> None:
+        p = pos(hands="9S / -", points="7H / -", perms="QH / -")
+        assert "INVALID_TARGET" == refusal(p, "P0 oneoff 9S>7H")
+        assert "INVALID_TARGET" == refusal(p, "P0 oneoff 9S>QH")
+
+    def test_nine_on_a_jacked_stack_scraps_the_jacks(self) -> None:
+        p = pos(hands="9S / -", points="7H[JC:P1] / -")
+        after = play(p, "P0 oneoff 9S>7H", "P1 decline")
+        assert cards("7H") == after.hands[1] and cards("9S JC") == after.scrap
+
+
+class TestRulingsAtTheEdges:
+    def test_seven_needs_a_deck(self) -> None:
+        """Ruling 5."""
+        assert "DECK_EMPTY" == refusal(pos(hands="7S / -", deck="-"), "P0 oneoff 7S")
+
+    def test_cutthroat_three_passes_is_one_cycle(self) -> None:
+        """Ruling 19."""
+        p = play(pos("cutthroat", hands="- / - / -", deck="-"), "P0 pass", "P1 pass")
+        assert Termination.THREE_PASSES == apply(p, "P2 pass").result.termination  # type: ignore[union-attr]
+
+    def test_a_winning_one_off_is_already_in_the_scrap(self) -> None:
+        """Ruling 30."""
+        p = pos(hands="9S / -", points="TH 2C TS[JC:P1] / -")
+        after = play(p, "P0 oneoff 9S>JC", "P1 decline")
+        assert 0 == after.result.winner  # type: ignore[union-attr]
+        assert Card.from_text("9S") in after.scrap
+
+    def test_classic_threes_can_loop_without_end(self) -> None:
+        """Ruling 36: no length limit; the same position comes back."""
+        p = pos("classic", hands="3C / 3D", scrap="3H", deck="-")
+        seen = {p}
+        for _ in range(12):
+            seat = p.turn
+            three = next(iter(p.hands[seat]))
+            p = play(p, f"P{seat} oneoff {three}", f"P{1 - seat} decline")
+            p = apply(p, f"P{seat} take {next(iter(p.scrap - {three}))}")
+            assert p.result is None and 0 == p.passes
+            seen.add(p)
+        assert len(seen) < 13

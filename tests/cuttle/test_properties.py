@@ -114,8 +114,10 @@ class TestPlayouts:
                     before = p.text()
                     try:
                         apply(p, bad)
-                    except DomainError:
-                        pass
+                    except DomainError as e:
+                        named = {c for c in (bad.card, bad.target) if c is not None}
+                        allowed = may_see(p, bad.seat, public_top) | named
+                        assert cards_in(e.message) <= allowed, (before, e.message)
                     else:
                         raise AssertionError(f"{bad.text()} accepted in {before}")
                     assert before == p.text()
@@ -152,6 +154,7 @@ class TestPlayouts:
                 assert sorted(c.text() for c in p.scrap) == sorted(seen["scrap"])
                 assert sorted(c.text() for c in p.frozen) == sorted(seen["frozen"])
                 assert expected_totals(p) == seen["totals"]
+                assert [expected_goal(p, s) for s in range(p.players)] == seen["goals"]
                 assert cards_in(seen) <= may_see(p, seat, public_top), (p.text(), seat)
             if move is not None:
                 for e in decide(p, move):
