@@ -5,8 +5,9 @@ by folding the stream), asks the domain to decide each command in turn (a refuse
 command stops the batch), appends the resulting events with the version it folded,
 and runs the inline projectors handed to it at wiring time, all in one
 transaction; after the commit it asks the notifier to wake live readers (design.md,
-"the flow of one move", step 4). Server-dealt rounds are shuffled here, with ``secrets``, and the deck
-is passed into the command, so the domain stays free of randomness.
+"the flow of one move", step 4). Server-dealt rounds are shuffled here, with
+``secrets``, and the deck is passed into the command, so the domain stays free of
+randomness.
 """
 
 from __future__ import annotations
