@@ -18,8 +18,11 @@ from api.health import HealthController
 from api.matches import MatchController
 from api.players import PlayerController
 from api.problems import problem_details_plugin
+from api.replays import ReplayController
 from api.settings import Settings
-from projections.matches import project_match_summary
+from api.standings import StandingsController
+from projections.rebuild import INLINE_PROJECTORS
+from projections.replay import ReplayCache
 from store.database import resolve_database_url
 from store.recorder import Recorder
 
@@ -38,7 +41,8 @@ def create_app(settings: Settings) -> Litestar:
         )
         await pool.open(wait=True, timeout=30)
         app.state.pool = pool
-        app.state.recorder = Recorder(pool, projectors=[project_match_summary])
+        app.state.recorder = Recorder(pool, projectors=INLINE_PROJECTORS)
+        app.state.replays = ReplayCache()
         try:
             yield
         finally:
@@ -53,7 +57,14 @@ def create_app(settings: Settings) -> Litestar:
         return recorder
 
     return Litestar(
-        route_handlers=[HealthController, PlayerController, CompetitionController, MatchController],
+        route_handlers=[
+            HealthController,
+            PlayerController,
+            CompetitionController,
+            MatchController,
+            ReplayController,
+            StandingsController,
+        ],
         lifespan=[database],
         dependencies={
             "pool": Provide(provide_pool, sync_to_thread=False),
