@@ -15,6 +15,7 @@ from psycopg_pool import AsyncConnectionPool
 from api.auth import provide_principal
 from api.competitions import CompetitionController
 from api.health import HealthController
+from api.live import LiveController
 from api.matches import MatchController
 from api.players import PlayerController
 from api.problems import problem_details_plugin
@@ -64,6 +65,7 @@ def create_app(settings: Settings) -> Litestar:
             MatchController,
             ReplayController,
             StandingsController,
+            LiveController,
         ],
         lifespan=[database],
         dependencies={
