@@ -42,51 +42,17 @@ def run_rebuild(database_url: str) -> None:
     asyncio.run(go())
 
 
-@pytest.fixture(name="league")
-def _league(
-    client: TestClient[Any],
-    scorer: dict[str, str],
-    make_players: Any,
-    make_competition: Any,
-    play_match: Any,
-) -> dict[str, Any]:
-    """Two competitions with finished matches, a match outside them, and a live match."""
-    cuttle = make_competition(
-        game="cuttle",
-        variant="standard",
-        format="short",
-        tiebreaks=["head-to-head", "sonneborn-berger", "round-difference", "wins"],
-    )
-    kozel = make_competition(
-        game="kozel", format={"loss_limit": 2}, tiebreaks=["loss-point-difference"]
-    )
-    people = make_players(4)
-    finished = []
-    for seed, (a, b) in enumerate([(0, 1), (1, 2), (2, 0)]):
-        body = {"game": "cuttle", "players": [people[a], people[b]], "competition_id": cuttle}
-        finished.append(play_match(body, seed))
-    finished.append(play_match({"game": "kozel", "players": people, "competition_id": kozel}, 7))
-    cutthroat = {"game": "cuttle", "variant": "cutthroat", "players": people[:3], "format": "quick"}
-    finished.append(play_match(cutthroat, 8))
-    live = create_match(
-        client, scorer, {"game": "cuttle", "players": people[:2], "competition_id": cuttle}
-    )
-    return {"cuttle": cuttle, "kozel": kozel, "finished": finished, "live": live}
-
-
 class TestRebuild:
-    def test_every_read_model_equals_its_rebuild(
-        self, client: TestClient[Any], league: dict[str, Any], database_url: str
-    ) -> None:
+    def test_every_read_model_equals_its_rebuild(self, league: dict[str, Any]) -> None:
+        database_url = league["url"]
         before = snapshot(database_url)
         assert 6 == len(before["matches"]) == len(before["match_series"])
         assert 2 == len(before["competition_standings"])
         run_rebuild(database_url)
         assert before == snapshot(database_url)
 
-    def test_rebuilt_ratings_match_to_the_last_digit(
-        self, client: TestClient[Any], league: dict[str, Any], database_url: str
-    ) -> None:
+    def test_rebuilt_ratings_match_to_the_last_digit(self, league: dict[str, Any]) -> None:
+        client, database_url = league["client"], league["url"]
         url = f"/competitions/{league['cuttle']}/standings"
         ratings = [row["rating"] for row in client.get(url).json()["players"]]
         run_rebuild(database_url)
@@ -95,9 +61,8 @@ class TestRebuild:
 
 
 class TestSeriesAndStandings:
-    def test_series_lists_rounds_with_running_totals(
-        self, client: TestClient[Any], league: dict[str, Any]
-    ) -> None:
+    def test_series_lists_rounds_with_running_totals(self, league: dict[str, Any]) -> None:
+        client = league["client"]
         kozel = league["finished"][3]
         body = client.get(f"/matches/{kozel['id']}/series").json()
         assert kozel["result"]["winners"] == body["result"]["winners"]
@@ -109,9 +74,8 @@ class TestSeriesAndStandings:
             r["termination"] for r in cuttle["rounds"]
         }
 
-    def test_standings_export_as_csv_and_markdown(
-        self, client: TestClient[Any], league: dict[str, Any]
-    ) -> None:
+    def test_standings_export_as_csv_and_markdown(self, league: dict[str, Any]) -> None:
+        client = league["client"]
         url = f"/competitions/{league['kozel']}/standings"
         body = client.get(url).json()
         assert 4 == len(body["players"]) and 2 == len(body["pairs"])
@@ -131,8 +95,9 @@ class TestSeriesAndStandings:
 
 class TestReplay:
     def test_snapshots_give_the_same_state_as_a_fold_from_scratch(
-        self, league: dict[str, Any], database_url: str
+        self, league: dict[str, Any]
     ) -> None:
+        database_url = league["url"]
         events = full_events(database_url, league["finished"][3]["id"])
         track = Track(every=4)
         track.extend(list(enumerate(events, start=1)))
@@ -140,9 +105,8 @@ class TestReplay:
             expected = fold(e for _, e in track.events[: track.end_of(ply)])
             assert expected == track.frame_after(ply).state
 
-    def test_timeline_has_every_ply_with_a_sentence(
-        self, client: TestClient[Any], league: dict[str, Any]
-    ) -> None:
+    def test_timeline_has_every_ply_with_a_sentence(self, league: dict[str, Any]) -> None:
+        client = league["client"]
         match = league["finished"][0]
         timeline = client.get(f"/matches/{match['id']}/timeline").json()
         steps = timeline["steps"]
@@ -153,8 +117,9 @@ class TestReplay:
         assert last["view"]["result"] is not None
 
     def test_replay_refuses_a_ply_past_the_end_and_hidden_views_of_live_matches(
-        self, client: TestClient[Any], league: dict[str, Any]
+        self, league: dict[str, Any]
     ) -> None:
+        client = league["client"]
         live = league["live"]["id"]
         assert 422 == client.get(f"/matches/{live}/replay", params={"ply": 1}).status_code
         forbidden = client.get(f"/matches/{live}/replay", params={"ply": 0, "seat": "0"})
