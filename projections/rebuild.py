@@ -2,9 +2,9 @@
 
 ``INLINE_PROJECTORS`` is what the app hands the recorder: each runs in the
 append's transaction, so a client reads its own write. ``rebuild`` truncates the
-read tables and replays the whole events table through the same projectors, in
-global order, in one transaction: the result is identical to what the recorder
-wrote (tests/projections/test_rebuild.py proves it).
+read tables and recomputes them from the events table through the same
+projectors, in one transaction: the result is identical to what the recorder
+wrote (tests/projections/test_read_models.py proves it).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from domain.stream import effective_events, fold
 from projections.matches import project_match_summary
 from projections.series import project_series
 from projections.standings import project_standings, recompute_standings
-from store.events import read_all
 
 INLINE_PROJECTORS = (project_match_summary, project_series, project_standings)
 """The projectors the recorder runs in its transaction, in this order."""
@@ -28,8 +27,43 @@ INLINE_PROJECTORS = (project_match_summary, project_series, project_standings)
 READ_TABLES = ("competition_standings", "match_series", "matches")
 """Every table a rebuild recomputes (dependants first)."""
 
+SERIES_EVENTS = (
+    "MatchCreated",
+    "RoundStarted",
+    "DealStarted",
+    "RoundScored",
+    "DealScored",
+    "MatchResigned",
+    "MatchEnded",
+)
+"""The events that change what the read models hold: the rules, the series, the result.
+
+Engine events only move the cards of the round in play, which no stored read model
+shows (replays fold them on demand from the stream), so a rebuild reads these events
+in global order plus each stream's head (its version and time) and neither decodes
+nor folds the rest. The test that compares every read model with its rebuild guards
+this; a takeback event (issue #8) joins this list, and ``effective_events`` drops the
+versions it undoes from the same pairs.
+"""
+
+_HORIZON_SQL = "SELECT pg_snapshot_xmin(pg_current_snapshot()), count(*) FROM events"
+
+# The series events in global order, up to the horizon (as store.events.read_all
+# reads: every event below the horizon is committed, so nothing is skipped).
+_SERIES_SQL = (
+    "SELECT global_position, stream, version, event_id, type, data, recorded_at, hash"
+    " FROM events WHERE type = ANY(%s) AND tx_id < %s AND global_position > %s"
+    " ORDER BY global_position LIMIT %s"
+)
+
+# Each stream's head: the summary records its version and time.
+_HEADS_SQL = (
+    "SELECT DISTINCT ON (stream) global_position, stream, version, event_id, type,"
+    " recorded_at, hash FROM events WHERE tx_id < %s ORDER BY stream, version DESC"
+)
+
 Progress = Callable[[int, int], None]
-"""Called with (events folded so far, events in the log)."""
+"""Called with (events read so far, events in the log)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,32 +90,43 @@ async def rebuild(
         tables = ", ".join(READ_TABLES)
         await conn.execute(f"LOCK TABLE {tables} IN ACCESS EXCLUSIVE MODE")
         await conn.execute(f"TRUNCATE {tables}")
-        cur = await conn.execute("SELECT count(*) FROM events")
-        row = await cur.fetchone()
-        total = int(row[0]) if row else 0
+        cur = await conn.execute(_HORIZON_SQL)
+        horizon, total = await cur.fetchone() or (None, 0)
         streams: dict[str, list[RecordedEvent]] = {}
-        done = 0
-        position = 0
+        done = position = 0
         while True:
-            batch = await read_all(conn, after_position=position, limit=batch_size)
-            if not batch:
+            cur = await conn.execute(
+                _SERIES_SQL, (list(SERIES_EVENTS), horizon, position, batch_size)
+            )
+            rows = await cur.fetchall()
+            for pos, stream, version, event_id, kind, data, recorded_at, digest in rows:
+                streams.setdefault(stream, []).append(
+                    RecordedEvent(
+                        pos, stream, version, event_id, kind, data, {}, recorded_at, digest.hex()
+                    )
+                )
+            if len(rows) < batch_size:
                 break
-            for event in batch:
-                streams.setdefault(event.stream, []).append(event)
-            position = batch[-1].global_position
-            if progress is not None:
-                progress(done, total)
+            position = rows[-1][0]
+        cur = await conn.execute(_HEADS_SQL, (horizon,))
+        heads = {
+            stream: RecordedEvent(pos, stream, version, event_id, kind, {}, {}, at, digest.hex())
+            for pos, stream, version, event_id, kind, at, digest in await cur.fetchall()
+        }
         competitions: set[str] = set()
         for stream, recorded in streams.items():
+            head = heads[stream]
+            if recorded[-1].version != head.version:
+                recorded.append(head)
             by_version = {r.version: r for r in recorded}
             pairs = effective_events((r.version, Event(r.type, r.data)) for r in recorded)
-            state = fold(event for _, event in pairs)
+            state = fold(event for _, event in pairs if event.type in SERIES_EVENTS)
             kept = [by_version[version] for version, _ in pairs]
             await project_match_summary(conn, stream, state, kept)
             await project_series(conn, stream, state, kept)
             if state.config is not None and state.config.competition_id and state.is_over:
                 competitions.add(state.config.competition_id)
-            done += len(recorded)
+            done += head.version
             if progress is not None:
                 progress(done, total)
         for competition_id in sorted(competitions):
@@ -89,4 +134,4 @@ async def rebuild(
     return RebuildStats(events=done, streams=len(streams), competitions=len(competitions))
 
 
-__all__ = ["INLINE_PROJECTORS", "READ_TABLES", "RebuildStats", "rebuild"]
+__all__ = ["INLINE_PROJECTORS", "READ_TABLES", "SERIES_EVENTS", "RebuildStats", "rebuild"]
