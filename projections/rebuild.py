@@ -114,21 +114,23 @@ async def rebuild(
             for pos, stream, version, event_id, kind, at, digest in await cur.fetchall()
         }
         competitions: set[str] = set()
-        for stream, recorded in streams.items():
-            head = heads[stream]
-            if recorded[-1].version != head.version:
-                recorded.append(head)
-            by_version = {r.version: r for r in recorded}
-            pairs = effective_events((r.version, Event(r.type, r.data)) for r in recorded)
-            state = fold(event for _, event in pairs if event.type in SERIES_EVENTS)
-            kept = [by_version[version] for version, _ in pairs]
-            await project_match_summary(conn, stream, state, kept)
-            await project_series(conn, stream, state, kept)
-            if state.config is not None and state.config.competition_id and state.is_over:
-                competitions.add(state.config.competition_id)
-            done += head.version
-            if progress is not None:
-                progress(done, total)
+        # Pipelined: the projectors' writes go out without waiting for each answer.
+        async with conn.pipeline():
+            for stream, recorded in streams.items():
+                head = heads[stream]
+                if recorded[-1].version != head.version:
+                    recorded.append(head)
+                by_version = {r.version: r for r in recorded}
+                pairs = effective_events((r.version, Event(r.type, r.data)) for r in recorded)
+                state = fold(event for _, event in pairs if event.type in SERIES_EVENTS)
+                kept = [by_version[version] for version, _ in pairs]
+                await project_match_summary(conn, stream, state, kept)
+                await project_series(conn, stream, state, kept)
+                if state.config is not None and state.config.competition_id and state.is_over:
+                    competitions.add(state.config.competition_id)
+                done += head.version
+                if progress is not None:
+                    progress(done, total)
         for competition_id in sorted(competitions):
             await recompute_standings(conn, competition_id)
     return RebuildStats(events=done, streams=len(streams), competitions=len(competitions))
