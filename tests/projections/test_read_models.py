@@ -10,7 +10,9 @@ from typing import Any
 import psycopg
 import pytest
 from litestar.testing import TestClient
+from typer.testing import CliRunner
 
+from cli.main import app
 from domain.stream import fold
 from projections.rebuild import READ_TABLES, rebuild
 from projections.replay import Track
@@ -58,6 +60,15 @@ class TestRebuild:
         run_rebuild(database_url)
         assert ratings == [row["rating"] for row in client.get(url).json()["players"]]
         assert 3 == len(ratings)
+
+    def test_cli_rebuild_reports_and_changes_nothing(self, league: dict[str, Any]) -> None:
+        before = snapshot(league["url"])
+        result = CliRunner().invoke(
+            app, ["projections", "rebuild"], env={"MATCHLOG_DATABASE_URL": league["url"]}
+        )
+        assert 0 == result.exit_code, result.output
+        assert "6 matches, 2 competitions' standings" in result.stdout
+        assert before == snapshot(league["url"])
 
 
 class TestSeriesAndStandings:
