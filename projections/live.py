@@ -6,7 +6,8 @@ return only events below the snapshot's ``xmin``, so an event that commits late
 is delivered late, never skipped; the feed resumes after any global position
 (the SSE ``Last-Event-ID``) and never repeats one. While a match is live its
 events are redacted with ``domain.stream.public_event_data``; once it is over
-its whole record is public.
+its whole record is public. A round's first message also carries the engine's
+public view of the fresh deal (what the table sees when the cards are dealt).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from domain.events import Event, RecordedEvent
-from domain.stream import MatchConfig, public_event_data
+from domain.stream import MatchConfig, public_event_data, rules_for
 from store.events import _COLUMNS, _recorded, subscribe
 
 
@@ -81,7 +82,7 @@ class LiveFeed:
             data = public_event_data(match.config, Event(event.type, event.data))
         if event.type == "MatchEnded":
             match.finished = True
-        return {
+        message: dict[str, Any] = {
             "position": event.global_position,
             "stream": event.stream,
             "version": event.version,
@@ -89,6 +90,13 @@ class LiveFeed:
             "data": data,
             "recorded_at": event.recorded_at.isoformat(),
         }
+        rules = rules_for(match.config.game)
+        if event.type == rules.round_started:
+            # The redacted set-up lacks what the table shows at once (Kozel's
+            # indicator, the hand sizes): the engine's public view of the deal has it.
+            position = rules.initial_position(event.data["setup"])
+            message["view"] = rules.view(position, None)
+        return message
 
     async def _catch_up(
         self, conn: psycopg.AsyncConnection[Any], after: int

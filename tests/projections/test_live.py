@@ -11,8 +11,9 @@ from typing import Any
 import httpx
 import psycopg
 
+from domain.stream import fold
 from tests.recording.play import create_match, play_to_end
-from tests.recording.test_hidden_cards import card_tokens
+from tests.recording.test_hidden_cards import card_tokens, full_events, kozel_hidden_and_public
 from tests.recording.test_live_server import _http, _server, players  # noqa: F401
 
 
@@ -125,3 +126,26 @@ def test_competition_feed_holds_only_its_matches(
     messages = sse(client, f"/competitions/{competition}/live", 2)
     assert {inside["id"]} == {m["stream"].split("-", 1)[1] for m in messages}
     assert outside["id"] != inside["id"]
+
+
+def test_live_feed_shows_no_hidden_card_and_every_public_one(
+    http: tuple[httpx.Client, dict[str, str]], database_url: str
+) -> None:
+    client, headers = http
+    match = create_match(client, headers, {"game": "kozel", "players": players(client, headers, 4)})
+    version, rng = match["version"], random.Random(11)
+    for _ in range(16):  # a few tricks of the first deal, face-down throws likely among them
+        legal = client.get(f"/matches/{match['id']}/legal-moves", headers=headers).json()
+        response = client.post(
+            f"/matches/{match['id']}/moves",
+            json={"moves": [rng.choice(legal["moves"])]},
+            headers={**headers, "If-Match": f'"{version}"'},
+        )
+        assert 200 == response.status_code, response.text
+        version = response.json()["version"]
+    events = full_events(database_url, match["id"])
+    hidden, table = kozel_hidden_and_public(events, fold(events))
+    messages = sse(client, f"/matches/{match['id']}/live", version)
+    shown = card_tokens([{"data": m["data"], "view": m.get("view")} for m in messages])
+    assert not hidden & shown, f"hidden cards {sorted(hidden & shown)} in the live feed"
+    assert table <= shown, "public cards missing from the live feed"
