@@ -16,28 +16,16 @@ from api.auth import Principal, require_read
 from api.competitions import CompetitionId
 from api.replays import player_names
 from api.schemas import problem_responses
-from projections.standings import find_standings
+from projections.standings import CUTTLE_STATS, KOZEL_STATS, find_standings
 from store import accounts
 
-_CUTTLE_COLUMNS = ("played", "won", "drawn", "lost", "points", "rounds_won", "rounds_lost")
-_KOZEL_COLUMNS = (
-    "played",
-    "won",
-    "lost",
-    "deals_won",
-    "deals_lost",
-    "loss_points_taken",
-    "loss_points_given",
-    "eggs",
-    "goat",
-)
 _MEDIA = {"json": "application/json", "csv": "text/csv", "markdown": "text/markdown"}
 Format = Literal["json", "csv", "markdown"]
 
 
 def columns(game: str, tiebreaks: Sequence[str]) -> list[str]:
     """Return the export columns of a game's table, tiebreaks in the competition's order."""
-    stats = _KOZEL_COLUMNS if game == "kozel" else _CUTTLE_COLUMNS
+    stats = KOZEL_STATS if game == "kozel" else CUTTLE_STATS
     return ["rank", "name", *stats, *tiebreaks, "mu", "sigma", "ordinal"]
 
 

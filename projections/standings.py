@@ -149,13 +149,28 @@ def cuttle_lines(matches: Sequence[FinishedMatch]) -> tuple[dict[str, Line], lis
     return lines, encounters
 
 
+CUTTLE_STATS = ("played", "won", "drawn", "lost", "points", "rounds_won", "rounds_lost")
+"""The columns of a Cuttle line (docs/standings.md)."""
+KOZEL_STATS = (
+    "played",
+    "won",
+    "lost",
+    "deals_won",
+    "deals_lost",
+    "loss_points_taken",
+    "loss_points_given",
+    "eggs",
+    "goat",
+)
+"""The columns of a Kozel line, for players and pairs (docs/standings.md); points = won."""
+
+
 def _zero_cuttle() -> dict[str, int | float]:
-    return dict.fromkeys(("played", "won", "lost", "drawn", "rounds_won", "rounds_lost"), 0)
+    return dict.fromkeys((s for s in CUTTLE_STATS if s != "points"), 0)
 
 
 def _zero_kozel() -> dict[str, int | float]:
-    keys = ("played", "won", "lost", "deals_won", "deals_lost", "loss_points_taken")
-    return dict.fromkeys((*keys, "loss_points_given", "eggs", "goat"), 0)
+    return dict.fromkeys(KOZEL_STATS, 0)
 
 
 def kozel_lines(
@@ -387,6 +402,8 @@ async def find_standings(
 
 
 __all__ = [
+    "CUTTLE_STATS",
+    "KOZEL_STATS",
     "TIEBREAKS",
     "FinishedMatch",
     "compute_standings",
