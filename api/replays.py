@@ -20,7 +20,7 @@ from psycopg_pool import AsyncConnectionPool
 from api.auth import Principal
 from api.matches import MatchController, MatchId, can_see_hidden
 from api.schemas import problem_responses
-from domain.errors import ForbiddenError, MalformedError
+from domain.errors import ForbiddenError, MalformedError, NotFoundError
 from domain.stream import rules_for
 from projections.replay import ReplayCache, Track, replay_at, timeline
 from projections.series import find_series
@@ -77,7 +77,13 @@ class ReplayController(Controller):
         row = await MatchController._readable(pool, principal, match_id)
         async with pool.connection() as conn:
             series = await find_series(conn, match_id)
-        assert series is not None, "the series row is written with the match summary"
+        if series is None:
+            # Matches recorded before migration 0004 have none until a rebuild.
+            raise NotFoundError(
+                "this match's series is not built: run `matchlog projections rebuild`",
+                code="SERIES_NOT_BUILT",
+                details={"match_id": str(match_id)},
+            )
         return {
             "match_id": str(match_id),
             "game": series["game"],
@@ -148,8 +154,8 @@ class ReplayController(Controller):
                 code="VALIDATION_FAILED",
                 details={"field": "ply", "source": "query", "plies": len(track.plies)},
             )
-        full = chosen == "full"
-        body = replay_at(track, ply, None if full else chosen, full=full)  # type: ignore[arg-type]
+        seat_view = chosen if isinstance(chosen, int) else None
+        body = replay_at(track, ply, seat_view, full=chosen == "full")
         body["match_id"] = str(match_id)
         return body
 

@@ -120,9 +120,10 @@ class StandingsController(Controller):
             names = dict(
                 zip(sorted(members), await player_names(conn, sorted(members)), strict=True)
             )
+        stats = KOZEL_STATS if competition.game == "kozel" else CUTTLE_STATS
         for table in ("players", "pairs"):
-            for row in body.get(table, []):
-                row["name"] = " & ".join(names[m] for m in row["members"])
+            if table in body:
+                body[table] = [_ordered(row, names, stats) for row in body[table]]
         body["competition_id"] = str(competition_id)
         chosen = format or _from_accept(request.headers.get("accept", ""))
         if chosen == "csv":
@@ -130,6 +131,22 @@ class StandingsController(Controller):
         if chosen == "markdown":
             return Response(to_markdown(body, competition.name), media_type=_MEDIA["markdown"])
         return Response(body, media_type=_MEDIA["json"])
+
+
+def _ordered(row: dict[str, Any], names: dict[str, str], stats: Sequence[str]) -> dict[str, Any]:
+    """Return a stored row with its name and its keys in column order (jsonb sorts them)."""
+    out: dict[str, Any] = {
+        "rank": row["rank"],
+        "name": " & ".join(names[m] for m in row["members"]),
+        "entity": row["entity"],
+        "members": row["members"],
+    }
+    out.update({key: row[key] for key in stats if key in row})
+    out["points"] = row["points"]
+    out["tiebreaks"] = row["tiebreaks"]
+    if "rating" in row:
+        out["rating"] = row["rating"]
+    return out
 
 
 def _from_accept(accept: str) -> Format:
