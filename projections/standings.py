@@ -345,7 +345,16 @@ def compute_standings(
 
 
 async def recompute_standings(conn: psycopg.AsyncConnection[Any], competition_id: Any) -> None:
-    """Recompute one competition's standings row from its finished ``match_series`` rows."""
+    """Recompute one competition's standings row from its finished ``match_series`` rows.
+
+    Two matches of a competition may end in concurrent transactions; a lock per
+    competition, held to commit, makes the second recompute wait and then read the
+    first one's row, so neither overwrites the other's result.
+    """
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended('standings:' || %s::text, 0))",
+        (str(competition_id),),
+    )
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(
             "SELECT game, tiebreaks FROM competitions WHERE id = %s", (competition_id,)
