@@ -46,20 +46,20 @@ this; a takeback event (issue #8) joins this list, and ``effective_events`` drop
 versions it undoes from the same pairs.
 """
 
-_HORIZON_SQL = "SELECT pg_snapshot_xmin(pg_current_snapshot()), count(*) FROM events"
-
-# The series events in global order, up to the horizon (as store.events.read_all
-# reads: every event below the horizon is committed, so nothing is skipped).
+# Every committed event, not only those below the snapshot's xmin as a tailing
+# reader takes them: once the read tables are locked, each appender has either
+# committed with its projections (which the rebuild replaces, so its events must be
+# read) or waits on the lock, uncommitted, and projects itself after the rebuild.
 _SERIES_SQL = (
     "SELECT global_position, stream, version, event_id, type, data, recorded_at, hash"
-    " FROM events WHERE type = ANY(%s) AND tx_id < %s AND global_position > %s"
+    " FROM events WHERE type = ANY(%s) AND global_position > %s"
     " ORDER BY global_position LIMIT %s"
 )
 
 # Each stream's head: the summary records its version and time.
 _HEADS_SQL = (
     "SELECT DISTINCT ON (stream) global_position, stream, version, event_id, type,"
-    " recorded_at, hash FROM events WHERE tx_id < %s ORDER BY stream, version DESC"
+    " recorded_at, hash FROM events ORDER BY stream, version DESC"
 )
 
 Progress = Callable[[int, int], None]
@@ -83,21 +83,22 @@ async def rebuild(
 ) -> RebuildStats:
     """Truncate every read model and recompute it from the events table, in one transaction.
 
-    The read tables are locked first, so a recorder writing meanwhile waits for
-    the rebuild to commit and then applies its own (whole-state) update.
+    The read tables are locked first: the lock waits for appends that already wrote
+    their projections to commit, and makes later ones wait for the rebuild, after
+    which they apply their own (whole-state) updates. Appends outside the recorder
+    (which write no projections) should not run meanwhile.
     """
     async with conn.transaction():
         tables = ", ".join(READ_TABLES)
         await conn.execute(f"LOCK TABLE {tables} IN ACCESS EXCLUSIVE MODE")
         await conn.execute(f"TRUNCATE {tables}")
-        cur = await conn.execute(_HORIZON_SQL)
-        horizon, total = await cur.fetchone() or (None, 0)
+        cur = await conn.execute("SELECT count(*) FROM events")
+        row = await cur.fetchone()
+        total = int(row[0]) if row else 0
         streams: dict[str, list[RecordedEvent]] = {}
         done = position = 0
         while True:
-            cur = await conn.execute(
-                _SERIES_SQL, (list(SERIES_EVENTS), horizon, position, batch_size)
-            )
+            cur = await conn.execute(_SERIES_SQL, (list(SERIES_EVENTS), position, batch_size))
             rows = await cur.fetchall()
             for pos, stream, version, event_id, kind, data, recorded_at, digest in rows:
                 streams.setdefault(stream, []).append(
@@ -108,7 +109,7 @@ async def rebuild(
             if len(rows) < batch_size:
                 break
             position = rows[-1][0]
-        cur = await conn.execute(_HEADS_SQL, (horizon,))
+        cur = await conn.execute(_HEADS_SQL)
         heads = {
             stream: RecordedEvent(pos, stream, version, event_id, kind, {}, {}, at, digest.hex())
             for pos, stream, version, event_id, kind, at, digest in await cur.fetchall()

@@ -70,6 +70,24 @@ class TestRebuild:
         assert "6 matches, 2 competitions' standings" in result.stdout
         assert before == snapshot(league["url"])
 
+    def test_rebuild_reads_events_committed_behind_an_open_transaction(
+        self,
+        client: TestClient[Any],
+        scorer: dict[str, str],
+        make_players: Any,
+        database_url: str,
+    ) -> None:
+        """An old open transaction holds the xmin horizon back; the rebuild still sees all."""
+        with psycopg.connect(database_url) as blocker:
+            blocker.execute("SELECT pg_current_xact_id()")
+            create_match(client, scorer, {"game": "cuttle", "players": make_players(2)})
+            before = snapshot(database_url)
+            run_rebuild(database_url)
+            after = snapshot(database_url)
+            blocker.rollback()
+        assert 1 == len(before["matches"])
+        assert before == after
+
 
 class TestSeriesAndStandings:
     def test_series_lists_rounds_with_running_totals(self, league: dict[str, Any]) -> None:
