@@ -50,16 +50,20 @@ versions it undoes from the same pairs.
 # reader takes them: once the read tables are locked, each appender has either
 # committed with its projections (which the rebuild replaces, so its events must be
 # read) or waits on the lock, uncommitted, and projects itself after the rebuild.
+# The type list is spelled out to match the partial index events_series_idx (0004).
 _SERIES_SQL = (
     "SELECT global_position, stream, version, event_id, type, data, recorded_at, hash"
-    " FROM events WHERE type = ANY(%s) AND global_position > %s"
-    " ORDER BY global_position LIMIT %s"
+    " FROM events WHERE type IN ("
+    + ", ".join(f"'{kind}'" for kind in SERIES_EVENTS)
+    + ") AND global_position > %s ORDER BY global_position LIMIT %s"
 )
 
-# Each stream's head: the summary records its version and time.
+# The head of each stream whose last series event is not its last event (a match
+# in play): the summary records its version and time.
 _HEADS_SQL = (
-    "SELECT DISTINCT ON (stream) global_position, stream, version, event_id, type,"
-    " recorded_at, hash FROM events ORDER BY stream, version DESC"
+    "SELECT e.global_position, e.stream, e.version, e.event_id, e.type, e.recorded_at, e.hash"
+    " FROM unnest(%s::text[]) AS s(stream) CROSS JOIN LATERAL (SELECT * FROM events"
+    " WHERE events.stream = s.stream ORDER BY version DESC LIMIT 1) AS e"
 )
 
 Progress = Callable[[int, int], None]
@@ -98,7 +102,7 @@ async def rebuild(
         streams: dict[str, list[RecordedEvent]] = {}
         done = position = 0
         while True:
-            cur = await conn.execute(_SERIES_SQL, (list(SERIES_EVENTS), position, batch_size))
+            cur = await conn.execute(_SERIES_SQL, (position, batch_size))
             rows = await cur.fetchall()
             for pos, stream, version, event_id, kind, data, recorded_at, digest in rows:
                 streams.setdefault(stream, []).append(
@@ -109,7 +113,8 @@ async def rebuild(
             if len(rows) < batch_size:
                 break
             position = rows[-1][0]
-        cur = await conn.execute(_HEADS_SQL)
+        playing = [name for name, events in streams.items() if events[-1].type != "MatchEnded"]
+        cur = await conn.execute(_HEADS_SQL, (playing,))
         heads = {
             stream: RecordedEvent(pos, stream, version, event_id, kind, {}, {}, at, digest.hex())
             for pos, stream, version, event_id, kind, at, digest in await cur.fetchall()
@@ -118,7 +123,7 @@ async def rebuild(
         # Pipelined: the projectors' writes go out without waiting for each answer.
         async with conn.pipeline():
             for stream, recorded in streams.items():
-                head = heads[stream]
+                head = heads.get(stream, recorded[-1])
                 if recorded[-1].version != head.version:
                     recorded.append(head)
                 by_version = {r.version: r for r in recorded}
