@@ -8,7 +8,10 @@ the last ply of a round shows the round's final table (with the round scored).
 ``ReplayCache`` keeps, per match stream and per worker, the effective events and
 a snapshot of the match state before every ``every``-th ply (an LRU over
 streams); stepping to any ply then folds at most ``every`` plies. A live match's
-track is extended with the events recorded since it was last read.
+track is extended with the events recorded since it was last read. (When a
+takeback event exists, issue #8, a track that reads one must be rebuilt from the
+stream's start: the effective events of a longer stream need not extend those of
+a shorter one.)
 """
 
 from __future__ import annotations
