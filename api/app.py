@@ -12,7 +12,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import provide_principal
+from api.auth import provide_principal, reject_bad_tokens
 from api.competitions import CompetitionController
 from api.health import HealthController
 from api.live import LiveController
@@ -22,6 +22,7 @@ from api.problems import problem_details_plugin
 from api.replays import ReplayController
 from api.settings import Settings
 from api.standings import StandingsController
+from api.tokens import TokenController
 from projections.rebuild import INLINE_PROJECTORS
 from projections.replay import ReplayCache
 from store.database import resolve_database_url
@@ -62,6 +63,7 @@ def create_app(settings: Settings) -> Litestar:
             HealthController,
             PlayerController,
             CompetitionController,
+            TokenController,
             MatchController,
             ReplayController,
             StandingsController,
@@ -73,6 +75,7 @@ def create_app(settings: Settings) -> Litestar:
             "recorder": Provide(provide_recorder, sync_to_thread=False),
             "principal": Provide(provide_principal),
         },
+        guards=[reject_bad_tokens],
         request_max_body_size=settings.max_body_size,
         plugins=[problem_details_plugin()],
         openapi_config=OpenAPIConfig(

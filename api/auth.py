@@ -8,20 +8,26 @@ limited to.
 How to use it in a controller:
 
 - Writes: put ``guards=[requires(Role.SCORER)]`` (or ``Role.ADMIN``) on the handler.
-  Guards run before the body is read, so 401/403 come before 400/422, the order
-  the design asks for. Then take the ``principal: Principal`` dependency, and once
-  the target competition is known (``None`` for a match outside any competition)
-  call ``require_scope(principal, competition_id)``::
+  Guards run before the body is read, so 401/403 come before 413 and 400/422, the
+  order the design asks for. Then take the ``principal`` dependency and, once the
+  target competition is known (``None`` for a match outside any competition),
+  check the token's competition limit::
 
       @post(operation_id="CreateMatch", guards=[requires(Role.SCORER)])
-      async def create(self, data: MatchIn, principal: Principal, ...) -> ...:
-          require_scope(principal, data.competition_id)
+      async def create(
+          self, data: JSONBody[MatchIn], principal: NamedDependency[Principal]
+      ) -> ...:
+          require_scope(principal, data.competition_id)  # never None after the guard
 
-- Reads: take ``principal: Principal | None`` (``None`` for an anonymous caller; a
-  presented token that is unknown or revoked is refused with 401 even on a read).
-  For anything belonging to a competition call ``require_read(principal,
-  competition)``: competitions with public reads are open to all, the others need a
-  token that may act on them.
+- Reads: take ``principal: NamedDependency[Principal | None]`` (``None`` for an
+  anonymous caller). For anything belonging to a competition call
+  ``require_read(principal, competition)``: competitions with public reads are open
+  to all, the others need a token that may act on them. To list across
+  competitions, filter with ``readable_private(principal)`` (see
+  ``store.accounts.list_competitions(public_or=...)``).
+
+A presented token that is malformed, unknown or revoked is refused with 401 on every
+route, reads included (the app-wide guard ``reject_bad_tokens``).
 
 Refusals are ``UnauthenticatedError`` (401, ``UNAUTHENTICATED``, with
 ``WWW-Authenticate: Bearer``) and ``ForbiddenError`` (403, ``FORBIDDEN``).
@@ -47,7 +53,10 @@ __all__ = [
     "Role",
     "authenticate",
     "provide_principal",
+    "readable_private",
+    "reject_bad_tokens",
     "require_read",
+    "require_read_of",
     "require_role",
     "require_scope",
     "requires",
@@ -174,14 +183,44 @@ def require_read(principal: Principal | None, competition: Competition) -> None:
         UnauthenticatedError (UNAUTHENTICATED): private reads and no token.
         ForbiddenError (FORBIDDEN): the token is limited to other competitions.
     """
-    if competition.public_reads:
+    require_read_of(principal, competition.id, public_reads=competition.public_reads)
+
+
+def require_read_of(
+    principal: Principal | None, competition_id: UUID, *, public_reads: bool
+) -> None:
+    """Refuse reading a competition's data, given its id and whether its reads are public.
+
+    Raises:
+        UnauthenticatedError (UNAUTHENTICATED): private reads and no token.
+        ForbiddenError (FORBIDDEN): the token is limited to other competitions.
+    """
+    if public_reads:
         return
     if principal is None:
         raise UnauthenticatedError(
             "this competition's reads are not public: send a bearer token",
             details={"reason": "missing_token"},
         )
-    require_scope(principal, competition.id)
+    require_scope(principal, competition_id)
+
+
+def readable_private(principal: Principal | None) -> frozenset[UUID] | None:
+    """Return the private competitions the caller may read besides public ones; ``None``: all."""
+    if principal is None:
+        return frozenset()
+    return principal.competitions
+
+
+async def reject_bad_tokens(
+    connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler
+) -> None:
+    """App-wide guard: refuse a presented token that is malformed, unknown or revoked.
+
+    Raises:
+        UnauthenticatedError (UNAUTHENTICATED): the token is bad.
+    """
+    await authenticate(connection)
 
 
 def requires(

@@ -10,17 +10,17 @@ from litestar.di import NamedDependency
 from litestar.params import JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import Principal, require_read, requires
+from api.auth import Principal, readable_private, require_read, requires
 from api.schemas import (
     DEFAULT_LIMIT,
+    LINK_HEADER,
     CompetitionIn,
     CompetitionOut,
     CompetitionPage,
     Cursor,
     Limit,
     decode_cursor,
-    encode_cursor,
-    next_link,
+    next_page,
     problem_responses,
 )
 from store import accounts
@@ -41,6 +41,7 @@ class CompetitionController(Controller):
         operation_id="ListCompetitions",
         summary="List the competitions the caller may read, newest first",
         responses=problem_responses(401, 422),
+        response_headers=[LINK_HEADER],
     )
     async def list_competitions(
         self,
@@ -52,16 +53,14 @@ class CompetitionController(Controller):
     ) -> Response[CompetitionPage]:
         """Return a page of competitions; private ones only to tokens that may act on them."""
         before = decode_cursor(cursor)
-        visible = principal.competitions if principal is not None else frozenset()
         async with pool.connection() as conn:
             page = await accounts.list_competitions(
-                conn, limit=limit, before=before, public_or=visible
+                conn, limit=limit, before=before, public_or=readable_private(principal)
             )
-        next_cursor = None if page.next_before is None else encode_cursor(page.next_before)
+        next_cursor, headers = next_page(request, page.next_before)
         body = CompetitionPage(
             items=[CompetitionOut.from_record(c) for c in page.items], next_cursor=next_cursor
         )
-        headers = {} if next_cursor is None else {"Link": next_link(request, next_cursor)}
         return Response(body, headers=headers)
 
     @get(

@@ -16,7 +16,8 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Principal
-from domain.errors import ConflictError, MalformedError
+from api.problems import validation_failed
+from domain.errors import ConflictError
 from store.recorder import AfterAppend, Recorded
 
 MAX_KEY_LENGTH = 200
@@ -50,10 +51,8 @@ class IdempotentRequest:
         if key is None:
             return None
         if not key.strip() or len(key) > MAX_KEY_LENGTH:
-            raise MalformedError(
-                f"Idempotency-Key must be 1-{MAX_KEY_LENGTH} characters",
-                code="VALIDATION_FAILED",
-                details={"field": "Idempotency-Key", "source": "header"},
+            raise validation_failed(
+                "Idempotency-Key", f"must be 1-{MAX_KEY_LENGTH} characters", "header"
             )
         digest = hashlib.sha256(f"{method} {path}\n".encode() + body).digest()
         return cls(principal, key, digest)

@@ -166,6 +166,7 @@ class MatchOut(BaseModel):
     score: dict[str, Any]
     result: dict[str, Any] | None
     rounds_started: int
+    dealer: int = Field(description="Who deals the round in progress, or the next one.")
     round: RoundOut | None
 
 
@@ -182,7 +183,11 @@ class LegalMovesOut(BaseModel):
 
     version: int
     to_act: list[int]
-    cards_awaited: int
+    cards_awaited: int = Field(description="Cards the scorer must name now (physical deck).")
+    nameable: list[str] = Field(
+        default_factory=list,
+        description="While cards are awaited: the cards placed nowhere, any of which may be named.",
+    )
     moves: list[str]
 
 
@@ -191,3 +196,68 @@ class EventPage(BaseModel):
 
     items: list[EventOut]
     next_after: int | None = Field(description="Pass as ?after= for the next page.")
+
+
+class MatchSummaryOut(BaseModel):
+    """A match in a listing: who played, the score, how it ended."""
+
+    id: UUID
+    game: str
+    variant: str
+    competition_id: UUID | None
+    players: list[UUID]
+    dealing: Dealing
+    status: Literal["live", "finished", "void"]
+    version: int
+    rounds: int
+    score: dict[str, Any]
+    result: dict[str, Any] | None
+    created_at: datetime
+    updated_at: datetime
+    ended_at: datetime | None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> MatchSummaryOut:
+        """Return the listing entry of a ``matches`` row."""
+        return cls(**{name: row[name] for name in cls.model_fields})
+
+
+class MatchPage(BaseModel):
+    """One page of matches, newest first."""
+
+    items: list[MatchSummaryOut]
+    next_cursor: str | None = Field(description="Pass as ?cursor= for the next page.")
+
+
+PlayerOutcome = Literal["won", "lost", "drawn", "live", "void"]
+
+
+class PlayerMatchOut(MatchSummaryOut):
+    """A match in a player's record: the match, the player's seat and how it went for them."""
+
+    seat: int
+    outcome: PlayerOutcome
+
+
+class PlayerRecordOut(BaseModel):
+    """A player with their matches (newest first, up to ``limit``) and their results."""
+
+    id: UUID
+    display_name: str
+    created_at: datetime
+    results: dict[str, int] = Field(
+        description="Over every finished match the caller may read: played, won, lost, drawn."
+    )
+    matches: list[PlayerMatchOut]
+
+
+def player_outcome(row: dict[str, Any], seat: int) -> PlayerOutcome:
+    """Return how a match went for the player in ``seat``: won, lost, drawn, live or void."""
+    if row["status"] != "finished":
+        return "live" if row["status"] == "live" else "void"
+    result = row["result"] or {}
+    if seat in result.get("winners", []):
+        return "won"
+    if seat in result.get("losers", []):
+        return "lost"
+    return "drawn"

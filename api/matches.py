@@ -9,7 +9,11 @@ rights on it see only what the table could see.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import base64
+import binascii
+from datetime import datetime
+from typing import Annotated, Any, Literal
+from urllib.parse import urlencode
 from uuid import UUID, uuid4
 
 from litestar import Controller, Request, Response, get, post
@@ -17,7 +21,13 @@ from litestar.di import NamedDependency
 from litestar.params import HeaderParameter, JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import Principal, require_read, require_scope, requires
+from api.auth import (
+    Principal,
+    readable_private,
+    require_read_of,
+    require_scope,
+    requires,
+)
 from api.idempotency import IdempotentRequest
 from api.match_schemas import (
     EventOut,
@@ -25,12 +35,15 @@ from api.match_schemas import (
     LegalMovesOut,
     MatchIn,
     MatchOut,
+    MatchPage,
+    MatchSummaryOut,
     MovesIn,
     RecordedOut,
     ResignIn,
     RoundIn,
     RoundOut,
 )
+from api.problems import validation_failed
 from api.schemas import problem_responses
 from domain.errors import (
     ForbiddenError,
@@ -53,7 +66,7 @@ from domain.stream import (
     public_event_data,
     rules_for,
 )
-from projections.matches import find_match, result_of, status_of
+from projections.matches import find_match, list_matches, result_of, status_of
 from store import accounts
 from store.accounts import Role
 from store.events import VersionConflictError, read_stream
@@ -90,10 +103,8 @@ def parse_if_match(value: str) -> int:
     """
     text = value.strip().removeprefix("W/").strip('"')
     if not text.isdigit():
-        raise MalformedError(
-            f'If-Match {value!r} is not a version ETag such as "12"',
-            code="VALIDATION_FAILED",
-            details={"field": "If-Match", "source": "header"},
+        raise validation_failed(
+            "If-Match", f'{value!r} is not a version ETag such as "12"', "header"
         )
     return int(text)
 
@@ -116,7 +127,7 @@ def match_out(match_id: UUID, state: MatchState, version: int) -> MatchOut:
     if state.position is not None:
         round_out = RoundOut(
             number=state.rounds_started,
-            to_act=list(rules.to_act(state.position)),
+            to_act=list(rules.public_to_act(state.position)),
             cards_awaited=rules.cards_awaited(state.position),
             view=rules.view(state.position, None),
         )
@@ -137,6 +148,7 @@ def match_out(match_id: UUID, state: MatchState, version: int) -> MatchOut:
         score=series_score(state.series),
         result=result_of(state),
         rounds_started=state.rounds_started,
+        dealer=state.series.dealer,
         round=round_out,
     )
 
@@ -338,6 +350,62 @@ class MatchController(Controller):
     # -- reads --------------------------------------------------------------------------
 
     @get(
+        operation_id="ListMatches",
+        summary="Find matches, newest first, by competition, player, game, status or date",
+        responses=problem_responses(401, 422),
+    )
+    async def list_matches(
+        self,
+        request: Request[Any, Any, Any],
+        principal: NamedDependency[Principal | None],
+        pool: NamedDependency[AsyncConnectionPool],
+        competition_id: Annotated[
+            UUID | None, Parameter(description="Only this competition.")
+        ] = None,
+        player_id: Annotated[
+            UUID | None, Parameter(description="Only matches this player sat in.")
+        ] = None,
+        game: Annotated[str | None, Parameter(description="cuttle or kozel.")] = None,
+        variant: Annotated[str | None, Parameter(description="e.g. standard.")] = None,
+        status: Annotated[
+            Literal["live", "finished", "void"] | None, Parameter(description="live or finished.")
+        ] = None,
+        created_from: Annotated[
+            datetime | None, Parameter(description="Created at or after (ISO 8601).")
+        ] = None,
+        created_to: Annotated[datetime | None, Parameter(description="Created before.")] = None,
+        limit: Annotated[int, Parameter(ge=1, le=100, description="Page size (1-100).")] = 50,
+        cursor: Annotated[str | None, Parameter(description="From the previous page.")] = None,
+    ) -> Response[MatchPage]:
+        """List the matches the caller may read; follow ``next_cursor`` or ``Link: rel="next"``."""
+        readable = readable_private(principal)
+        async with pool.connection() as conn:
+            rows = await list_matches(
+                conn,
+                limit=limit,
+                before=_decode_match_cursor(cursor),
+                competition_id=competition_id,
+                player_id=player_id,
+                game=game,
+                variant=variant,
+                status=status,
+                created_from=created_from,
+                created_to=created_to,
+                readable=readable,
+            )
+        more = len(rows) > limit
+        rows = rows[:limit]
+        next_cursor = _encode_match_cursor(rows[-1]) if more else None
+        headers = {}
+        if next_cursor is not None:
+            params = {k: v for k, v in request.query_params.items() if k != "cursor"}
+            params["cursor"] = next_cursor
+            url = request.url.with_replacements(query=urlencode(params))
+            headers["Link"] = f'<{url}>; rel="next"'
+        page = MatchPage(items=[MatchSummaryOut.from_row(r) for r in rows], next_cursor=next_cursor)
+        return Response(page, headers=headers)
+
+    @get(
         "/{match_id:uuid}",
         operation_id="GetMatch",
         summary="Read a match: summary, series score and the public view of the round",
@@ -380,13 +448,18 @@ class MatchController(Controller):
             state, version = await recorder.load(conn, row["stream"])
         moves: list[str] = []
         to_act: list[int] = []
+        nameable: list[str] = []
         awaited = 0
         if state.position is not None and not state.is_over:
             rules = state.rules
             moves = [m.text() for m in rules.legal_moves(state.position)]
             to_act = list(rules.to_act(state.position))
             awaited = rules.cards_awaited(state.position)
-        body = LegalMovesOut(version=version, to_act=to_act, cards_awaited=awaited, moves=moves)
+            if awaited:
+                nameable = [c.text() for c in rules.unplaced_cards(state.position)]
+        body = LegalMovesOut(
+            version=version, to_act=to_act, cards_awaited=awaited, nameable=nameable, moves=moves
+        )
         return Response(body, headers={"ETag": etag(version)})
 
     @get(
@@ -537,9 +610,8 @@ class MatchController(Controller):
                     code="MATCH_NOT_FOUND",
                     details={"match_id": str(match_id)},
                 )
-            if row["competition_id"] is not None:
-                competition = await accounts.get_competition(conn, row["competition_id"])
-                require_read(principal, competition)
+        if row["competition_id"] is not None:
+            require_read_of(principal, row["competition_id"], public_reads=row["public_reads"])
         return row
 
     async def _writable(
@@ -554,6 +626,24 @@ class MatchController(Controller):
         async with pool.connection() as conn:
             first = await read_stream(conn, row["stream"], limit=1)
         return MatchConfig.from_data(first[0].data)
+
+
+def _encode_match_cursor(row: dict[str, Any]) -> str:
+    text = f"{row['created_at'].isoformat()}|{row['id']}"
+    return base64.urlsafe_b64encode(text.encode()).rstrip(b"=").decode("ascii")
+
+
+def _decode_match_cursor(cursor: str | None) -> tuple[datetime, str] | None:
+    if cursor is None:
+        return None
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
+        stamp, match_id = text.split("|")
+        return datetime.fromisoformat(stamp), str(UUID(match_id))
+    except (ValueError, UnicodeDecodeError, binascii.Error):
+        raise validation_failed(
+            "cursor", f"{cursor!r} is not a cursor from this API", "query"
+        ) from None
 
 
 def _with_dealer(config: MatchConfig, dealer: int, *, drawn: bool) -> MatchConfig:

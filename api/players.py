@@ -10,19 +10,26 @@ from litestar.di import NamedDependency
 from litestar.params import JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import requires
+from api.auth import Principal, readable_private, requires
+from api.match_schemas import (
+    MatchSummaryOut,
+    PlayerMatchOut,
+    PlayerRecordOut,
+    player_outcome,
+)
 from api.schemas import (
     DEFAULT_LIMIT,
+    LINK_HEADER,
     Cursor,
     Limit,
     PlayerIn,
     PlayerOut,
     PlayerPage,
     decode_cursor,
-    encode_cursor,
-    next_link,
+    next_page,
     problem_responses,
 )
+from projections.matches import list_matches
 from store import accounts
 from store.accounts import Role
 
@@ -39,6 +46,7 @@ class PlayerController(Controller):
         operation_id="ListPlayers",
         summary="List players, newest first",
         responses=problem_responses(422),
+        response_headers=[LINK_HEADER],
     )
     async def list_players(
         self,
@@ -51,11 +59,10 @@ class PlayerController(Controller):
         before = decode_cursor(cursor)
         async with pool.connection() as conn:
             page = await accounts.list_players(conn, limit=limit, before=before)
-        next_cursor = None if page.next_before is None else encode_cursor(page.next_before)
+        next_cursor, headers = next_page(request, page.next_before)
         body = PlayerPage(
             items=[PlayerOut.from_record(p) for p in page.items], next_cursor=next_cursor
         )
-        headers = {} if next_cursor is None else {"Link": next_link(request, next_cursor)}
         return Response(body, headers=headers)
 
     @get(
@@ -65,11 +72,42 @@ class PlayerController(Controller):
         responses=problem_responses(404),
     )
     async def get_player(
-        self, pool: NamedDependency[AsyncConnectionPool], player_id: PlayerId
-    ) -> PlayerOut:
-        """Return the player; 404 ``PLAYER_NOT_FOUND`` if there is none with this id."""
+        self,
+        pool: NamedDependency[AsyncConnectionPool],
+        principal: NamedDependency[Principal | None],
+        player_id: PlayerId,
+        limit: Annotated[
+            int, Parameter(ge=1, le=200, description="Most matches to list (1-200).")
+        ] = 50,
+    ) -> PlayerRecordOut:
+        """Return the player with their matches and results; 404 ``PLAYER_NOT_FOUND``.
+
+        Matches of private competitions appear only to callers who may read them.
+        """
+        readable = readable_private(principal)
         async with pool.connection() as conn:
-            return PlayerOut.from_record(await accounts.get_player(conn, player_id))
+            player = await accounts.get_player(conn, player_id)
+            rows = await list_matches(conn, limit=10_000, player_id=player_id, readable=readable)
+        entries = []
+        results = {"played": 0, "won": 0, "lost": 0, "drawn": 0}
+        for row in rows:
+            seat = [str(p) for p in row["players"]].index(str(player_id))
+            outcome = player_outcome(row, seat)
+            if outcome in ("won", "lost", "drawn"):
+                results["played"] += 1
+                results[outcome] += 1
+            entries.append(
+                PlayerMatchOut(
+                    **MatchSummaryOut.from_row(row).model_dump(), seat=seat, outcome=outcome
+                )
+            )
+        return PlayerRecordOut(
+            id=player.id,
+            display_name=player.display_name,
+            created_at=player.created_at,
+            results=results,
+            matches=entries[:limit],
+        )
 
     @post(
         operation_id="CreatePlayer",

@@ -130,7 +130,9 @@ def _status_name(status: int) -> str:
 def _validation_to_problem(exc: ValidationException) -> ProblemDetailsException:
     errors: list[dict[str, str]] = []
     for item in exc.extra if isinstance(exc.extra, list) else []:
-        key = item.get("key") if isinstance(item, dict) else None
+        if not isinstance(item, dict):
+            continue
+        key = item.get("key")
         source = str(getattr(item.get("source"), "value", item.get("source") or "body"))
         if not key or (key == "data" and source == "body"):
             # No field to name: the body is missing or is not a JSON object.

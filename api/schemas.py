@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 from uuid import UUID
 
 from litestar import Request
+from litestar.datastructures import ResponseHeader
 from litestar.openapi import ResponseSpec
 from litestar.params import Parameter
 from pydantic import (
@@ -51,6 +52,12 @@ Cursor = Annotated[
     ),
 ]
 DEFAULT_LIMIT = 50
+LINK_HEADER = ResponseHeader(
+    name="Link",
+    description='`<url>; rel="next"` pointing at the next page; absent on the last page.',
+    required=False,
+    documentation_only=True,
+)
 
 
 def encode_cursor(position: int) -> str:
@@ -79,12 +86,20 @@ def decode_cursor(cursor: str | None) -> int | None:
     raise validation_failed("cursor", f"{cursor!r} is not a cursor from this API", "query")
 
 
-def next_link(request: Request[Any, Any, Any], cursor: str) -> str:
-    """Return the ``Link`` header value pointing at the next page."""
+def next_page(
+    request: Request[Any, Any, Any], next_before: int | None
+) -> tuple[str | None, dict[str, str]]:
+    """Return the next page's cursor and the response headers (``Link: rel="next"``, if any).
+
+    ``next_before`` is ``store.accounts.Page.next_before``: ``None`` on the last page.
+    """
+    if next_before is None:
+        return None, {}
+    cursor = encode_cursor(next_before)
     params = {k: v for k, v in request.query_params.items() if k != "cursor"}
     params["cursor"] = cursor
     url = request.url.with_replacements(query=urlencode(params))
-    return f'<{url}>; rel="next"'
+    return cursor, {"Link": f'<{url}>; rel="next"'}
 
 
 # -- shared -------------------------------------------------------------------------
@@ -182,8 +197,10 @@ class CompetitionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: UUID | None = _IdField
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
-    game: Game
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)] = (
+        Field(description="E.g. 'Club season 2026' or 'Spring open'.")
+    )
+    game: Game = Field(description="cuttle or kozel; fixes the variants, formats and tiebreaks.")
     variant: str | None = Field(
         default=None,
         validate_default=True,
@@ -319,6 +336,16 @@ class TokenIn(BaseModel):
         default="", description="A label to recognise the token by."
     )
 
+    @field_validator("competitions")
+    @classmethod
+    def _competitions(cls, value: list[UUID] | None, info: ValidationInfo) -> list[UUID] | None:
+        if value is not None:
+            if info.data.get("role") is Role.ADMIN:
+                raise ValueError("an admin token acts on every competition; leave this null")
+            if not value:
+                raise ValueError("a scorer limited to no competition could record nothing")
+        return value
+
 
 class TokenOut(BaseModel):
     """A token's record; the secret itself is never shown again."""
@@ -353,10 +380,10 @@ class TokenCreated(TokenOut):
 # -- OpenAPI ------------------------------------------------------------------------
 
 _PROBLEM_TEXT = {
-    400: "MALFORMED: the body is not a JSON object",
-    401: "UNAUTHENTICATED: no token, or an unknown or revoked one",
+    400: "MALFORMED: the request cannot be read (e.g. a body that is not a JSON object)",
+    401: "UNAUTHENTICATED: no token where one is needed, or a malformed, unknown or revoked one",
     403: "FORBIDDEN: the token's role or competitions do not allow this",
-    404: "The id names nothing (e.g. PLAYER_NOT_FOUND)",
+    404: "The id names nothing: PLAYER_NOT_FOUND, COMPETITION_NOT_FOUND, MATCH_NOT_FOUND ...",
     409: "ALREADY_EXISTS or VERSION_CONFLICT: clashes with what is recorded",
     412: "VERSION_CONFLICT: If-Match names an old version; details.current_version says which",
     413: "BODY_TOO_LARGE: the body exceeds the configured limit",
@@ -366,12 +393,15 @@ _PROBLEM_TEXT = {
 
 
 def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
-    """Return OpenAPI response descriptions of the problem+json refusals a handler can give."""
+    """Return OpenAPI response descriptions of the problem+json refusals a handler can give.
+
+    400 and 401 are always listed: any request may be unreadable or carry a bad token.
+    """
     return {
         status: ResponseSpec(
             data_container=Problem,
             description=_PROBLEM_TEXT[status],
             media_type="application/problem+json",
         )
-        for status in statuses
+        for status in sorted({400, 401, *statuses})
     }

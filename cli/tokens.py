@@ -18,7 +18,7 @@ from rich.table import Table
 
 from api.settings import Settings
 from cli.errors import friendly_errors
-from domain.errors import MalformedError
+from domain.errors import DomainError, MalformedError
 from store import accounts
 from store.accounts import Role, Token
 from store.database import resolve_database_url
@@ -37,7 +37,18 @@ def _run(work: Callable[[psycopg.AsyncConnection[tuple[object, ...]]], Awaitable
         async with await psycopg.AsyncConnection.connect(url) as conn:
             return await work(conn)
 
-    return asyncio.run(main())
+    try:
+        return asyncio.run(main())
+    except psycopg.errors.UndefinedTable:
+        raise DomainError(
+            "the database has no token table yet: run `matchlog db upgrade`",
+            code="SCHEMA_OUTDATED",
+        ) from None
+    except psycopg.OperationalError as e:
+        raise DomainError(
+            f"cannot reach the database: {str(e).splitlines()[0]}",
+            code="DATABASE_UNAVAILABLE",
+        ) from None
 
 
 def _uuid(text: str, what: str) -> UUID:
@@ -52,9 +63,11 @@ def create(
     role: Annotated[Role, typer.Option(help="admin: everything; scorer: record matches.")],
     competition: Annotated[
         list[str] | None,
-        typer.Option(help="Limit a scorer to this competition id (repeatable)."),
+        typer.Option(metavar="ID", help="Limit a scorer to this competition id (repeatable)."),
     ] = None,
-    name: Annotated[str, typer.Option(help="A label to recognise the token by.")] = "",
+    name: Annotated[
+        str, typer.Option(metavar="LABEL", help="A label to recognise the token by.")
+    ] = "",
 ) -> None:
     """Create a token and print it once: it is stored only as a hash."""
     with friendly_errors():

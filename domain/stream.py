@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from domain import cuttle, kozel
-from domain.cards import Card, parse_cards
+from domain.cards import RANKS, Card, parse_cards
 from domain.errors import IllegalMoveError, InvalidSetupError, MalformedError
 from domain.events import Event
 from domain.match import CuttleFormat, CuttleSeries, KozelSeries, MatchResult
@@ -110,7 +110,9 @@ class GameRules(Protocol):
     def series_from_scored(self, series: Series, data: Mapping[str, Any]) -> Series: ...
     def view(self, position: Any, seat: int | None) -> dict[str, Any]: ...
     def to_act(self, position: Any) -> tuple[int, ...]: ...
+    def public_to_act(self, position: Any) -> tuple[int, ...]: ...
     def cards_awaited(self, position: Any) -> int: ...
+    def unplaced_cards(self, position: Any) -> tuple[Card, ...]: ...
     def legal_moves(self, position: Any) -> Iterable[Any]: ...
     def seat_token(self, seat: int) -> str: ...
 
@@ -188,8 +190,22 @@ class _CuttleRules:
     def to_act(self, position: Any) -> tuple[int, ...]:
         return cuttle.to_act(position)
 
+    def public_to_act(self, position: Any) -> tuple[int, ...]:
+        # Who must act next in Cuttle follows from public facts alone.
+        return cuttle.to_act(position)
+
     def cards_awaited(self, position: Any) -> int:
         return cuttle.cards_awaited(position)
+
+    def unplaced_cards(self, position: Any) -> tuple[Card, ...]:
+        from domain.cuttle.state import pack, placed_cards
+
+        left = pack(position.variant) - frozenset(placed_cards(position))
+        return tuple(
+            sorted(
+                left, key=lambda c: (c.suit, RANKS.index(c.rank) if c.rank in RANKS else 99, c.rank)
+            )
+        )
 
     def legal_moves(self, position: Any) -> Iterable[Any]:
         return cuttle.legal_moves(position)
@@ -287,8 +303,17 @@ class _KozelRules:
     def to_act(self, position: Any) -> tuple[int, ...]:
         return kozel.to_act(position)
 
+    def public_to_act(self, position: Any) -> tuple[int, ...]:
+        # to_act also names molodka holders, which would reveal a hand (R19): the
+        # table sees only whose turn it is.
+        seat = position.to_play
+        return () if seat is None else (seat,)
+
     def cards_awaited(self, position: Any) -> int:
         return kozel.cards_awaited(position)
+
+    def unplaced_cards(self, position: Any) -> tuple[Card, ...]:
+        return kozel.unplaced_cards(position)
 
     def legal_moves(self, position: Any) -> Iterable[Any]:
         return kozel.legal_moves(position)

@@ -84,9 +84,75 @@ async def project_match_summary(
 
 
 async def find_match(conn: psycopg.AsyncConnection[Any], match_id: Any) -> dict[str, Any] | None:
-    """Return the ``matches`` row of a match as a dict, or ``None`` if there is none."""
+    """Return the ``matches`` row of a match as a dict, or ``None`` if there is none.
+
+    The row also says whether its competition's reads are public (``public_reads``;
+    true for a match outside any competition).
+    """
     from psycopg.rows import dict_row
 
     async with conn.cursor(row_factory=dict_row) as cur:
-        await cur.execute("SELECT * FROM matches WHERE id = %s", (match_id,))
+        await cur.execute(
+            "SELECT m.*, coalesce(c.public_reads, true) AS public_reads FROM matches m"
+            " LEFT JOIN competitions c ON c.id = m.competition_id WHERE m.id = %s",
+            (match_id,),
+        )
         return await cur.fetchone()
+
+
+async def list_matches(
+    conn: psycopg.AsyncConnection[Any],
+    *,
+    limit: int,
+    before: tuple[Any, str] | None = None,
+    competition_id: Any = None,
+    player_id: Any = None,
+    game: str | None = None,
+    variant: str | None = None,
+    status: str | None = None,
+    created_from: Any = None,
+    created_to: Any = None,
+    readable: Any = None,
+) -> list[dict[str, Any]]:
+    """Return up to ``limit + 1`` match rows, newest first, after the keyset ``before``.
+
+    ``before`` is the ``(created_at, id)`` of the last row of the previous page;
+    ``readable`` is ``None`` (every competition) or the ids of private competitions
+    the caller may read besides the public ones.
+    """
+    from psycopg.rows import dict_row
+
+    where = ["true"]
+    params: list[Any] = []
+    for column, value in (
+        ("m.competition_id", competition_id),
+        ("m.game", game),
+        ("m.variant", variant),
+        ("m.status", status),
+    ):
+        if value is not None:
+            where.append(f"{column} = %s")
+            params.append(value)
+    if player_id is not None:
+        where.append("%s = ANY (m.players)")
+        params.append(player_id)
+    if created_from is not None:
+        where.append("m.created_at >= %s")
+        params.append(created_from)
+    if created_to is not None:
+        where.append("m.created_at < %s")
+        params.append(created_to)
+    if before is not None:
+        where.append("(m.created_at, m.id) < (%s, %s::uuid)")
+        params.extend(before)
+    if readable is not None:
+        where.append("(m.competition_id IS NULL OR c.public_reads OR m.competition_id = ANY (%s))")
+        params.append(list(readable))
+    params.append(limit + 1)
+    sql = (
+        "SELECT m.* FROM matches m LEFT JOIN competitions c ON c.id = m.competition_id"
+        f" WHERE {' AND '.join(where)} ORDER BY m.created_at DESC, m.id DESC LIMIT %s"
+    )
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(sql, params)
+        return await cur.fetchall()

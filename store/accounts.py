@@ -315,7 +315,12 @@ async def list_competitions(
 
 
 def generate_token() -> str:
-    """Return a new secret: ``mlt_`` and 32 random bytes in unpadded base64url."""
+    """Return a new secret: ``mlt_`` and 32 random bytes in unpadded base64url.
+
+    >>> token = generate_token()
+    >>> (token[:4], len(token), token == generate_token())
+    ('mlt_', 47, False)
+    """
     raw = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode("ascii")
     return TOKEN_PREFIX + raw
 

@@ -25,6 +25,7 @@ from domain.kozel.rules import (
     outcome,
     play,
     to_act,
+    unplaced_cards,
 )
 from domain.kozel.state import DealSetup, Play, Position
 from domain.kozel.views import view
@@ -56,5 +57,6 @@ __all__ = [
     "set_beats",
     "team_of",
     "to_act",
+    "unplaced_cards",
     "view",
 ]

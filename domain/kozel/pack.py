@@ -29,7 +29,6 @@ PACK_SET: frozenset[Card] = frozenset(PACK)
 
 RANK_INDEX: dict[str, int] = {rank: i for i, rank in enumerate(RANK_ORDER)}
 """Rank letter to its place in the rank order (6 is 0, ace is 8)."""
-_RANK_INDEX = RANK_INDEX
 _RANK_POINTS: dict[str, int] = dict(zip(RANK_ORDER, (0, 0, 0, 0, 2, 3, 4, 10, 11), strict=True))
 _INDEX: dict[Card, int] = {card: i for i, card in enumerate(PACK)}
 # Cards are interned, so the engine's inner loops key on id() instead of hashing
@@ -40,7 +39,7 @@ SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 def rank_index(card: Card) -> int:
     """Return the card's place in the Kozel rank order (6 is 0, ace is 8)."""
-    return _RANK_INDEX[card.rank]
+    return RANK_INDEX[card.rank]
 
 
 def points(card: Card) -> int:
@@ -75,8 +74,7 @@ def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
 
 def is_interned(cards: Iterable[Card]) -> bool:
     """Whether every card is one of the 36 shared card objects (``Card.from_text``'s)."""
-    order = _INDEX_BY_ID
-    return all(id(c) in order for c in cards)
+    return all(map(_INDEX_BY_ID.__contains__, map(id, cards)))
 
 
 def interned(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -106,7 +104,7 @@ def parse_kozel_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
 def beats(x: Card, y: Card, trump: str) -> bool:
     """Whether card ``x`` beats card ``y`` with trump suit ``trump`` (§3.4)."""
     if x.suit == y.suit:
-        return _RANK_INDEX[x.rank] > _RANK_INDEX[y.rank]
+        return RANK_INDEX[x.rank] > RANK_INDEX[y.rank]
     return x.suit == trump
 
 
@@ -128,7 +126,7 @@ def set_beats(play: Sequence[Card], top: Sequence[Card], trump: str) -> bool:
 
 def beat_masks(play: Sequence[Card], top: Sequence[Card], trump: str) -> tuple[int, ...]:
     """For each play card, a bit mask of the top cards it beats (bit ``j`` = ``top[j]``)."""
-    rank = _RANK_INDEX
+    rank = RANK_INDEX
     tops = [(t.suit, rank[t.rank]) for t in top]
     masks = []
     for card in play:

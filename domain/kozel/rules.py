@@ -32,6 +32,7 @@ from domain.kozel.moves import (
 )
 from domain.kozel.outcome import DealOutcome, team_of
 from domain.kozel.pack import (
+    PACK,
     PACK_SET,
     RANK_INDEX,
     SUIT_NAMES,
@@ -44,7 +45,8 @@ from domain.kozel.pack import (
     set_beats,
     sort_cards,
 )
-from domain.kozel.state import DealSetup, Hands, Play, Position
+from domain.kozel.state import DealSetup, Hands, Play, Position, new_position
+from domain.legal import LegalMoveView
 
 # --- setting up a deal --------------------------------------------------------------
 
@@ -224,12 +226,11 @@ def generate_legal_moves(position: Position) -> Iterator[Move]:
             hand = hands[seat]
             masks = beat_masks(hand, top, trump)
             full = (1 << k) - 1
-            for chosen in combinations(range(len(hand)), k):
-                cards = tuple([hand[i] for i in chosen])
+            for cards, chosen in zip(combinations(hand, k), combinations(masks, k), strict=True):
                 union = 0
-                for i in chosen:
-                    union |= masks[i]
-                if union == full and covers([masks[i] for i in chosen]):
+                for mask in chosen:
+                    union |= mask
+                if union == full and covers(chosen):
                     yield make_move(BEAT, seat, cards)
                 yield make_move(THROW, seat, cards)
         limit = (lead.seat - leader) % 4 if k == 4 else 4
@@ -243,33 +244,21 @@ def generate_legal_moves(position: Position) -> Iterator[Move]:
             yield make_move(MOLODKA, s)
 
 
-class LegalMoves:
-    """A lazy view of the legal player actions of a position, like python-chess's.
+class LegalMoves(LegalMoveView[Position, Move]):
+    """A lazy view of the legal player actions of a position (``domain.legal``).
 
-    Iterating generates the moves; ``in`` checks one move against the rules; ``bool``
-    and ``count()`` need no list.
+    Iterating generates the moves from the rules; ``in`` runs the §13 checks on one
+    move; ``bool`` and ``count()`` need no list.
     """
 
-    __slots__ = ("position",)
+    __slots__ = ()
 
     def __init__(self, position: Position) -> None:
-        self.position = position
+        super().__init__(position, generate_legal_moves, _is_legal_object)
 
-    def __iter__(self) -> Iterator[Move]:
-        return generate_legal_moves(self.position)
 
-    def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and is_legal(self.position, move)
-
-    def __bool__(self) -> bool:
-        return any(True for _ in self)
-
-    def count(self) -> int:
-        """Return how many legal moves there are."""
-        return sum(1 for _ in self)
-
-    def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(m.text() for m in self)})>"
+def _is_legal_object(position: Position, move: object) -> bool:
+    return isinstance(move, Move) and is_legal(position, move)
 
 
 def legal_moves(position: Position) -> LegalMoves:
@@ -307,6 +296,11 @@ def check(position: Position, move: Move) -> None:
             CARD_NOT_IN_HAND, CARD_NOT_AVAILABLE, LEAD_MIXED_SUITS, BEAT_FAILS,
             MOLODKA_NOT_HELD, MOLODKA_NO_PRIORITY): the first check that fails.
     """
+    _checked(position, move)
+
+
+def _checked(position: Position, move: Move) -> Move:
+    """Run ``check`` and return the move with the shared card objects."""
     kind, seat, cards = move.kind, move.seat, move.cards
     if kind != CARDS and position.draw:  # 2a
         raise _refuse(
@@ -314,27 +308,28 @@ def check(position: Position, move: Move) -> None:
             f"the scorer must first name the {position.draw} cards drawn from the stock",
             awaited=position.draw,
         )
-    _check_malformed(move)  # 3
+    cards = _check_malformed(move)  # 3
+    if cards is not move.cards:
+        move = Move(kind, seat, cards)
     if kind == CARDS:
         _check_cards(position, cards)
-        return
+        return move
     assert seat is not None
     if kind == MOLODKA:
         _check_molodka(position, seat)
-        return
+        return move
     trick = position.trick
-    who = _seat_name(seat)
     if kind == LEAD:  # 4
         if trick:
-            raise _refuse("NOT_YOUR_TURN", f"{who} cannot lead: this trick has been led")
+            raise _refuse("NOT_YOUR_TURN", f"S{seat} cannot lead: this trick has been led")
         if seat != position.leader or not position.hands[seat]:
-            raise _refuse("NOT_YOUR_TURN", _turn_message(position, who, "lead"))
+            raise _refuse("NOT_YOUR_TURN", _turn_message(position, seat, "lead"))
     else:
         if not trick:
-            raise _refuse("NOT_YOUR_TURN", f"{who} cannot {kind}: nothing has been led yet")
+            raise _refuse("NOT_YOUR_TURN", f"S{seat} cannot {kind}: nothing has been led yet")
         if seat != position.to_play:
-            raise _refuse("NOT_YOUR_TURN", _turn_message(position, who, kind))
-    if len(set(cards)) != len(cards):  # 5
+            raise _refuse("NOT_YOUR_TURN", _turn_message(position, seat, kind))
+    if len({id(c) for c in cards}) != len(cards):  # 5 (interned: identity is equality)
         raise _refuse("DUPLICATE_CARD", f"{format_cards(cards)!r} names a card twice")
     if kind == LEAD:  # 6
         if not 1 <= len(cards) <= 4:
@@ -346,16 +341,17 @@ def check(position: Position, move: Move) -> None:
         if len(cards) != k:
             raise _refuse(
                 "WRONG_COUNT",
-                f"{len(cards)} cards cannot answer a lead of {k}: {kind} exactly {k}",
+                f"{len(cards)} cards cannot answer a lead of {k}: "
+                f"{kind} exactly {k} card{'s' if k > 1 else ''}",
                 count=len(cards),
                 expected=k,
             )
-    hand = position.hands[seat]  # 8
-    missing = [c for c in cards if c not in hand]
+    held = {id(c) for c in position.hands[seat]}  # 8
+    missing = [c for c in cards if id(c) not in held]
     if missing:
         raise _refuse(
             "CARD_NOT_IN_HAND",
-            f"{who} does not hold {format_cards(missing)!r}",
+            f"S{seat} does not hold {format_cards(missing)!r}",
             cards=[c.text() for c in missing],
         )
     if kind == LEAD:  # 9
@@ -364,19 +360,21 @@ def check(position: Position, move: Move) -> None:
                 "LEAD_MIXED_SUITS",
                 f"the lead {format_cards(cards)!r} mixes suits: lead cards of one suit",
             )
-        return
+        return move
     if kind == BEAT:  # 10
         top = _top(trick)
         trump = position.indicator.suit
         if not set_beats(cards, top.cards, trump):
             raise _refuse("BEAT_FAILS", _beat_fails_message(position, cards, top))
+    return move
 
 
-def _turn_message(position: Position, who: str, kind: str) -> str:
+def _turn_message(position: Position, seat: int, kind: str) -> str:
+    who = _seat_name(seat)
     turn = position.to_play
     if turn is None:
         return f"{who} cannot {kind}: the deal is played out"
-    if position.trick and any(play.seat == int(who[1:]) for play in position.trick):
+    if any(play.seat == seat for play in position.trick):
         return f"{who} has already played to this trick; it is S{turn}'s turn"
     return f"{who} cannot {kind} now: it is S{turn}'s turn"
 
@@ -392,7 +390,8 @@ def _beat_fails_message(position: Position, cards: Sequence[Card], top: Play) ->
     return message
 
 
-def _check_malformed(move: Move) -> None:
+def _check_malformed(move: Move) -> tuple[Card, ...]:
+    """Check 3; return the move's cards as the shared card objects."""
     kind, seat = move.kind, move.seat
     if kind == CARDS:
         ok = seat is None
@@ -401,9 +400,15 @@ def _check_malformed(move: Move) -> None:
         ok = ok and not (kind == MOLODKA and move.cards)
     if not ok:
         raise MalformedError(f"{move.text()!r} is not a Kozel action", details={"move": kind})
-    for card in move.cards:
+    cards = move.cards
+    if is_interned(cards):
+        return cards
+    for card in cards:
         if card not in PACK_SET:
-            raise MalformedError(f"{card.text()!r} is not a Kozel card", details={"card": card})
+            raise MalformedError(
+                f"{card.text()!r} is not a Kozel card", details={"card": card.text()}
+            )
+    return interned(cards)
 
 
 def _check_molodka(position: Position, seat: int) -> None:
@@ -429,8 +434,9 @@ def _draw_seats(position: Position, count: int) -> list[int]:
 def _check_cards(position: Position, cards: tuple[Card, ...]) -> None:
     awaited = position.draw
     if not awaited:  # 4
-        raise _refuse("NOT_YOUR_TURN", "no drawn cards await naming")
-    if len(set(cards)) != len(cards):  # 5
+        why = "" if position.unknown_stock else ": a known deck order draws by itself"
+        raise _refuse("NOT_YOUR_TURN", f"no drawn cards await naming{why}")
+    if len({id(c) for c in cards}) != len(cards):  # 5
         raise _refuse("DUPLICATE_CARD", f"{format_cards(cards)!r} names a card twice")
     if len(cards) != awaited:  # 7
         raise _refuse(
@@ -439,11 +445,11 @@ def _check_cards(position: Position, cards: tuple[Card, ...]) -> None:
             count=len(cards),
             expected=awaited,
         )
-    placed = set(_placed(position))  # 8a
+    placed = {id(c) for c in _placed(position)}  # 8a
     bottom = position.options.trump_indicator_bottom
     last = position.unknown_stock - 1
     for i, card in enumerate(cards):
-        if card in placed:
+        if id(card) in placed:
             raise _refuse(
                 "CARD_NOT_AVAILABLE",
                 f"{card.text()!r} cannot have been drawn: it is in a hand, on the table "
@@ -459,6 +465,16 @@ def _check_cards(position: Position, cards: tuple[Card, ...]) -> None:
             )
 
 
+def unplaced_cards(position: Position) -> tuple[Card, ...]:
+    """Return the cards a scorer may name as drawn from an unknown stock (R43, R46).
+
+    They are the cards in no hand, on no table and in no pile, in pack order; with a
+    known stock it is the stock's own cards.
+    """
+    placed = {id(c) for c in _placed(position)}
+    return tuple(c for c in PACK if id(c) not in placed)
+
+
 def _placed(position: Position) -> Iterator[Card]:
     for hand in position.hands:
         yield from hand
@@ -471,12 +487,18 @@ def _placed(position: Position) -> Iterator[Card]:
 # --- transitions (shared by apply, play and evolve) ----------------------------------
 
 
-def _do_play(p: Position, seat: int, kind: str, cards: Iterable[Card]) -> Position:
-    ids = {id(c) for c in cards}
+def _do_play(p: Position, seat: int, kind: str, cards: Sequence[Card]) -> Position:
     hand = p.hands[seat]
-    # Filtering the sorted hand keeps both parts in canonical order without sorting.
-    played = tuple([c for c in hand if id(c) in ids])
-    rest = tuple([c for c in hand if id(c) not in ids])
+    # Filtering the sorted hand keeps both parts in canonical order without sorting;
+    # cards are interned, so identity is equality.
+    if len(cards) == 1:
+        card = cards[0]
+        played: tuple[Card, ...] = (card,)
+        rest = tuple([c for c in hand if c is not card])
+    else:
+        ids = {id(c) for c in cards}
+        played = tuple([c for c in hand if id(c) in ids])
+        rest = tuple([c for c in hand if id(c) not in ids])
     h = p.hands
     hands: Hands = (
         rest if seat == 0 else h[0],
@@ -484,7 +506,7 @@ def _do_play(p: Position, seat: int, kind: str, cards: Iterable[Card]) -> Positi
         rest if seat == 2 else h[2],
         rest if seat == 3 else h[3],
     )
-    return Position(
+    return new_position(
         p.options,
         p.dealer,
         p.leader,
@@ -506,7 +528,7 @@ def _do_declare(p: Position, seat: int) -> Position:
         hands[play.seat] = sort_cards((*hands[play.seat], *play.cards))
     lead = Play(seat, LEAD, hands[seat])
     hands[seat] = ()
-    return Position(
+    return new_position(
         p.options,
         p.dealer,
         p.leader,
@@ -545,7 +567,7 @@ def _do_settle(p: Position) -> Position:
     draw = 0
     if p.unknown_stock:
         draw = min(p.unknown_stock, 4 * (4 - len(p.hands[winner])))
-    return Position(
+    return new_position(
         p.options,
         p.dealer,
         winner,
@@ -576,7 +598,7 @@ def _do_draws(p: Position, draws: Sequence[tuple[int, Card]]) -> Position:
         stock, unknown = p.stock, p.unknown_stock - n
     else:
         stock, unknown = p.stock[n:], 0
-    return Position(
+    return new_position(
         p.options,
         p.dealer,
         p.leader,
@@ -641,10 +663,7 @@ def _command(position: Position, command: Move | str) -> Move:
                 awaited=position.draw,
             )
         command = Move.from_text(command)
-    check(position, command)
-    if not is_interned(command.cards):
-        command = Move(command.kind, command.seat, interned(command.cards))
-    return command
+    return _checked(position, command)
 
 
 def _codes(cards: Iterable[Card]) -> list[str]:
@@ -749,6 +768,10 @@ def evolve(position: Position | None, event: Event) -> Position:
     return position
 
 
+# The seat views are part of the engine's surface; they live in their own module
+# (which needs the helpers above) and are offered here too.
+from domain.kozel.views import view  # noqa: E402
+
 __all__ = [
     "LegalMoves",
     "apply",
@@ -766,4 +789,6 @@ __all__ = [
     "outcome",
     "play",
     "to_act",
+    "unplaced_cards",
+    "view",
 ]

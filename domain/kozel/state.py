@@ -116,6 +116,57 @@ class Position:
         return parse_position(text)
 
 
+_new_object = object.__new__
+(
+    _set_options,
+    _set_dealer,
+    _set_leader,
+    _set_indicator,
+    _set_hands,
+    _set_stock,
+    _set_unknown,
+    _set_trick,
+    _set_piles,
+    _set_face_down,
+    _set_tricks,
+    _set_draw,
+) = (Position.__dict__[name].__set__ for name in Position.__dataclass_fields__)
+
+
+def new_position(
+    options: KozelOptions,
+    dealer: int,
+    leader: int,
+    indicator: Card,
+    hands: Hands,
+    stock: tuple[Card, ...],
+    unknown_stock: int,
+    trick: tuple[Play, ...],
+    piles: Piles,
+    face_down: Piles,
+    tricks: tuple[int, int],
+    draw: int,
+) -> Position:
+    """Build a ``Position`` field by field, skipping the frozen dataclass's slow ``__init__``.
+
+    The engine's transitions use it once or twice per move; it checks nothing.
+    """
+    p: Position = _new_object(Position)
+    _set_options(p, options)
+    _set_dealer(p, dealer)
+    _set_leader(p, leader)
+    _set_indicator(p, indicator)
+    _set_hands(p, hands)
+    _set_stock(p, stock)
+    _set_unknown(p, unknown_stock)
+    _set_trick(p, trick)
+    _set_piles(p, piles)
+    _set_face_down(p, face_down)
+    _set_tricks(p, tricks)
+    _set_draw(p, draw)
+    return p
+
+
 # --- position notation ----------------------------------------------------------
 
 _FIELDS = ("dealer", "leader", "trump", "hands", "stock", "trick", "piles", "tricks")
@@ -512,6 +563,7 @@ __all__ = [
     "check_position",
     "format_options",
     "format_position",
+    "new_position",
     "options_from_data",
     "options_to_data",
     "parse_options",

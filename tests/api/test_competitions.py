@@ -7,7 +7,7 @@ import pytest
 from litestar.testing import TestClient
 
 from store.accounts import Role
-from tests.api.conftest import MakeToken
+from tests.api.conftest import MakeToken, SharedDatabase
 
 Client = TestClient[Any]
 
@@ -64,35 +64,22 @@ class TestCreateCompetition:
         assert body["public_reads"] is False
 
     @pytest.mark.parametrize(
-        ("fields", "field"),
+        ("fields", "restated"),
         [
-            ({**CUTTLE, "variant": "default"}, "variant"),
-            ({"name": "x", "game": "cuttle"}, "variant"),
-            ({**KOZEL, "variant": "classic"}, "variant"),
-            ({**CUTTLE, "format": "best-of-4"}, "format"),
-            ({**CUTTLE, "format": {"loss_limit": 6}}, "format"),
-            ({**KOZEL, "format": "normal"}, "format"),
-            ({**KOZEL, "format": {"loss_limit": 1}}, "format"),
-            ({**KOZEL, "format": {"loss_limit": "12"}}, "format"),
-            ({**KOZEL, "format": {"eggs": True}}, "format"),
-            ({**CUTTLE, "tiebreaks": ["loss-point-difference"]}, "tiebreaks"),
-            ({**KOZEL, "tiebreaks": ["round-difference"]}, "tiebreaks"),
-            ({**CUTTLE, "tiebreaks": ["wins", "wins"]}, "tiebreaks"),
-            ({**CUTTLE, "tiebreaks": ["coin-toss"]}, "tiebreaks.0"),
-            ({**CUTTLE, "game": "chess"}, "game"),
-            ({**CUTTLE, "name": ""}, "name"),
+            ({**CUTTLE, "format": "best-of-3", "tiebreaks": ["wins"]}, {"format": "normal"}),
+            ({**KOZEL, "format": {"loss_limit": 6}}, {"variant": "default"}),
         ],
     )
-    def test_invalid_field_is_named(
-        self, client: Client, admin: dict[str, str], fields: dict[str, Any], field: str
+    def test_same_id_and_content_is_idempotent(
+        self,
+        client: Client,
+        admin: dict[str, str],
+        fields: dict[str, Any],
+        restated: dict[str, Any],
     ) -> None:
-        response = client.post("/competitions", json=fields, headers=admin)
-        assert [field] == field_errors(response)
-
-    def test_same_id_and_content_is_idempotent(self, client: Client, admin: dict[str, str]) -> None:
-        fields = {**CUTTLE, "id": str(uuid.uuid4()), "tiebreaks": ["wins"], "format": "best-of-3"}
+        fields = {**fields, "id": str(uuid.uuid4())}
         first = client.post("/competitions", json=fields, headers=admin)
-        again = client.post("/competitions", json={**fields, "format": "normal"}, headers=admin)
+        again = client.post("/competitions", json={**fields, **restated}, headers=admin)
         assert (201, 200) == (first.status_code, again.status_code)
         assert first.json() == again.json()
 
@@ -105,23 +92,8 @@ class TestCreateCompetition:
         assert 409 == response.status_code
         assert "ALREADY_EXISTS" == response.json()["code"]
 
-    def test_scorer_is_forbidden(self, client: Client, scorer: dict[str, str]) -> None:
-        response = client.post("/competitions", json=CUTTLE, headers=scorer)
-        assert 403 == response.status_code
-        assert "FORBIDDEN" == response.json()["code"]
-
-    def test_needs_token(self, client: Client) -> None:
-        response = client.post("/competitions", json=CUTTLE)
-        assert 401 == response.status_code
-        assert "UNAUTHENTICATED" == response.json()["code"]
-
 
 class TestReadCompetition:
-    def test_unknown_id_is_404(self, client: Client) -> None:
-        response = client.get(f"/competitions/{uuid.uuid4()}")
-        assert 404 == response.status_code
-        assert "COMPETITION_NOT_FOUND" == response.json()["code"]
-
     def test_private_needs_token(self, client: Client, admin: dict[str, str]) -> None:
         private = create(client, admin, **CUTTLE, public_reads=False)
         response = client.get(f"/competitions/{private['id']}")
@@ -152,10 +124,6 @@ class TestReadCompetition:
         everything = client.get("/competitions", headers=admin).json()["items"]
         assert [private["id"], public["id"]] == [c["id"] for c in everything]
 
-    def test_bad_token_is_refused_on_reads(self, client: Client) -> None:
-        response = client.get("/competitions", headers={"Authorization": "Bearer mlt_nope"})
-        assert 401 == response.status_code
-
     def test_list_pages_with_link(self, client: Client, admin: dict[str, str]) -> None:
         ids = [create(client, admin, **{**CUTTLE, "name": f"C{i}"})["id"] for i in range(3)]
         first = client.get("/competitions?limit=2")
@@ -165,3 +133,52 @@ class TestReadCompetition:
         assert [ids[0]] == [c["id"] for c in second.json()["items"]]
         assert "link" not in second.headers
         assert second.json()["next_cursor"] is None
+
+
+class TestCompetitionRefusals(SharedDatabase):
+    """Requests about competitions that are refused, on a shared database."""
+
+    @pytest.mark.parametrize(
+        ("fields", "field"),
+        [
+            ({**CUTTLE, "variant": "default"}, "variant"),
+            ({"name": "x", "game": "cuttle"}, "variant"),
+            ({**KOZEL, "variant": "classic"}, "variant"),
+            ({**CUTTLE, "format": "best-of-4"}, "format"),
+            ({**CUTTLE, "format": {"loss_limit": 6}}, "format"),
+            ({**KOZEL, "format": "normal"}, "format"),
+            ({**KOZEL, "format": {"loss_limit": 1}}, "format"),
+            ({**KOZEL, "format": {"loss_limit": "12"}}, "format"),
+            ({**KOZEL, "format": {"eggs": True}}, "format"),
+            ({**CUTTLE, "tiebreaks": ["loss-point-difference"]}, "tiebreaks"),
+            ({**KOZEL, "tiebreaks": ["round-difference"]}, "tiebreaks"),
+            ({**CUTTLE, "tiebreaks": ["wins", "wins"]}, "tiebreaks"),
+            ({**CUTTLE, "tiebreaks": ["coin-toss"]}, "tiebreaks.0"),
+            ({**CUTTLE, "game": "chess"}, "game"),
+            ({**CUTTLE, "name": ""}, "name"),
+        ],
+    )
+    def test_invalid_field_is_named(
+        self, client: Client, admin: dict[str, str], fields: dict[str, Any], field: str
+    ) -> None:
+        response = client.post("/competitions", json=fields, headers=admin)
+        assert [field] == field_errors(response)
+
+    def test_scorer_is_forbidden(self, client: Client, scorer: dict[str, str]) -> None:
+        response = client.post("/competitions", json=CUTTLE, headers=scorer)
+        assert 403 == response.status_code
+        assert "FORBIDDEN" == response.json()["code"]
+
+    def test_needs_token(self, client: Client) -> None:
+        response = client.post("/competitions", json=CUTTLE)
+        assert 401 == response.status_code
+        assert "UNAUTHENTICATED" == response.json()["code"]
+
+    def test_unknown_id_is_404(self, client: Client) -> None:
+        response = client.get(f"/competitions/{uuid.uuid4()}")
+        assert 404 == response.status_code
+        assert "COMPETITION_NOT_FOUND" == response.json()["code"]
+
+    def test_bad_token_is_refused_on_reads(self, client: Client) -> None:
+        response = client.get("/competitions", headers={"Authorization": "Bearer mlt_nope"})
+        assert 401 == response.status_code

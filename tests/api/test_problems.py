@@ -2,10 +2,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
+import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
 from api.settings import Settings
+from tests.api.conftest import SharedDatabase
 
 Client = TestClient[Any]
 
@@ -21,6 +24,26 @@ class TestBodyLimit:
         assert response.headers["content-type"].startswith("application/problem+json")
         assert 201 == small.status_code
 
+
+class TestUnexpectedFailure:
+    def test_is_logged_and_answered_without_internals(
+        self, client: Client, database_url: str, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        with psycopg.connect(database_url) as conn:
+            conn.execute("DROP TABLE players")
+        response = client.get("/players")
+        assert 500 == response.status_code
+        assert response.headers["content-type"].startswith("application/problem+json")
+        assert {"code": "INTERNAL_ERROR", "detail": "internal error"} == {
+            k: response.json()[k] for k in ("code", "detail")
+        }
+        assert "players" not in response.text
+        assert any(r.name == "matchlog.api" for r in caplog.records)
+
+
+class TestSharedRefusals(SharedDatabase):
+    """Refusals and the schema, on a shared database."""
+
     def test_default_limit_is_one_mebibyte(self, client: Client, scorer: dict[str, str]) -> None:
         body = b'{"display_name": "' + b"x" * (1024 * 1024) + b'"}'
         response = client.post(
@@ -29,8 +52,13 @@ class TestBodyLimit:
         assert 413 == response.status_code
         assert "BODY_TOO_LARGE" == response.json()["code"]
 
+    def test_authentication_comes_before_the_size_check(self, client: Client) -> None:
+        body = b'{"display_name": "' + b"x" * (1024 * 1024) + b'"}'
+        response = client.post(
+            "/players", content=body, headers={"Content-Type": "application/json"}
+        )
+        assert 401 == response.status_code
 
-class TestProblemShape:
     def test_problem_fields(self, client: Client) -> None:
         response = client.get("/players/00000000-0000-0000-0000-000000000000")
         assert {
@@ -47,25 +75,37 @@ class TestProblemShape:
         assert 405 == response.status_code
         assert "METHOD_NOT_ALLOWED" == response.json()["code"]
 
-
-class TestOpenApi:
     def test_operations_are_named(self, client: Client) -> None:
         paths = client.get("/schema/openapi.json").json()["paths"]
-        assert {
+        named = {
+            (path, method): op["operationId"]
+            for path, ops in paths.items()
+            for method, op in ops.items()
+        }
+        expected = {
             ("/players", "get"): "ListPlayers",
             ("/players", "post"): "CreatePlayer",
             ("/players/{player_id}", "get"): "GetPlayer",
             ("/competitions", "get"): "ListCompetitions",
             ("/competitions", "post"): "CreateCompetition",
             ("/competitions/{competition_id}", "get"): "GetCompetition",
-        } == {
-            (path, method): op["operationId"]
-            for path, ops in paths.items()
-            if path != "/health"
-            for method, op in ops.items()
+            ("/tokens", "get"): "ListTokens",
+            ("/tokens", "post"): "CreateToken",
+            ("/tokens/{token_id}", "get"): "GetToken",
+            ("/tokens/{token_id}", "delete"): "RevokeToken",
+            ("/matches", "get"): "ListMatches",
+            ("/matches", "post"): "CreateMatch",
+            ("/matches/{match_id}", "get"): "GetMatch",
+            ("/matches/{match_id}/moves", "post"): "RecordMoves",
+            ("/matches/{match_id}/rounds", "post"): "StartRound",
+            ("/matches/{match_id}/resign", "post"): "ResignMatch",
+            ("/matches/{match_id}/legal-moves", "get"): "GetLegalMoves",
+            ("/matches/{match_id}/events", "get"): "ListMatchEvents",
         }
+        assert expected == {key: named.get(key) for key in expected}
 
     def test_path_parameters_are_described(self, client: Client) -> None:
         paths = client.get("/schema/openapi.json").json()["paths"]
-        (parameter,) = paths["/players/{player_id}"]["get"]["parameters"]
+        parameters = paths["/players/{player_id}"]["get"]["parameters"]
+        (parameter,) = [p for p in parameters if p["in"] == "path"]
         assert "The player's UUID." == parameter["description"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 import uuid
 
+import psycopg
 from litestar.testing import TestClient
 from typer.testing import CliRunner
 
@@ -69,3 +70,38 @@ class TestTokensCli:
 
     def test_unknown_role_is_refused(self, database_url: str) -> None:
         assert 2 == run(database_url, "create", "--role", "owner")[0]
+
+    def test_revoke_twice_keeps_the_token_revoked(self, database_url: str) -> None:
+        _, _, err = run(database_url, "create", "--role", "scorer", "--name", "old")
+        token_id = _ID.search(err).group(1)  # type: ignore[union-attr]
+        assert 0 == run(database_url, "revoke", token_id)[0]
+        assert 0 == run(database_url, "revoke", token_id)[0]
+        _, everything, _ = run(database_url, "list")
+        _, active, _ = run(database_url, "list", "--active")
+        assert token_id in everything
+        assert token_id not in active
+
+    def test_scorer_limited_to_an_existing_competition(self, database_url: str) -> None:
+        _, admin_secret, _ = run(database_url, "create", "--role", "admin")
+        headers = {"Authorization": f"Bearer {admin_secret.strip()}"}
+        with TestClient(create_app(Settings(database_url=database_url))) as client:
+            competition = client.post(
+                "/competitions", json={"name": "Cup", "game": "kozel"}, headers=headers
+            ).json()["id"]
+        code, _, _ = run(database_url, "create", "--role", "scorer", "--competition", competition)
+        assert 0 == code
+        _, listing, _ = run(database_url, "list")
+        assert competition in listing
+
+    def test_unreachable_database_is_one_line(self) -> None:
+        code, _, err = run("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", "list")
+        assert 1 == code
+        assert err.startswith("error: DATABASE_UNAVAILABLE: cannot reach the database")
+        assert 1 == err.count("\n")
+
+    def test_unmigrated_database_says_to_upgrade(self, database_url: str) -> None:
+        with psycopg.connect(database_url) as conn:
+            conn.execute("DROP TABLE api_tokens")
+        code, _, err = run(database_url, "create", "--role", "admin")
+        assert 1 == code
+        assert err.startswith("error: SCHEMA_OUTDATED:")

@@ -7,13 +7,15 @@ from functools import reduce
 
 import pytest
 
-from domain.cards import parse_cards
+from domain.cards import Card, parse_cards
 from domain.errors import DomainError
+from domain.events import Event
 from domain.kozel import (
     KozelOptions,
     Move,
     Position,
     apply,
+    deal_started,
     decide,
     evolve,
     is_terminal,
@@ -81,6 +83,13 @@ class TestTrick:
         throws = {m.text() for m in legal_moves(p) if m.kind == "throw"}
         assert {"S1 throw 6C", "S1 throw 7D", "S1 throw AH", "S1 throw KS"} == throws
         assert 0 == run(p, "S1 throw AH", "S2 throw 6D", "S3 throw TS").leader
+
+    def test_no_regional_extras(self) -> None:
+        """R28: no same-rank leads of different suits, no extra round after four plays."""
+        p = make_position("7S 7H JC QD/KS 6C 7D AH/6D 9C 8D 9S/TS JS QS AS")
+        assert "S0 lead 7S 7H" not in texts(p)
+        p = run(p, "S0 lead 7S", "S1 beat KS", "S2 throw 6D", "S3 beat TS")
+        assert ((), 3) == (p.trick, p.leader)
 
     def test_beat_in_any_order_of_the_cards(self) -> None:
         """R9 and the first example of §3.5 (trumps clubs)."""
@@ -258,3 +267,46 @@ class TestDecider:
         (event,) = decide(p, Move.from_text("S3 molodka"))
         assert "MolodkaDeclared" == event.type
         assert [[0, ["7S"]], [1, ["KS"]], [2, ["6D"]]] == event.data["returned"]
+
+    def test_cards_built_directly_are_the_same_cards(self) -> None:
+        """A move holding equal but separately built Card objects is the same move."""
+        p = make_position(HANDS)
+        move = Move("lead", 0, (Card("7", "S"), Card("8", "S")))
+        assert apply(p, "S0 lead 7S 8S") == apply(p, move)
+        assert decide(p, "S0 lead 7S 8S") == decide(p, move)
+
+
+def given(*events: Event) -> Position:
+    """The position a stream of stored events folds to."""
+    position: Position | None = None
+    for event in events:
+        position = evolve(position, event)
+    assert position is not None
+    return position
+
+
+class TestDeciderSpecification:
+    """Given stored events, when a command, then events (style.md §5)."""
+
+    SETUP = setup_from_text(
+        HANDS, "9H 7C 8C QC KC TC AC 9D JD KD TD AD 6H 7H 8H JH QH KH TH 6S", dealer=3, leader=0
+    )
+
+    def test_a_beat_after_a_lead(self) -> None:
+        p = given(deal_started(self.SETUP), Event("CardsLed", {"seat": 0, "cards": ["7S"]}))
+        assert [Event("CardsBeaten", {"seat": 1, "cards": ["KS"]})] == decide(p, "S1 beat KS")
+
+    def test_the_fourth_play_settles_and_draws(self) -> None:
+        p = given(
+            deal_started(self.SETUP),
+            Event("CardsLed", {"seat": 0, "cards": ["7S"]}),
+            Event("CardsBeaten", {"seat": 1, "cards": ["KS"]}),
+            Event("CardsThrown", {"seat": 2, "cards": ["6D"]}),
+        )
+        events = decide(p, "S3 beat TS")
+        assert ["CardsBeaten", "TrickTaken", "CardsDrawn"] == [e.type for e in events]
+        assert [[3, "9H"], [0, "7C"], [1, "8C"], [2, "QC"]] == events[2].data["draws"]
+
+    def test_unknown_events_change_nothing(self) -> None:
+        p = given(deal_started(self.SETUP))
+        assert p == evolve(p, Event("NoteAdded", {"text": "tea break"}))

@@ -44,6 +44,29 @@ def shuffled_deal(game: str, variant: str, rng: random.Random) -> dict[str, Any]
     return deal
 
 
+def physical_deal(game: str, variant: str, dealer: int, rng: random.Random) -> dict[str, Any]:
+    """Hands as a scorer would type them from a physical deal (Kozel adds the indicator)."""
+    config = MatchConfig(game, variant, (), 0)
+    rules = rules_for(game)
+    cards = list(rules.deal_spec(config).pack)
+    rng.shuffle(cards)
+    seats = rules.seats(config)
+    if game == "kozel":
+        sizes = [4] * 4
+    elif seats == 3:
+        sizes = [5] * 3
+    else:
+        sizes = [6 if seat == dealer else 5 for seat in range(2)]
+    hands, start = [], 0
+    for size in sizes:
+        hands.append(format_cards(cards[start : start + size]))
+        start += size
+    deal: dict[str, Any] = {"hands": hands}
+    if game == "kozel":
+        deal["indicator"] = cards[start].text()
+    return deal
+
+
 def play_to_end(
     client: Http,
     headers: dict[str, str],
@@ -64,18 +87,27 @@ def play_to_end(
         if match["status"] != "live":
             return match
         if match["round"] is None:
+            if match["dealing"] == "physical":
+                deal = physical_deal(game, variant, match["dealer"], rng)
+            else:
+                deal = shuffled_deal(game, variant, rng)
             response = client.post(
                 f"/matches/{match_id}/rounds",
-                json={**shuffled_deal(game, variant, rng), "expected_version": version},
+                json={**deal, "expected_version": version},
                 headers=headers,
             )
             assert 201 == response.status_code, response.text
         else:
             legal = client.get(f"/matches/{match_id}/legal-moves", headers=headers).json()
-            choices = [m for m in legal["moves"] if m.split()[1] not in SKIPPED_ACTIONS]
+            if legal["cards_awaited"]:
+                named = rng.sample(legal["nameable"], legal["cards_awaited"])
+                move = "cards " + " ".join(named)
+            else:
+                choices = [m for m in legal["moves"] if m.split()[1] not in SKIPPED_ACTIONS]
+                move = rng.choice(choices)
             response = client.post(
                 f"/matches/{match_id}/moves",
-                json={"moves": [rng.choice(choices)]},
+                json={"moves": [move]},
                 headers={**headers, "If-Match": f'"{version}"'},
             )
             assert 200 == response.status_code, response.text

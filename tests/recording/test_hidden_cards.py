@@ -126,8 +126,15 @@ def hand_sizes_shown(view: dict[str, Any]) -> list[int]:
 
 
 @pytest.mark.parametrize(
-    ("game", "variant"),
-    [("cuttle", "classic"), ("cuttle", "standard"), ("cuttle", "cutthroat"), ("kozel", "default")],
+    ("game", "variant", "dealing"),
+    [
+        ("cuttle", "classic", "server"),
+        ("cuttle", "standard", "server"),
+        ("cuttle", "cutthroat", "server"),
+        ("kozel", "default", "server"),
+        ("cuttle", "standard", "physical"),
+        ("kozel", "default", "physical"),
+    ],
 )
 def test_no_hidden_card_in_any_anonymous_read(
     client: TestClient[Any],
@@ -136,11 +143,14 @@ def test_no_hidden_card_in_any_anonymous_read(
     database_url: str,
     game: str,
     variant: str,
+    dealing: str,
 ) -> None:
     players = make_players(seats_of(game, variant))
     fmt = {"format": "short"} if game == "cuttle" else {"options": {"loss_limit": 2}}
     match = create_match(
-        client, scorer, {"game": game, "variant": variant, "players": players, **fmt}
+        client,
+        scorer,
+        {"game": game, "variant": variant, "players": players, "dealing": dealing, **fmt},
     )
     checked = 0
 
@@ -174,10 +184,44 @@ def test_no_hidden_card_in_any_anonymous_read(
         if e["type"] in ("RoundStarted", "DealStarted")
     ]
     assert "finished" == final["status"]
-    assert all("deck" in e["data"]["setup"] for e in deal_events)
+    assert all({"deck", "hands"} & set(e["data"]["setup"]) for e in deal_events)
 
 
 def test_card_tokens_find_codes_only() -> None:
     assert {"7H", "TS", "X1"} == card_tokens({"a": "P0 scuttle TS>7H", "b": ["X1"], "7": 7})
     assert set() == card_tokens({"id": "5a1c7h00", "move": "P0 draw", "code": "AS_IS"})
     assert Card.from_text("AS").text() in card_tokens(["AS"])
+
+
+def test_spectators_are_not_told_who_holds_a_molodka(
+    client: TestClient[Any], scorer: dict[str, str], make_players: Any
+) -> None:
+    """Seat 2 holds four hearts: the engine lets it declare out of turn (R19), but the
+    public match body must only name the seat whose turn it is."""
+    from domain.kozel import PACK
+
+    hearts = [c for c in PACK if c.suit == "H"][:4]
+    rest = [c for c in PACK if c not in hearts]
+    deck = []
+    for i in range(16):  # dealer 0: card i goes to seat (1 + i) % 4, so seat 2 gets 1, 5, 9, 13
+        deck.append(hearts.pop() if (1 + i) % 4 == 2 else rest.pop())
+    deck.extend(rest)
+    match = create_match(
+        client,
+        scorer,
+        {"game": "kozel", "players": make_players(4), "dealing": "scorer", "first_dealer": 0},
+    )
+    started = client.post(
+        f"/matches/{match['id']}/rounds",
+        json={
+            "deck": " ".join(c.text() for c in deck),
+            "indicator_position": 9,
+            "expected_version": 1,
+        },
+        headers=scorer,
+    )
+    assert 201 == started.status_code, started.text
+    legal = client.get(f"/matches/{match['id']}/legal-moves", headers=scorer).json()
+    assert [1, 2] == sorted(legal["to_act"]), "precondition: seat 2 may declare"
+    public = client.get(f"/matches/{match['id']}").json()
+    assert [1] == public["round"]["to_act"]

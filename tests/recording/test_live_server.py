@@ -121,3 +121,36 @@ def test_two_scorers_racing_exactly_one_wins(http: tuple[httpx.Client, dict[str,
     assert winner["version"] == loser["details"]["current_version"]
     events = client.get(f"/matches/{match['id']}/events", headers=scorer).json()["items"]
     assert winner["version"] == len(events)
+
+
+def test_serve_with_workers_on_the_embedded_database(tmp_path: Path) -> None:
+    """``matchlog serve --workers 2`` with no database URL: migrates, serves, stops cleanly."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "MATCHLOG_DATABASE_URL"}
+    env["MATCHLOG_DATA_DIR"] = str(tmp_path / "data")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--workers", "2"],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                health = httpx.get(f"http://127.0.0.1:{port}/health", timeout=1)
+                if health.status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+            assert time.monotonic() < deadline
+            time.sleep(0.3)
+        assert "ok" == health.json()["status"]
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=60)
+    assert 0 == proc.returncode, out
+    assert not (tmp_path / "data" / "pg" / "postmaster.pid").exists(), "the embedded server stopped"

@@ -69,6 +69,27 @@ class TestWholeMatches:
         assert "finished" == final["status"]
         assert final["rounds_started"] == max(rounds)
 
+    @pytest.mark.parametrize(("game", "variant"), GAMES)
+    def test_physical_deck_match_names_cards_as_they_leave_the_deck(
+        self,
+        client: TestClient[Any],
+        scorer: dict[str, str],
+        make_players: Any,
+        game: str,
+        variant: str,
+    ) -> None:
+        players = make_players(seats_of(game, variant))
+        match = create_match(client, scorer, body(game, variant, players, dealing="physical"))
+        named = []
+
+        def count_named(current: dict[str, Any]) -> None:
+            if current["round"] is not None and current["round"]["cards_awaited"]:
+                named.append(current["round"]["cards_awaited"])
+
+        final = play_to_end(client, scorer, match, random.Random(13), after_each=count_named)
+        assert "finished" == final["status"]
+        assert named, "the scorer was asked to name cards"
+
     def test_a_round_may_be_recorded_as_one_batch(
         self, client: TestClient[Any], scorer: dict[str, str], make_players: Any
     ) -> None:

@@ -1,0 +1,87 @@
+"""``/tokens``: admins create, list and revoke bearer tokens (as ``matchlog tokens`` does)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from litestar import Controller, Response, delete, get, post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody, Parameter
+from psycopg_pool import AsyncConnectionPool
+
+from api.auth import requires
+from api.schemas import TokenCreated, TokenIn, TokenOut, problem_responses
+from store import accounts
+from store.accounts import Role
+
+TokenId = Annotated[UUID, Parameter(title="Token id", description="The token's UUID.")]
+
+
+class TokenController(Controller):
+    """Manage bearer tokens; every operation needs an admin token."""
+
+    path = "/tokens"
+    tags = ("tokens",)
+    guards = [requires(Role.ADMIN)]  # noqa: RUF012 (Litestar reads this class attribute)
+    security = [{"bearer": []}]  # noqa: RUF012
+
+    @get(
+        operation_id="ListTokens",
+        summary="List tokens, newest first (never their secrets)",
+        responses=problem_responses(401, 403, 422),
+    )
+    async def list_tokens(
+        self,
+        pool: NamedDependency[AsyncConnectionPool],
+        active: Annotated[
+            bool, Parameter(description="Leave out revoked tokens.", title="Active only")
+        ] = False,
+    ) -> list[TokenOut]:
+        """Return every token's record."""
+        async with pool.connection() as conn:
+            tokens = await accounts.list_tokens(conn, include_revoked=not active)
+        return [TokenOut.from_record(t) for t in tokens]
+
+    @get(
+        "/{token_id:uuid}",
+        operation_id="GetToken",
+        summary="Read one token's record",
+        responses=problem_responses(401, 403, 404),
+    )
+    async def get_token(
+        self, pool: NamedDependency[AsyncConnectionPool], token_id: TokenId
+    ) -> TokenOut:
+        """Return the token's record; 404 ``TOKEN_NOT_FOUND`` if there is none."""
+        async with pool.connection() as conn:
+            return TokenOut.from_record(await accounts.get_token(conn, token_id))
+
+    @post(
+        operation_id="CreateToken",
+        summary="Create a token; its secret is shown in this response only",
+        responses=problem_responses(400, 401, 403, 404, 413, 422),
+    )
+    async def create_token(
+        self, data: JSONBody[TokenIn], pool: NamedDependency[AsyncConnectionPool]
+    ) -> Response[TokenCreated]:
+        """Create a token (201); 404 ``COMPETITION_NOT_FOUND`` for an unknown competition."""
+        async with pool.connection() as conn:
+            token, secret = await accounts.create_token(
+                conn, role=data.role, competitions=data.competitions, name=data.name
+            )
+        body = TokenCreated(**TokenOut.from_record(token).model_dump(), token=secret)
+        return Response(body, status_code=201, headers={"Location": f"/tokens/{token.id}"})
+
+    @delete(
+        "/{token_id:uuid}",
+        operation_id="RevokeToken",
+        summary="Revoke a token (it stops working at once)",
+        status_code=200,
+        responses=problem_responses(401, 403, 404),
+    )
+    async def revoke_token(
+        self, pool: NamedDependency[AsyncConnectionPool], token_id: TokenId
+    ) -> TokenOut:
+        """Revoke the token and return its record; revoking twice keeps the first time."""
+        async with pool.connection() as conn:
+            return TokenOut.from_record(await accounts.revoke_token(conn, token_id))
