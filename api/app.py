@@ -15,12 +15,16 @@ from psycopg_pool import AsyncConnectionPool
 from api.auth import provide_principal, reject_bad_tokens
 from api.competitions import CompetitionController
 from api.health import HealthController
+from api.live import LiveController
 from api.matches import MatchController
 from api.players import PlayerController
 from api.problems import problem_details_plugin
+from api.replays import ReplayController
 from api.settings import Settings
+from api.standings import StandingsController
 from api.tokens import TokenController
-from projections.matches import project_match_summary
+from projections.rebuild import INLINE_PROJECTORS
+from projections.replay import ReplayCache
 from store.database import resolve_database_url
 from store.events import Notifier
 from store.recorder import Recorder
@@ -40,11 +44,10 @@ def create_app(settings: Settings) -> Litestar:
         )
         await pool.open(wait=True, timeout=30)
         app.state.pool = pool
+        app.state.replays = ReplayCache()
         try:
             async with Notifier(url) as notifier:
-                app.state.recorder = Recorder(
-                    pool, projectors=[project_match_summary], notifier=notifier
-                )
+                app.state.recorder = Recorder(pool, projectors=INLINE_PROJECTORS, notifier=notifier)
                 yield
         finally:
             await pool.close()
@@ -64,6 +67,9 @@ def create_app(settings: Settings) -> Litestar:
             CompetitionController,
             TokenController,
             MatchController,
+            ReplayController,
+            StandingsController,
+            LiveController,
         ],
         lifespan=[database],
         dependencies={

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from cli import db, tokens
+from cli import db, projections, tokens
 from cli.serve import serve
 
 app = typer.Typer(
@@ -16,6 +16,7 @@ app = typer.Typer(
 app.command()(serve)
 app.add_typer(db.app, name="db")
 app.add_typer(tokens.app, name="tokens")
+app.add_typer(projections.app, name="projections")
 
 if __name__ == "__main__":
     app()

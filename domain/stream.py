@@ -474,6 +474,26 @@ def evolve(state: MatchState, event: Event) -> MatchState:
     return state
 
 
+VersionedEvent = tuple[int, Event]
+"""A stored event with its stream version (1-based), as ``effective_events`` takes them."""
+
+
+def effective_events(events: Iterable[VersionedEvent]) -> list[VersionedEvent]:
+    """Return the events a fold should see: the raw stream less what takebacks undo.
+
+    Every read-side fold (replays, summaries, series, standings, rebuilds) goes
+    through this one function, so a later ``TakenBack`` event (naming the version
+    to go back to) only has to drop the pairs it undoes here. Today no event undoes
+    another, and the stream comes back unchanged, in version order. Versions travel
+    with the events so callers can still say which stored event a step came from.
+
+    >>> e = Event('MatchCreated', {})
+    >>> effective_events([(1, e)]) == [(1, e)]
+    True
+    """
+    return list(events)
+
+
 def fold(events: Iterable[Event], state: MatchState | None = None) -> MatchState:
     """Fold events (effective ones: takebacks already applied) from ``state`` or the start."""
     current = MatchState() if state is None else state

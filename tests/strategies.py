@@ -94,6 +94,58 @@ def cuttle_positions(draw: st.DrawFn) -> Position:
     return steps[index][0]
 
 
+# --- Match streams (projections) ------------------------------------------------------
+
+
+def match_events(game: str, variant: str, rng: random.Random) -> list[Any]:
+    """Every event of a whole scorer-dealt match of random legal moves, in stream order.
+
+    Cuttle plays a ``short`` match, Kozel one to 2 loss points; no resignations or
+    draw offers. Rounds that reach ``CUTTLE_MOVE_CAP`` moves end the match early.
+    """
+    from domain.stream import CreateMatch, MatchConfig, Play, StartRound, decide, fold
+
+    seats = 4 if game == "kozel" else Variant(variant).players
+    fmt, options = ("short", {}) if game == "cuttle" else (None, {"loss_limit": 2})
+    config = MatchConfig(
+        game, variant, tuple(f"p{i}" for i in range(seats)), 0, "scorer", fmt, options
+    )
+    events = decide(fold([]), CreateMatch(config))
+    state = fold(events)
+    rules = state.rules
+    while not state.is_over:
+        spec = rules.deal_spec(state.config)  # type: ignore[arg-type]
+        cards = list(spec.pack)
+        rng.shuffle(cards)
+        deal: dict[str, Any] = {"deck": [c.text() for c in cards]}
+        if spec.indicator_positions is not None:
+            deal["indicator_position"] = rng.choice(spec.indicator_positions)
+        new = decide(state, StartRound(deal))
+        for _ in range(CUTTLE_MOVE_CAP):
+            events.extend(new)
+            state = fold(new, state)
+            if state.position is None or state.is_over:
+                break
+            legal = [m.text() for m in rules.legal_moves(state.position)]
+            choices = [m for m in legal if m.split()[1] not in CUTTLE_SKIP]
+            new = decide(state, Play(rng.choice(choices)))
+        else:
+            break
+    return events
+
+
+match_games = st.sampled_from(
+    [("cuttle", "standard"), ("cuttle", "cutthroat"), ("cuttle", "classic"), ("kozel", "default")]
+)
+
+
+@st.composite
+def match_streams(draw: st.DrawFn) -> tuple[str, list[Any]]:
+    """A whole match's events, in a random game and variant: (game, events)."""
+    game, variant = draw(match_games)
+    return game, match_events(game, variant, random.Random(draw(st.integers(0, 2**32 - 1))))
+
+
 # --- Kozel ---------------------------------------------------------------------------
 
 

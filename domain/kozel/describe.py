@@ -1,0 +1,95 @@
+"""Timeline sentences for Kozel moves: "Ann leads 7S KS".
+
+Pure text building for replays. Each function takes an engine event's data as
+stored, or as ``domain.stream.public_event_data`` redacted it while a match is
+live (face-down throws and drawn cards then carry only counts), so a sentence
+never names a card its data does not.
+
+>>> describe_move('CardsThrown', {'seat': 1, 'count': 2}, ['Ann', 'Bob', 'Cy', 'Di'])
+'Bob throws 2 cards face down'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+MOVE_EVENTS = frozenset({"CardsLed", "CardsBeaten", "CardsThrown", "MolodkaDeclared", "CardsDrawn"})
+"""Engine events that record a move (``CardsDrawn`` only when a scorer names the draws)."""
+
+_VERBS = {"CardsLed": "lead", "CardsBeaten": "beat", "CardsThrown": "throw"}
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"S{seat}"
+
+
+def _cards(data: Mapping[str, Any]) -> list[str]:
+    return [str(c) for c in data.get("cards") or []]
+
+
+def notation(kind: str, data: Mapping[str, Any]) -> str | None:
+    """Return a move's notation from its event data; hidden cards become a count.
+
+    >>> notation('CardsLed', {'seat': 2, 'cards': ['7S', 'KS']})
+    'S2 lead 7S KS'
+    >>> notation('CardsThrown', {'seat': 3, 'count': 1})
+    'S3 throw (1 card)'
+    >>> notation('TrickTaken', {'winner': 1}) is None
+    True
+    """
+    if kind in _VERBS:
+        cards = _cards(data)
+        shown = " ".join(cards) if cards else _hidden(int(data.get("count", 0)))
+        return f"S{data['seat']} {_VERBS[kind]} {shown}"
+    if kind == "MolodkaDeclared":
+        return f"S{data['seat']} molodka"
+    if kind == "CardsDrawn":
+        named = [str(card) for _, card in data["draws"]]
+        if all(card != "None" for card in named):
+            return "cards " + " ".join(named)
+        return f"cards {_hidden(len(named))}"
+    return None
+
+
+def _hidden(count: int) -> str:
+    return f"({count} card)" if count == 1 else f"({count} cards)"
+
+
+def describe_move(kind: str, data: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    """Return a one-sentence account of a move event (``names``: one per seat), or ``None``.
+
+    ``None`` means the event records no move (a trick taken, a deal started).
+
+    >>> describe_move('CardsLed', {'seat': 0, 'cards': ['7S', 'KS']}, ['Ann', 'Bob', 'Cy', 'Di'])
+    'Ann leads 7S KS'
+    >>> describe_move('CardsBeaten', {'seat': 1, 'cards': ['AS']}, ['Ann', 'Bob', 'Cy', 'Di'])
+    'Bob beats with AS'
+    """
+    if kind == "CardsLed":
+        return f"{_name(names, data['seat'])} leads {' '.join(_cards(data))}"
+    if kind == "CardsBeaten":
+        return f"{_name(names, data['seat'])} beats with {' '.join(_cards(data))}"
+    if kind == "CardsThrown":
+        cards = _cards(data)
+        who = _name(names, data["seat"])
+        if cards:
+            return f"{who} throws {' '.join(cards)}"
+        count = int(data.get("count", 0))
+        return f"{who} throws {_plural(count)} face down"
+    if kind == "MolodkaDeclared":
+        return f"{_name(names, data['seat'])} declares molodka"
+    if kind == "CardsDrawn":
+        draws = data["draws"]
+        if any(card is None for _, card in draws):
+            return f"The scorer records {_plural(len(draws))} drawn from the stock"
+        listed = ", ".join(f"{_name(names, seat)} {card}" for seat, card in draws)
+        return f"The scorer names the cards drawn: {listed}"
+    return None
+
+
+def _plural(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+__all__ = ["MOVE_EVENTS", "describe_move", "notation"]

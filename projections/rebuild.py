@@ -1,0 +1,145 @@
+"""The inline projectors, and the rebuild that recomputes every read model from the log.
+
+``INLINE_PROJECTORS`` is what the app hands the recorder: each runs in the
+append's transaction, so a client reads its own write. ``rebuild`` truncates the
+read tables and recomputes them from the events table through the same
+projectors, in one transaction: the result is identical to what the recorder
+wrote (tests/projections/test_read_models.py proves it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from domain.events import Event, RecordedEvent
+from domain.stream import effective_events, fold
+from projections.matches import project_match_summary
+from projections.series import project_series
+from projections.standings import project_standings, recompute_standings
+
+INLINE_PROJECTORS = (project_match_summary, project_series, project_standings)
+"""The projectors the recorder runs in its transaction, in this order."""
+
+READ_TABLES = ("competition_standings", "match_series", "matches")
+"""Every table a rebuild recomputes (dependants first)."""
+
+SERIES_EVENTS = (
+    "MatchCreated",
+    "RoundStarted",
+    "DealStarted",
+    "RoundScored",
+    "DealScored",
+    "MatchResigned",
+    "MatchEnded",
+)
+"""The events that change what the read models hold: the rules, the series, the result.
+
+Engine events only move the cards of the round in play, which no stored read model
+shows (replays fold them on demand from the stream), so a rebuild reads these events
+in global order plus each stream's head (its version and time) and neither decodes
+nor folds the rest. The test that compares every read model with its rebuild guards
+this; a takeback event (issue #8) joins this list, and ``effective_events`` drops the
+versions it undoes from the same pairs.
+"""
+
+# Every committed event, not only those below the snapshot's xmin as a tailing
+# reader takes them: once the read tables are locked, each appender has either
+# committed with its projections (which the rebuild replaces, so its events must be
+# read) or waits on the lock, uncommitted, and projects itself after the rebuild.
+# The type list is spelled out to match the partial index events_series_idx (0004).
+_SERIES_SQL = (
+    "SELECT global_position, stream, version, event_id, type, data, recorded_at, hash"
+    " FROM events WHERE type IN ("
+    + ", ".join(f"'{kind}'" for kind in SERIES_EVENTS)
+    + ") AND global_position > %s ORDER BY global_position LIMIT %s"
+)
+
+# The head of each stream whose last series event is not its last event (a match
+# in play): the summary records its version and time.
+_HEADS_SQL = (
+    "SELECT e.global_position, e.stream, e.version, e.event_id, e.type, e.recorded_at, e.hash"
+    " FROM unnest(%s::text[]) AS s(stream) CROSS JOIN LATERAL (SELECT * FROM events"
+    " WHERE events.stream = s.stream ORDER BY version DESC LIMIT 1) AS e"
+)
+
+Progress = Callable[[int, int], None]
+"""Called with (events read so far, events in the log)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RebuildStats:
+    """What a rebuild did."""
+
+    events: int
+    streams: int
+    competitions: int
+
+
+async def rebuild(
+    conn: psycopg.AsyncConnection[Any],
+    *,
+    batch_size: int = 5000,
+    progress: Progress | None = None,
+) -> RebuildStats:
+    """Truncate every read model and recompute it from the events table, in one transaction.
+
+    The read tables are locked first: the lock waits for appends that already wrote
+    their projections to commit, and makes later ones wait for the rebuild, after
+    which they apply their own (whole-state) updates. Appends outside the recorder
+    (which write no projections) should not run meanwhile.
+    """
+    async with conn.transaction():
+        tables = ", ".join(READ_TABLES)
+        await conn.execute(f"LOCK TABLE {tables} IN ACCESS EXCLUSIVE MODE")
+        await conn.execute(f"TRUNCATE {tables}")
+        cur = await conn.execute("SELECT count(*) FROM events")
+        row = await cur.fetchone()
+        total = int(row[0]) if row else 0
+        streams: dict[str, list[RecordedEvent]] = {}
+        done = position = 0
+        while True:
+            cur = await conn.execute(_SERIES_SQL, (position, batch_size))
+            rows = await cur.fetchall()
+            for pos, stream, version, event_id, kind, data, recorded_at, digest in rows:
+                streams.setdefault(stream, []).append(
+                    RecordedEvent(
+                        pos, stream, version, event_id, kind, data, {}, recorded_at, digest.hex()
+                    )
+                )
+            if len(rows) < batch_size:
+                break
+            position = rows[-1][0]
+        playing = [name for name, events in streams.items() if events[-1].type != "MatchEnded"]
+        cur = await conn.execute(_HEADS_SQL, (playing,))
+        heads = {
+            stream: RecordedEvent(pos, stream, version, event_id, kind, {}, {}, at, digest.hex())
+            for pos, stream, version, event_id, kind, at, digest in await cur.fetchall()
+        }
+        competitions: set[str] = set()
+        # Pipelined: the projectors' writes go out without waiting for each answer.
+        async with conn.pipeline():
+            for stream, recorded in streams.items():
+                head = heads.get(stream, recorded[-1])
+                if recorded[-1].version != head.version:
+                    recorded.append(head)
+                by_version = {r.version: r for r in recorded}
+                pairs = effective_events((r.version, Event(r.type, r.data)) for r in recorded)
+                state = fold(event for _, event in pairs if event.type in SERIES_EVENTS)
+                kept = [by_version[version] for version, _ in pairs]
+                await project_match_summary(conn, stream, state, kept)
+                await project_series(conn, stream, state, kept)
+                if state.config is not None and state.config.competition_id and state.is_over:
+                    competitions.add(state.config.competition_id)
+                done += head.version
+                if progress is not None:
+                    progress(done, total)
+        for competition_id in sorted(competitions):
+            await recompute_standings(conn, competition_id)
+    return RebuildStats(events=done, streams=len(streams), competitions=len(competitions))
+
+
+__all__ = ["INLINE_PROJECTORS", "READ_TABLES", "SERIES_EVENTS", "RebuildStats", "rebuild"]

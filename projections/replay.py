@@ -1,0 +1,224 @@
+"""Replays: a match's timeline of plies, and the position after any ply, cheaply.
+
+A ply is an event that records a move (``domain.stream.move_text`` is not
+``None``); ply 0 is the match before its first move. The position "after ply N"
+folds every event up to the next ply, but stops before the next round starts, so
+the last ply of a round shows the round's final table (with the round scored).
+
+``ReplayCache`` keeps, per match stream and per worker, the effective events and
+a snapshot of the match state before every ``every``-th ply (an LRU over
+streams); stepping to any ply then folds at most ``every`` plies. A live match's
+track is extended with the events recorded since it was last read. (When a
+takeback event exists, issue #8, a track that reads one must be rebuilt from the
+stream's start: the effective events of a longer stream need not extend those of
+a shorter one.)
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+
+from domain.cuttle import describe as cuttle_describe
+from domain.events import Event
+from domain.kozel import describe as kozel_describe
+from domain.match import series_score
+from domain.stream import (
+    MatchConfig,
+    MatchState,
+    effective_events,
+    evolve,
+    move_text,
+    public_event_data,
+    rules_for,
+)
+from projections.series import result_with_resignation
+from store.events import read_stream
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A match state while stepping, and the round position a reader should be shown.
+
+    ``shown`` is the round in progress, or the round that just ended (its final
+    table) until the next one starts.
+    """
+
+    state: MatchState
+    shown: Any = None
+
+    def step(self, event: Event) -> Frame:
+        """Fold one event."""
+        after = evolve(self.state, event)
+        if after.position is not None:
+            return Frame(after, after.position)
+        if self.state.position is not None:
+            return Frame(after, self.state.position)
+        return Frame(after, self.shown)
+
+
+@dataclass(slots=True)
+class Track:
+    """One stream's effective events, its plies, and snapshots of the state before plies."""
+
+    every: int
+    version: int = 0
+    events: list[tuple[int, Event]] = field(default_factory=list)
+    plies: list[int] = field(default_factory=list)
+    """The index in ``events`` of each ply (ply N is ``plies[N - 1]``)."""
+    round_starts: list[int] = field(default_factory=list)
+    snapshots: dict[int, Frame] = field(default_factory=dict)
+    """Frame before ply j + 1 (the fold of ``events[:plies[j]]``) for j a multiple of ``every``."""
+    tail: Frame = field(default_factory=lambda: Frame(MatchState()))
+    config: MatchConfig | None = None
+
+    def extend(self, pairs: Sequence[tuple[int, Event]]) -> None:
+        """Add newly recorded events (effective, in version order)."""
+        for version, event in pairs:
+            if version <= self.version:
+                continue  # a concurrent reader already added it
+            index = len(self.events)
+            if event.type == "MatchCreated":
+                self.config = MatchConfig.from_data(event.data)
+            config = self.config
+            if config is not None:
+                rules = rules_for(config.game)
+                if event.type == rules.round_started:
+                    self.round_starts.append(index)
+                elif move_text(config, event) is not None:
+                    if len(self.plies) % self.every == 0:
+                        self.snapshots[len(self.plies)] = self.tail
+                    self.plies.append(index)
+            self.events.append((version, event))
+            self.tail = self.tail.step(event)
+            self.version = version
+
+    def end_of(self, ply: int) -> int:
+        """Return the index of the first event not folded into the position after ``ply``."""
+        if ply == 0:
+            return self.plies[0] if self.plies else len(self.events)
+        start = self.plies[ply - 1] + 1
+        end = self.plies[ply] if ply < len(self.plies) else len(self.events)
+        after = bisect.bisect_left(self.round_starts, start)
+        if after < len(self.round_starts) and self.round_starts[after] < end:
+            return self.round_starts[after]
+        return end
+
+    def frame_after(self, ply: int) -> Frame:
+        """Return the frame after ``ply`` (0 to the number of plies), folding at most a few."""
+        end = self.end_of(ply)
+        if ply == 0:
+            frame, start = Frame(MatchState()), 0
+        else:
+            base = (ply - 1) // self.every * self.every
+            frame, start = self.snapshots[base], self.plies[base]
+        for _, event in self.events[start:end]:
+            frame = frame.step(event)
+        return frame
+
+    def round_of(self, index: int) -> int:
+        """Return how many rounds had started by event ``index``."""
+        return bisect.bisect_right(self.round_starts, index)
+
+
+class ReplayCache:
+    """Per-worker tracks of match streams, least recently used dropped first."""
+
+    def __init__(self, *, every: int = 8, size: int = 256) -> None:
+        self._every = every
+        self._size = size
+        self._tracks: OrderedDict[str, Track] = OrderedDict()
+
+    async def track(
+        self, conn: psycopg.AsyncConnection[Any], stream: str, version: int | None = None
+    ) -> Track:
+        """Return ``stream``'s track, reading only events it lacks.
+
+        ``version`` is the stream's version as the caller knows it (from the match
+        summary); when the track already holds it, nothing is read.
+        """
+        track = self._tracks.get(stream)
+        if track is None:
+            track = Track(self._every)
+            self._tracks[stream] = track
+        self._tracks.move_to_end(stream)
+        while len(self._tracks) > self._size:
+            self._tracks.popitem(last=False)
+        if version is None or track.version < version:
+            recorded = await read_stream(conn, stream, after_version=track.version)
+            track.extend(effective_events((r.version, Event(r.type, r.data)) for r in recorded))
+        return track
+
+
+def step_of(track: Track, ply: int, names: Sequence[str], *, redact: bool) -> dict[str, Any] | None:
+    """Return one timeline step (ply >= 1): version, round, seat, notation and sentence."""
+    if not 1 <= ply <= len(track.plies):
+        return None
+    index = track.plies[ply - 1]
+    version, event = track.events[index]
+    config = track.config
+    assert config is not None
+    data: Any = public_event_data(config, event) if redact else event.data
+    if config.game == "cuttle":
+        notation = cuttle_describe.notation(data)
+        sentence = cuttle_describe.describe_move(data, names)
+        first = str(data.get("move", "")).split()[:1]
+        seat = int(first[0][1:]) if first and first[0] != "cards" else None
+    else:
+        notation = kozel_describe.notation(event.type, data) or ""
+        sentence = kozel_describe.describe_move(event.type, data, names) or ""
+        seat = data.get("seat")
+    return {
+        "ply": ply,
+        "version": version,
+        "round": track.round_of(index),
+        "seat": seat,
+        "move": notation,
+        "sentence": sentence,
+    }
+
+
+def timeline(track: Track, names: Sequence[str], *, redact: bool) -> list[dict[str, Any]]:
+    """Return every ply of the match as timeline steps."""
+    steps = (step_of(track, ply, names, redact=redact) for ply in range(1, len(track.plies) + 1))
+    return [step for step in steps if step is not None]
+
+
+def replay_at(track: Track, ply: int, seat: int | None, *, full: bool) -> dict[str, Any]:
+    """Return the match after ``ply``: score, result and the view of ``seat`` (or all seats).
+
+    The views come from the engine: ``seat`` ``None`` is the public view; ``full``
+    adds every seat's own view (for a finished match or a scorer).
+    """
+    frame = track.frame_after(ply)
+    state = frame.state
+    assert state.config is not None and state.series is not None
+    rules = rules_for(state.config.game)
+    end = track.end_of(ply)
+    view: dict[str, Any] | None = None
+    seats: list[dict[str, Any]] | None = None
+    if frame.shown is not None:
+        view = rules.view(frame.shown, seat)
+        if full:
+            count = rules.seats(state.config)
+            seats = [rules.view(frame.shown, s) for s in range(count)]
+    return {
+        "ply": ply,
+        "plies": len(track.plies),
+        "version": track.events[end - 1][0] if end else 0,
+        "round": state.rounds_started,
+        "round_in_progress": state.round_in_progress,
+        "score": series_score(state.series),
+        "result": result_with_resignation(state),
+        "seat": seat,
+        "view": view,
+        "seats": seats,
+    }
+
+
+__all__ = ["Frame", "ReplayCache", "Track", "replay_at", "step_of", "timeline"]

@@ -1,0 +1,125 @@
+"""The series read model: every scored round of a match with running totals, and the result.
+
+Everything in a row is computed from the match state after the events (which the
+recorder and the rebuild both fold from effective events), so writing it again
+from a rebuilt state gives the same row. ``ended_position`` is the global
+position of ``MatchEnded``: standings and ratings take matches in that order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+
+from domain.events import RecordedEvent
+from domain.match import CuttleSeries, KozelSeries, series_score
+from domain.stream import MatchState
+from projections.matches import match_id_of, result_of
+
+
+def cuttle_rounds(series: CuttleSeries) -> list[dict[str, Any]]:
+    """Return each round's result (winner or draw, and how) with the running wins."""
+    wins = [0] * series.players
+    rounds = []
+    for number, outcome in enumerate(series.rounds, start=1):
+        if outcome.winner is not None:
+            wins[outcome.winner] += 1
+        rounds.append(
+            {
+                "round": number,
+                "winner": outcome.winner,
+                "draw": outcome.winner is None,
+                "termination": outcome.termination.value,
+                "resigned": outcome.resigned,
+                "wins": list(wins),
+            }
+        )
+    return rounds
+
+
+def kozel_deals(series: KozelSeries) -> list[dict[str, Any]]:
+    """Return each deal's card points, tricks, loss points, eggs and multiplier, with totals."""
+    totals = [0, 0]
+    deals = []
+    for number, deal in enumerate(series.deals, start=1):
+        if deal.losing_team is not None:
+            totals[deal.losing_team] += deal.loss_points
+        deals.append(
+            {
+                "deal": number,
+                "card_points": list(deal.outcome.card_points),
+                "tricks": list(deal.outcome.tricks),
+                "eggs": deal.is_eggs,
+                "losing_team": deal.losing_team,
+                "base_loss_points": deal.base_loss_points,
+                "multiplier": deal.multiplier,
+                "loss_points": deal.loss_points,
+                "totals": list(totals),
+            }
+        )
+    return deals
+
+
+def rounds_of(state: MatchState) -> list[dict[str, Any]]:
+    """Return the scored rounds (Cuttle) or deals (Kozel) of a match state."""
+    if isinstance(state.series, CuttleSeries):
+        return cuttle_rounds(state.series)
+    if isinstance(state.series, KozelSeries):
+        return kozel_deals(state.series)
+    return []
+
+
+def result_with_resignation(state: MatchState) -> dict[str, Any] | None:
+    """Return the match result, naming a whole-match resignation's seat when there was one."""
+    result = result_of(state)
+    if result is not None and isinstance(state.series, CuttleSeries):
+        result["resigned"] = state.series.resigned_by
+    return result
+
+
+async def project_series(
+    conn: psycopg.AsyncConnection[Any],
+    stream: str,
+    state: MatchState,
+    events: Sequence[RecordedEvent],
+) -> None:
+    """Insert or update the ``match_series`` row of ``stream`` after ``events``."""
+    if not events or state.config is None or state.series is None:
+        return
+    config = state.config
+    ended = next((e.global_position for e in events if e.type == "MatchEnded"), None)
+    result = result_with_resignation(state)
+    await conn.execute(
+        "INSERT INTO match_series (match_id, stream, game, variant, competition_id, players,"
+        " rounds, totals, result, ended_position)"
+        " VALUES (%s, %s, %s, %s, %s, %s::uuid[], %s, %s, %s, %s)"
+        " ON CONFLICT (match_id) DO UPDATE SET rounds = EXCLUDED.rounds,"
+        " totals = EXCLUDED.totals, result = EXCLUDED.result,"
+        " ended_position = coalesce(EXCLUDED.ended_position, match_series.ended_position)",
+        (
+            match_id_of(stream),
+            stream,
+            config.game,
+            config.variant,
+            config.competition_id,
+            list(config.players),
+            json.dumps(rounds_of(state)),
+            json.dumps(series_score(state.series)),
+            None if result is None else json.dumps(result),
+            ended,
+        ),
+    )
+
+
+async def find_series(conn: psycopg.AsyncConnection[Any], match_id: Any) -> dict[str, Any] | None:
+    """Return the ``match_series`` row of a match as a dict, or ``None``."""
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute("SELECT * FROM match_series WHERE match_id = %s", (match_id,))
+        return await cur.fetchone()
+
+
+__all__ = ["find_series", "project_series", "rounds_of"]
