@@ -29,24 +29,31 @@ def load(game: str) -> ModuleType:
 
 
 def measure(module: ModuleType, variant: str, seconds: float, seed: int, repeats: int) -> None:
-    """Play rounds for ``seconds`` per repeat and print the rate of each repeat and the median."""
+    """Play rounds for ``seconds`` per repeat; print each repeat's rate and the median.
+
+    Rates are per wall-clock second; the median per CPU second of this process is
+    printed too, since a shared machine's load moves wall-clock figures a lot.
+    """
     rng = random.Random(seed)
     rates: list[float] = []
+    cpu_rates: list[float] = []
     moves_per_round: list[float] = []
     for _ in range(repeats):
         rounds = moves = 0
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         deadline = start + seconds
         while time.perf_counter() < deadline:
             moves += module.play_round(rng, variant)
             rounds += 1
         elapsed = time.perf_counter() - start
         rates.append(rounds / elapsed)
+        cpu_rates.append(rounds / max(time.process_time() - cpu_start, 1e-9))
         moves_per_round.append(moves / rounds)
     print(
         f"{module.__name__.rsplit('.', 1)[-1]} {variant}: "
         f"median {statistics.median(rates):,.0f} rounds/s "
         f"(runs: {', '.join(f'{r:,.0f}' for r in rates)}; "
+        f"per CPU second {statistics.median(cpu_rates):,.0f}; "
         f"{statistics.mean(moves_per_round):.1f} moves/round; seed {seed})"
     )
 

@@ -544,6 +544,8 @@ class LegalMoves:
 
     Iteration generates the moves from the rules; ``in`` checks one move with the
     same checks ``apply`` makes; ``bool`` and ``count`` are answered from the generator.
+    There is no ``__len__``: ``list(view)`` would call it for a length hint and so
+    generate every move twice.
     """
 
     __slots__ = ("_position",)
@@ -572,9 +574,6 @@ class LegalMoves:
         if p.phase is Phase.NAME_CARDS:
             return perm(len(_unplaced(p)), cards_awaited(p)) + p.players
         return sum(1 for _ in _generate(p))
-
-    def __len__(self) -> int:
-        return self.count()
 
     def __repr__(self) -> str:
         return f"<LegalMoves ({', '.join(m.text() for m in self)})>"
