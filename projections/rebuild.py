@@ -18,7 +18,7 @@ import psycopg
 from domain.events import Event, RecordedEvent
 from domain.stream import effective_events, fold
 from projections.matches import project_match_summary
-from projections.series import project_series
+from projections.series import SERIES_EVENTS, project_series
 from projections.standings import project_standings, recompute_standings
 
 INLINE_PROJECTORS = (project_match_summary, project_series, project_standings)
@@ -27,24 +27,13 @@ INLINE_PROJECTORS = (project_match_summary, project_series, project_standings)
 READ_TABLES = ("competition_standings", "match_series", "matches")
 """Every table a rebuild recomputes (dependants first)."""
 
-SERIES_EVENTS = (
-    "MatchCreated",
-    "RoundStarted",
-    "DealStarted",
-    "RoundScored",
-    "DealScored",
-    "MatchResigned",
-    "MatchEnded",
-)
-"""The events that change what the read models hold: the rules, the series, the result.
-
-Engine events only move the cards of the round in play, which no stored read model
-shows (replays fold them on demand from the stream), so a rebuild reads these events
-in global order plus each stream's head (its version and time) and neither decodes
-nor folds the rest. The test that compares every read model with its rebuild guards
-this; a takeback event (issue #8) joins this list, and ``effective_events`` drops the
-versions it undoes from the same pairs.
-"""
+# SERIES_EVENTS (projections.series) are the events that change what the read models
+# hold: the rules, the series, the result. Engine events only move the cards of the
+# round in play, which no stored read model shows (replays fold them on demand from
+# the stream), so a rebuild reads these events in global order plus each stream's
+# head (its version and time) and neither decodes nor folds the rest. The test that
+# compares every read model with its rebuild guards this; a takeback event (issue #8)
+# joins the list, and ``effective_events`` drops the versions it undoes.
 
 # Every committed event, not only those below the snapshot's xmin as a tailing
 # reader takes them: once the read tables are locked, each appender has either

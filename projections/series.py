@@ -64,6 +64,18 @@ def kozel_deals(series: KozelSeries) -> list[dict[str, Any]]:
     return deals
 
 
+SERIES_EVENTS = (
+    "MatchCreated",
+    "RoundStarted",
+    "DealStarted",
+    "RoundScored",
+    "DealScored",
+    "MatchResigned",
+    "MatchEnded",
+)
+"""The event types that change a match's series; other events leave its row as it is."""
+
+
 def rounds_of(state: MatchState) -> list[dict[str, Any]]:
     """Return the scored rounds (Cuttle) or deals (Kozel) of a match state."""
     if isinstance(state.series, CuttleSeries):
@@ -88,8 +100,10 @@ async def project_series(
     events: Sequence[RecordedEvent],
 ) -> None:
     """Insert or update the ``match_series`` row of ``stream`` after ``events``."""
-    if not events or state.config is None or state.series is None:
+    if state.config is None or state.series is None:
         return
+    if not any(e.type in SERIES_EVENTS for e in events):
+        return  # a plain move: the series row would be written back unchanged
     config = state.config
     ended = next((e.global_position for e in events if e.type == "MatchEnded"), None)
     result = result_with_resignation(state)
