@@ -5,7 +5,11 @@ from __future__ import annotations
 import typer
 
 from cli import db, tokens
+from cli.exporter import export
+from cli.importer import import_
 from cli.serve import serve
+from cli.simulate import simulate
+from cli.verify import verify
 
 app = typer.Typer(
     name="matchlog",
@@ -16,6 +20,10 @@ app = typer.Typer(
 app.command()(serve)
 app.add_typer(db.app, name="db")
 app.add_typer(tokens.app, name="tokens")
+app.command("import")(import_)
+app.command()(export)
+app.command()(verify)
+app.command()(simulate)
 
 if __name__ == "__main__":
     app()
