@@ -7,6 +7,7 @@ import typer
 from cli import db, tokens
 from cli.exporter import export
 from cli.importer import import_
+from cli.replay import replay
 from cli.serve import serve
 from cli.simulate import simulate
 from cli.verify import verify
@@ -23,6 +24,7 @@ app.add_typer(tokens.app, name="tokens")
 app.command("import")(import_)
 app.command()(export)
 app.command()(verify)
+app.command()(replay)
 app.command()(simulate)
 
 if __name__ == "__main__":

@@ -110,6 +110,8 @@ def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
         result = _RESULT.match(text)
         if result is not None:
             visitor.visit_result(result.group(1).strip() or "*", number)
+            if item is not None:
+                lines.push_back(item)
             break
         deal = _DEAL.match(text)
         if deal is not None:

@@ -1,0 +1,163 @@
+"""Bad canonical logs: each refused with file, line and code; never a partial match."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tests.logs.support import cli, simulated
+
+
+def stored_events(database_url: str) -> int:
+    with psycopg.connect(database_url) as conn:
+        row = conn.execute("SELECT count(*) FROM events").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+@pytest.fixture(name="lines")
+def _lines(tmp_path: Path) -> list[str]:
+    """The lines of one small simulated Kozel match."""
+    return simulated(tmp_path / "good.jsonl", "kozel", "default", matches=1).splitlines()
+
+
+def write(path: Path, lines: list[str]) -> str:
+    path.write_text("".join(line + "\n" for line in lines))
+    return str(path)
+
+
+class TestRefusals:
+    def test_malformed_json(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
+        lines[4] = lines[4][:-7]
+        path = write(tmp_path / "bad.jsonl", lines)
+        code, _, err = cli(database_url, "import", path)
+        assert 1 == code
+        assert f"{path}:5: MALFORMED_JSON " in err
+        assert 0 == stored_events(database_url)
+
+    def test_unknown_card(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
+        index = next(i for i, line in enumerate(lines) if '"CardsLed"' in line)
+        event = json.loads(lines[index])
+        event["data"]["cards"][0] = "1Z"
+        lines[index] = json.dumps(event)
+        path = write(tmp_path / "bad.jsonl", lines)
+        code, _, err = cli(database_url, "import", path)
+        assert 1 == code
+        assert f"{path}:{index + 1}: MALFORMED " in err
+        assert 0 == stored_events(database_url)
+
+    def test_illegal_move(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
+        index = next(i for i, line in enumerate(lines) if '"CardsThrown"' in line)
+        event = json.loads(lines[index])
+        event["data"]["seat"] = (event["data"]["seat"] + 1) % 4
+        lines[index] = json.dumps(event)
+        path = write(tmp_path / "bad.jsonl", lines)
+        code, _, err = cli(database_url, "import", path)
+        assert 1 == code
+        assert f"{path}:{index + 1}: NOT_YOUR_TURN " in err
+        assert 0 == stored_events(database_url)
+
+    def test_altered_derived_event(
+        self, database_url: str, tmp_path: Path, lines: list[str]
+    ) -> None:
+        index = next(i for i, line in enumerate(lines) if '"TrickTaken"' in line)
+        event = json.loads(lines[index])
+        event["data"]["points"] += 1
+        lines[index] = json.dumps(event)
+        path = write(tmp_path / "bad.jsonl", lines)
+        code, _, err = cli(database_url, "import", path)
+        assert 1 == code
+        assert f"{path}:{index + 1}: EVENT_MISMATCH " in err
+        assert 0 == stored_events(database_url)
+
+    def test_truncated_file(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
+        path = write(tmp_path / "bad.jsonl", lines[:20])
+        code, _, err = cli(database_url, "import", path)
+        assert 1 == code
+        assert f"{path}:20: TRUNCATED " in err
+        assert 0 == stored_events(database_url)
+
+    def test_truncated_gzip(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
+        packed = gzip.compress("".join(line + "\n" for line in lines).encode())
+        path = tmp_path / "bad.jsonl.gz"
+        path.write_bytes(packed[: len(packed) // 2])
+        code, _, err = cli(database_url, "import", str(path))
+        assert 1 == code
+        assert "TRUNCATED" in err
+        assert 0 == stored_events(database_url)
+
+    def test_wrong_header(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
+        header = json.loads(lines[0])
+        header["players"][0]["id"] = header["players"][1]["id"]
+        lines[0] = json.dumps(header)
+        path = write(tmp_path / "bad.jsonl", lines)
+        code, _, err = cli(database_url, "import", path)
+        assert 1 == code
+        assert f"{path}:1: HEADER_MISMATCH " in err
+        assert 0 == stored_events(database_url)
+
+    def test_unsupported_format_version(
+        self, database_url: str, tmp_path: Path, lines: list[str]
+    ) -> None:
+        lines[0] = lines[0].replace('{"matchlog":1,', '{"matchlog":7,')
+        path = write(tmp_path / "bad.jsonl", lines)
+        code, _, err = cli(database_url, "import", path)
+        assert 1 == code
+        assert f"{path}:1: FORMAT_VERSION " in err
+
+    def test_binary_garbage(self, database_url: str, tmp_path: Path) -> None:
+        path = tmp_path / "bad.jsonl"
+        path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
+        code, _, err = cli(database_url, "import", str(path))
+        assert 1 == code
+        assert f"{path}:1: NOT_TEXT " in err
+        assert "Traceback" not in err
+
+    def test_binary_garbage_inside_a_log(
+        self, database_url: str, tmp_path: Path, lines: list[str]
+    ) -> None:
+        path = tmp_path / "bad.jsonl"
+        body = "".join(line + "\n" for line in lines).encode()
+        cut = body.index(b"\n", 300) + 1
+        path.write_bytes(body[:cut] + b"\xff\xfe\x00garbage\n" + body[cut:])
+        code, _, err = cli(database_url, "import", str(path))
+        assert 1 == code
+        assert "NOT_TEXT" in err
+        assert 0 == stored_events(database_url)
+
+    def test_empty_file(self, database_url: str, tmp_path: Path) -> None:
+        path = tmp_path / "empty.jsonl"
+        path.write_text("")
+        code, _, err = cli(database_url, "import", str(path))
+        assert 1 == code
+        assert f"{path}:1: EMPTY_LOG " in err
+
+
+class TestKeepsGoing:
+    def test_good_matches_around_a_bad_one_are_imported(
+        self, database_url: str, tmp_path: Path
+    ) -> None:
+        body = simulated(tmp_path / "three.jsonl", "cuttle", "standard", matches=3)
+        lines = body.splitlines()
+        starts = [i for i, line in enumerate(lines) if line.startswith('{"matchlog"')]
+        bad = starts[1] + 3
+        lines[bad] = "{not json"
+        path = write(tmp_path / "three.jsonl", lines)
+        code, _, err = cli(database_url, "import", path)
+        assert 1 == code
+        assert f"{path}:{bad + 1}: MALFORMED_JSON " in err
+        assert "2 matches imported" in err
+        assert "1 refused" in err
+        assert len(lines) - (starts[2] - starts[1]) - 2 == stored_events(database_url)
+
+    def test_dry_run_writes_nothing(self, database_url: str, tmp_path: Path) -> None:
+        path = tmp_path / "in.jsonl"
+        simulated(path, "cuttle", "cutthroat", matches=2)
+        code, _, err = cli(database_url, "import", "--dry-run", str(path))
+        assert 0 == code, err
+        assert "2 matches valid" in err
+        assert 0 == stored_events(database_url)

@@ -1,0 +1,113 @@
+"""The text notation: matches typed by hand, and the reader's errors with their lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from domain.logs.base import Lines, MatchBuilder
+from domain.logs.commands import replay, steps_from_moves, text_match_id, text_player_id
+from domain.logs.text import read_match
+from tests.logs.support import cli
+
+DATA = Path(__file__).parent / "data"
+
+
+def read(text: str) -> object:
+    return read_match(Lines(text.splitlines()), MatchBuilder())
+
+
+class TestTypedByHand:
+    @pytest.mark.parametrize(
+        ("name", "events", "winners"),
+        [("cuttle_by_hand.txt", 22, (1,)), ("kozel_by_hand.txt", 44, (0, 2))],
+    )
+    def test_hand_typed_match_replays_to_its_result(
+        self, name: str, events: int, winners: tuple[int, ...]
+    ) -> None:
+        match = read_match(Lines((DATA / name).read_text().splitlines()), MatchBuilder())
+        assert match is not None and [] == match.errors
+        assert match.header is not None
+        ids = [text_player_id(p.name) for p in match.header.players]
+        replayed = replay(steps_from_moves(match.header, match.moves, ids))
+        assert None is replayed.error
+        assert replayed.state.result is not None
+        assert winners == replayed.state.result.winners
+        assert events == len(replayed.events)
+
+    @pytest.mark.parametrize("name", ["cuttle_by_hand.txt", "kozel_by_hand.txt"])
+    def test_hand_typed_match_imports_once(self, database_url: str, name: str) -> None:
+        path = str(DATA / name)
+        code, _, err = cli(database_url, "import", path)
+        assert 0 == code, err
+        assert "1 matches imported" in err
+        code, _, err = cli(database_url, "import", path)
+        assert 0 == code, err
+        assert "1 already recorded" in err
+
+    def test_comments_and_layout_do_not_change_the_fingerprint(self) -> None:
+        typed = (DATA / "cuttle_by_hand.txt").read_text()
+        tidy = typed.replace("{ Bob steals the five }", "").replace("   2. P0", "\n2. P0")
+        first, second = read(typed), read(tidy)
+        assert first.header is not None and second.header is not None  # type: ignore[attr-defined]
+        assert text_match_id(first.header, first.moves) == text_match_id(  # type: ignore[attr-defined]
+            second.header,
+            second.moves,  # type: ignore[attr-defined]
+        )
+
+
+class TestTextErrors:
+    def test_illegal_move_is_refused_with_its_line(self, database_url: str, tmp_path: Path) -> None:
+        typed = (
+            (DATA / "cuttle_by_hand.txt").read_text().replace("4. P0 points 8D", "4. P1 points 8D")
+        )
+        path = tmp_path / "bad.txt"
+        path.write_text(typed)
+        code, _, err = cli(database_url, "import", str(path))
+        assert 1 == code
+        assert f"{path}:14: NOT_YOUR_TURN " in err
+        assert "0 matches imported" in err
+
+    def test_unknown_card_is_refused_with_its_line(self, database_url: str, tmp_path: Path) -> None:
+        typed = (DATA / "kozel_by_hand.txt").read_text().replace("S1 lead JH", "S1 lead JZ")
+        path = tmp_path / "bad.txt"
+        path.write_text(typed)
+        code, _, err = cli(database_url, "import", str(path))
+        assert 1 == code
+        assert f"{path}:12: MALFORMED " in err
+
+    def test_wrong_result_is_refused(self, database_url: str, tmp_path: Path) -> None:
+        typed = (DATA / "kozel_by_hand.txt").read_text().replace("result S0 S2", "result S1 S3")
+        path = tmp_path / "bad.txt"
+        path.write_text(typed)
+        code, _, err = cli(database_url, "import", str(path))
+        assert 1 == code
+        assert f"{path}:20: RESULT_MISMATCH " in err
+
+    def test_skipped_move_number_is_reported(self) -> None:
+        typed = (DATA / "kozel_by_hand.txt").read_text().replace("3. S3 beat", "4. S3 beat")
+        match = read(typed)
+        assert ["MOVE_NUMBER"] == [e.code for e in match.errors][:1]  # type: ignore[attr-defined]
+
+    def test_unclosed_comment_is_reported(self) -> None:
+        typed = (DATA / "kozel_by_hand.txt").read_text().replace("{ Ada leads", "{{ Ada leads ")
+        typed = typed.replace("end }", "end")
+        match = read(typed)
+        assert [(15, "COMMENT_UNCLOSED")] == [(e.line, e.code) for e in match.errors]  # type: ignore[attr-defined]
+
+    def test_missing_game_tag_is_a_header_error(self) -> None:
+        typed = (DATA / "kozel_by_hand.txt").read_text().replace('[Game "kozel"]\n', "")
+        match = read(typed)
+        assert ["HEADER_INVALID"] == [e.code for e in match.errors]  # type: ignore[attr-defined]
+
+    def test_next_match_still_reads_after_a_bad_one(self) -> None:
+        good = (DATA / "kozel_by_hand.txt").read_text()
+        bad = good.replace("1. S1 lead JH  ", "1. S1 lead JH\nround 2 shuffled\n")
+        lines = Lines((bad + "\n" + good).splitlines())
+        first = read_match(lines, MatchBuilder())
+        second = read_match(lines, MatchBuilder())
+        assert first is not None and second is not None
+        assert (13, "DEAL_INVALID") == (first.errors[0].line, first.errors[0].code)
+        assert [] == second.errors
+        assert 28 == len([m for m in second.moves if m.kind == "move"])
