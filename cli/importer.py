@@ -10,6 +10,7 @@ held in memory at a time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import sys
 from collections.abc import Iterator, Sequence
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import IO, Annotated, Any
 from uuid import UUID
 
+import psycopg
 import typer
 from psycopg_pool import AsyncConnectionPool
 from rich.console import Console
@@ -42,7 +44,8 @@ from domain.logs.commands import (
 )
 from domain.stream import MatchState
 from store import accounts
-from store.recorder import EventIdentity, Recorder, match_stream
+from store.events import VersionConflictError
+from store.recorder import EventIdentity, Recorded, Recorder, match_stream
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".mlog", ".mlog.gz", ".txt", ".txt.gz", ".log", ".log.gz")
 """What a folder's files must end with to be imported."""
@@ -206,9 +209,6 @@ class Importer:
         assert header.match_id is not None
         stream = match_stream(header.game, header.match_id)
         logged = [(e.event_id, e.type, e.data) for e in log.events]
-        present = await self._present(stream, header.line, logged, with_ids=True)
-        if present is not None:
-            return present
 
         def check(events: Sequence[Event]) -> None:
             difference = first_difference(log.events, events)
@@ -216,14 +216,20 @@ class Importer:
                 raise LogRefused(difference)
 
         if self._dry_run:
-            return self._dry(steps, check)
+            present = await self._present(stream, header.line, logged, with_ids=True)
+            return present or self._dry(steps, check)
         identities = [
             EventIdentity(UUID(e.event_id), datetime.fromisoformat(e.recorded_at), e.metadata)
             for e in log.events
             if e.event_id is not None and e.recorded_at is not None
         ]
-        await self._reference_data(header, [p.id or "" for p in header.players])
-        return await self._record(stream, steps, identities, check, header.line)
+        player_ids = [p.id or "" for p in header.players]
+        outcome = await self._record(stream, steps, identities, check, header, player_ids)
+        if outcome is None:
+            return await self._present(stream, header.line, logged, with_ids=True) or _refused(
+                header.line, "VERSION_CONFLICT", f"{stream!r} changed while it was imported"
+            )
+        return outcome
 
     async def _text(self, log: MatchLog, header: LogHeader) -> Outcome:
         player_ids = [p.id or text_player_id(p.name) for p in header.players]
@@ -247,11 +253,9 @@ class Importer:
         regenerated = [
             (str(text_event_id(match_id, v)), e.type, e.data) for v, e in enumerate(events, 1)
         ]
-        present = await self._present(stream, header.line, regenerated, with_ids=False)
-        if present is not None:
-            return present
         if self._dry_run:
-            return Outcome("imported", len(events))
+            present = await self._present(stream, header.line, regenerated, with_ids=False)
+            return present or Outcome("imported", len(events))
 
         def check(decided: Sequence[Event]) -> None:
             if [(e.type, e.data) for e in decided] != [(e.type, e.data) for e in events]:
@@ -264,8 +268,14 @@ class Importer:
                 )
 
         identities = [EventIdentity(text_event_id(match_id, v)) for v in range(1, len(events) + 1)]
-        await self._reference_data(header, player_ids)
-        return await self._record(stream, steps, identities, check, header.line)
+        outcome = await self._record(stream, steps, identities, check, header, player_ids)
+        if outcome is None:
+            return await self._present(
+                stream, header.line, regenerated, with_ids=False
+            ) or _refused(
+                header.line, "VERSION_CONFLICT", f"{stream!r} changed while it was imported"
+            )
+        return outcome
 
     def _dry(self, steps: Sequence[Step], check: Any) -> Outcome:
         replayed = replay(steps)
@@ -280,8 +290,24 @@ class Importer:
         steps: Sequence[Step],
         identities: Sequence[EventIdentity],
         check: Any,
-        line: int,
-    ) -> Outcome:
+        header: LogHeader,
+        player_ids: Sequence[str],
+    ) -> Outcome | None:
+        """Record a new match; ``None`` when its stream already exists (compare it then)."""
+        await self._competition(header)
+        new_players = [
+            (p.name, pid)
+            for p, pid in zip(header.players, player_ids, strict=True)
+            if pid not in self._players
+        ]
+
+        async def create_players(conn: psycopg.AsyncConnection[Any], _: Recorded) -> None:
+            # In the match's own transaction: a refused match leaves no players behind.
+            for name, pid in new_players:
+                # The id is the player: a renamed player keeps its stored name.
+                with contextlib.suppress(ConflictError):
+                    await accounts.create_player(conn, name, player_id=UUID(pid))
+
         try:
             recorded = await self._recorder.record(
                 stream,
@@ -290,15 +316,19 @@ class Importer:
                 metadata={"source": "import"},
                 identities=identities,
                 check=check,
+                after_append=create_players if new_players else None,
             )
         except LogRefused:
             raise
+        except VersionConflictError:
+            return None
         except DomainError as e:
             # Find the line: the recorder says what was refused, a replay says where.
             located = replay(steps).error
             if located is not None and located.code == e.code:
                 return Outcome("refused", errors=(located,))
-            return _refused(line, e.code, e.message)
+            return _refused(header.line, e.code, e.message)
+        self._players.update(pid for _, pid in new_players)
         return Outcome("imported", len(recorded.events))
 
     async def _present(
@@ -329,39 +359,24 @@ class Importer:
             f"{stream!r} is already recorded with other events ({len(stored)} stored)",
         )
 
-    async def _reference_data(self, header: LogHeader, player_ids: Sequence[str]) -> None:
-        """Create the header's players and competition when missing (ids kept)."""
-        missing = [
-            (p, pid)
-            for p, pid in zip(header.players, player_ids, strict=True)
-            if pid not in self._players
-        ]
+    async def _competition(self, header: LogHeader) -> None:
+        """Create the header's competition when missing (its id kept), once per import."""
         competition = header.competition_id
-        if not missing and (competition is None or competition in self._competitions):
+        if competition is None or competition in self._competitions:
             return
-        async with self._pool.connection() as conn, conn.transaction():
-            for player, pid in missing:
-                try:
-                    async with conn.transaction():
-                        await accounts.create_player(conn, player.name, player_id=UUID(pid))
-                except ConflictError:
-                    pass  # the id is the player; a renamed player keeps its stored name
-                self._players.add(pid)
-            if competition is not None and competition not in self._competitions:
-                fmt: Any = header.format if header.game == "cuttle" else dict(header.options)
-                try:
-                    async with conn.transaction():
-                        await accounts.create_competition(
-                            conn,
-                            name=header.competition_name or f"Imported {competition[:8]}",
-                            game=header.game,
-                            variant=header.variant,
-                            match_format=fmt,
-                            competition_id=UUID(competition),
-                        )
-                except ConflictError:
-                    pass  # already there with its own name and settings
-                self._competitions.add(competition)
+        fmt: Any = header.format if header.game == "cuttle" else dict(header.options)
+        async with self._pool.connection() as conn:
+            # One already there keeps its own name and settings.
+            with contextlib.suppress(ConflictError):
+                await accounts.create_competition(
+                    conn,
+                    name=header.competition_name or f"Imported {competition[:8]}",
+                    game=header.game,
+                    variant=header.variant,
+                    match_format=fmt,
+                    competition_id=UUID(competition),
+                )
+        self._competitions.add(competition)
 
 
 def _refused(line: int, code: str, message: str) -> Outcome:

@@ -75,7 +75,9 @@ def simulated_lines(
     game: str, variant: str, matches: int, seed: int, *, fmt: str | None, options: dict[str, Any]
 ) -> Iterator[str]:
     """Yield the canonical log lines of ``matches`` random matches."""
-    rng = random.Random(seed)
+    # Game and variant are part of the seed, so files simulated for different games
+    # with one seed never share an id.
+    rng = random.Random(f"{game}:{variant}:{seed}")
     moment = _START
     written = 0
     while written < matches:

@@ -40,11 +40,12 @@ _APPEND_SQL: Final = (
 )
 
 # The overload of migration 0005: the same append, with the recorded-at times a log
-# import brings (NULL entries take the database's clock).
+# import brings (NULL entries take the database's clock). Arrays go in binary (%b):
+# psycopg escapes text arrays with a regex per element, a third of an import's time.
 _APPEND_AT_SQL: Final = (
     "SELECT global_position, version, recorded_at, hash, metadata FROM events_append("
-    "%s, %s, %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], %s::text[], %s, "
-    "%s::timestamptz[])"
+    "%s, %s, %b::uuid[], %b::text[], %b::jsonb[], %b::jsonb[], %b::text[], %s, "
+    "%b::timestamptz[])"
 )
 
 # SQLSTATEs raised by events_append (migration 0001).

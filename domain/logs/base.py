@@ -9,11 +9,15 @@ next from being read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+
+# NUL, and the surrogates that stand for undecodable bytes (surrogateescape).
+_NOT_TEXT = re.compile("[\x00\udc80-\udcff]")
 
 FORMAT_VERSION = 1
 """The canonical log format's version, written in every header as ``"matchlog": 1``."""
@@ -229,4 +233,4 @@ def is_text_line(text: str) -> bool:
     >>> is_text_line('{"a": 1}'), is_text_line('\\x00\\x01')
     (True, False)
     """
-    return "\x00" not in text and not any("\udc80" <= ch <= "\udcff" for ch in text)
+    return _NOT_TEXT.search(text) is None
