@@ -1,12 +1,13 @@
 """Speed and memory of ``matchlog import``: validated events per second, peak RSS at 1x and 4x.
 
-    python bench/import.py                      # 2,000 matches, 3 timed runs
-    python bench/import.py --matches 500 --runs 1
+    python bench/import.py                      # 2,000 matches, 3 timed runs, --jobs 1 and 2
+    python bench/import.py --matches 500 --runs 1 --jobs 2
 
 It simulates the matches (half Cuttle standard ``short``, half Kozel with loss
 limit 4) with ``matchlog simulate``, then runs ``matchlog import -q FILE`` as its
-own process into a fresh, migrated database for each run, and prints the median
-events/s (wall time of the whole command, start-up included). The 4x file holds
+own process (with each ``--jobs`` value asked for) into a fresh, migrated database
+for each run, and prints the median events/s (wall time of the whole command,
+start-up included). The 4x file holds
 the same matches four times under fresh ids (so every copy is really imported);
 the peak RSS of the import process is sampled for both files. The database is
 the embedded server in a temporary directory, or the server of
@@ -85,18 +86,22 @@ def fresh_database(admin_url: str) -> str:
     return url
 
 
-def run_import(url: str, path: Path) -> tuple[float, int, int]:
-    """Import ``path`` into ``url``; return wall seconds, events imported and peak RSS bytes."""
+def run_import(url: str, path: Path, jobs: int) -> tuple[float, int, int]:
+    """Import ``path`` into ``url``; return wall seconds, events imported and peak RSS bytes.
+
+    The RSS is the import's own process plus its worker processes, if any.
+    """
     env = {**os.environ, "MATCHLOG_DATABASE_URL": url}
     started = time.perf_counter()
     proc = psutil.Popen(
-        [sys.executable, "-m", "cli.main", "import", "-q", str(path)],
+        [sys.executable, "-m", "cli.main", "import", "-q", "--jobs", str(jobs), str(path)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     peak = 0
     while proc.poll() is None:
         try:
-            peak = max(peak, proc.memory_info().rss)
+            family = [proc, *proc.children(recursive=True)]
+            peak = max(peak, sum(p.memory_info().rss for p in family))
         except psutil.NoSuchProcess:
             break
         time.sleep(0.05)
@@ -119,6 +124,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=3, help="timed runs of the 1x file")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--jobs", type=int, nargs="+", default=[1, 2], help="`matchlog import --jobs` values"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="matchlog-bench-import-") as tmp:
         root = Path(tmp)
@@ -137,21 +145,22 @@ def main() -> None:
             f"1x file {one.stat().st_size / 1e6:.1f} MB, "
             f"4x file {four.stat().st_size / 1e6:.1f} MB"
         )
-        rates, peaks = [], []
-        for run in range(args.runs):
-            seconds, events, peak = run_import(fresh_database(admin_url), one)
-            rates.append(events / seconds)
-            peaks.append(peak)
-            print(f"  1x run {run + 1}: {_figures(events, seconds, peak)}")
-        seconds4, events4, peak4 = run_import(fresh_database(admin_url), four)
-        print(f"  4x run: {_figures(events4, seconds4, peak4)}")
-        median = statistics.median(rates)
-        print(f"median 1x: {median:,.0f} validated events/s (target >= 20,000)")
-        base = statistics.median(peaks)
-        print(
-            f"peak RSS: 1x {base / 2**20:.0f} MiB, 4x {peak4 / 2**20:.0f} MiB "
-            f"(ratio {peak4 / base:.2f})"
-        )
+        for jobs in args.jobs:
+            rates, peaks = [], []
+            for run in range(args.runs):
+                seconds, events, peak = run_import(fresh_database(admin_url), one, jobs)
+                rates.append(events / seconds)
+                peaks.append(peak)
+                print(f"  --jobs {jobs}, 1x run {run + 1}: {_figures(events, seconds, peak)}")
+            seconds4, events4, peak4 = run_import(fresh_database(admin_url), four, jobs)
+            print(f"  --jobs {jobs}, 4x run: {_figures(events4, seconds4, peak4)}")
+            median = statistics.median(rates)
+            print(f"--jobs {jobs}: median 1x {median:,.0f} validated events/s (target >= 20,000)")
+            base = statistics.median(peaks)
+            print(
+                f"--jobs {jobs}: peak RSS 1x {base / 2**20:.0f} MiB, 4x {peak4 / 2**20:.0f} MiB "
+                f"(ratio {peak4 / base:.2f})"
+            )
 
 
 if __name__ == "__main__":

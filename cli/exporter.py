@@ -122,14 +122,15 @@ def _logged(event: RecordedEvent) -> LogEvent:
 async def _names(
     conn: psycopg.AsyncConnection[Any], table: str, column: str, ids: list[str]
 ) -> dict[str, str]:
-    valid = [i for i in ids if _is_uuid(i)]
+    valid = [i for i in ids if is_uuid(i)]
     cur = await conn.execute(
         f"SELECT id::text, {column} FROM {table} WHERE id = ANY(%s::uuid[])", (valid,)
     )
     return {row[0]: row[1] for row in await cur.fetchall()}
 
 
-def _is_uuid(value: str) -> bool:
+def is_uuid(value: str) -> bool:
+    """Whether ``value`` reads as a UUID."""
     try:
         UUID(value)
     except ValueError:

@@ -12,8 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import multiprocessing
 import sys
+import time
+from collections import deque
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -28,10 +32,11 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 
 from cli.connect import database_url, open_pool, recorder_for
 from cli.errors import friendly_errors
+from cli.exporter import is_uuid
 from domain.errors import ConflictError, DomainError
 from domain.events import Event
 from domain.logs import jsonl, text
-from domain.logs.base import Lines, LogError, LogHeader, MatchBuilder, MatchLog
+from domain.logs.base import Lines, LogError, LogHeader, MatchBuilder, MatchLog, is_text_line
 from domain.logs.commands import (
     Step,
     first_difference,
@@ -69,6 +74,7 @@ class Summary:
     present: int = 0
     refused: int = 0
     events: int = 0
+    seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -79,9 +85,11 @@ class Summary:
     def text(self, dry_run: bool) -> str:
         """Return the one-line summary printed at the end."""
         verb = "valid" if dry_run else "imported"
+        rate = self.events / self.seconds if self.seconds else 0.0
         return (
             f"{self.imported} matches {verb} ({self.events} events), "
-            f"{self.present} already recorded, {self.refused} refused"
+            f"{self.present} already recorded, {self.refused} refused "
+            f"in {self.seconds:.1f} s ({rate:,.0f} events/s)"
         )
 
 
@@ -142,7 +150,7 @@ def read_logs(source: _Source) -> Iterator[MatchLog]:
         return
     stripped = first[1].lstrip()
     if not stripped.startswith(("{", "[")):
-        code = "NOT_TEXT" if not _is_text(first[1]) else "UNKNOWN_FORMAT"
+        code = "UNKNOWN_FORMAT" if is_text_line(first[1]) else "NOT_TEXT"
         message = (
             "binary data, not a game log"
             if code == "NOT_TEXT"
@@ -160,12 +168,6 @@ def read_logs(source: _Source) -> Iterator[MatchLog]:
             match.errors.append(LogError(lines.number, "TRUNCATED", source.failure))
             source.failure = None
         yield match
-
-
-def _is_text(line: str) -> bool:
-    from domain.logs.base import is_text_line
-
-    return is_text_line(line)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,11 +237,11 @@ class Importer:
         player_ids = [p.id or text_player_id(p.name) for p in header.players]
         match_id = text_match_id(header, log.moves)
         for what, value in (("match", match_id), *(("player", p) for p in player_ids)):
-            if not _is_uuid(value):
+            if not is_uuid(value):
                 return _refused(
                     header.line, "HEADER_INVALID", f"{value!r} is not a {what} id (a UUID)"
                 )
-        if header.competition_id is not None and not _is_uuid(header.competition_id):
+        if header.competition_id is not None and not is_uuid(header.competition_id):
             return _refused(header.line, "HEADER_INVALID", "CompetitionId is not a UUID")
         steps = steps_from_moves(header, log.moves, player_ids)
         replayed = replay(steps)
@@ -383,14 +385,6 @@ def _refused(line: int, code: str, message: str) -> Outcome:
     return Outcome("refused", errors=(LogError(line, code, message),))
 
 
-def _is_uuid(value: str) -> bool:
-    try:
-        UUID(value)
-    except ValueError:
-        return False
-    return True
-
-
 def _result_mismatch(log: MatchLog, header: LogHeader, state: MatchState) -> LogError | None:
     if log.result is None or log.result == "*":
         if state.result is not None and log.result == "*":
@@ -424,13 +418,20 @@ def _open(name: str) -> IO[bytes]:
 
 
 async def run_import(
-    paths: Sequence[str], *, dry_run: bool, quiet: bool, console: Console
+    paths: Sequence[str], *, dry_run: bool, quiet: bool, console: Console, jobs: int = 1
 ) -> Summary:
-    """Import every match of ``paths`` and return what happened; problems are printed."""
+    """Import every match of ``paths`` and return what happened; problems are printed.
+
+    With ``jobs`` above 1, matches are checked and recorded by that many worker
+    processes (each with its own recorder; one match is still one transaction), while
+    this process reads the input; results are reported in input order.
+    """
     summary = Summary()
     url = database_url()
     async with open_pool(url) as pool:
+        started = time.perf_counter()
         importer = Importer(recorder_for(pool), dry_run=dry_run)
+        workers = _Workers(url, dry_run, jobs) if jobs > 1 else None
         progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -454,13 +455,75 @@ async def run_import(
                     task = progress.add_task(shown, total=size)
                     source = _Source(shown, raw)
                     for log in read_logs(source):
-                        outcome = await importer.import_match(log)
-                        _count(summary, outcome, shown, console)
+                        if workers is None:
+                            _count(summary, await importer.import_match(log), shown, console)
+                        else:
+                            for outcome, where in await workers.submit(log, shown):
+                                _count(summary, outcome, where, console)
                         progress.update(task, completed=source.position())
                 finally:
                     if name != "-":
                         raw.close()
+            if workers is not None:
+                for outcome, where in await workers.close():
+                    _count(summary, outcome, where, console)
+    summary.seconds = time.perf_counter() - started
     return summary
+
+
+_worker: tuple[asyncio.AbstractEventLoop, Importer] | None = None
+
+
+def _start_worker(url: str, dry_run: bool) -> None:
+    global _worker
+
+    async def open_importer() -> Importer:
+        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+            url, min_size=1, max_size=1, open=False
+        )
+        await pool.open(wait=True, timeout=30)
+        return Importer(recorder_for(pool), dry_run=dry_run)
+
+    loop = asyncio.new_event_loop()
+    _worker = (loop, loop.run_until_complete(open_importer()))
+
+
+def _import_in_worker(log: MatchLog) -> Outcome:
+    assert _worker is not None
+    loop, importer = _worker
+    return loop.run_until_complete(importer.import_match(log))
+
+
+class _Workers:
+    """Worker processes that import matches; at most two per worker are in flight."""
+
+    def __init__(self, url: str, dry_run: bool, jobs: int) -> None:
+        self._jobs = jobs
+        self._executor = ProcessPoolExecutor(
+            jobs,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(url, dry_run),
+        )
+        self._pending: deque[tuple[asyncio.Future[Outcome], str]] = deque()
+
+    async def submit(self, log: MatchLog, shown: str) -> list[tuple[Outcome, str]]:
+        """Hand one match to a worker; return the outcomes finished meanwhile, in order."""
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor, _import_in_worker, log)
+        self._pending.append((future, shown))
+        done = []
+        while len(self._pending) > 2 * self._jobs or (self._pending and self._pending[0][0].done()):
+            first, where = self._pending.popleft()
+            done.append((await first, where))
+        return done
+
+    async def close(self) -> list[tuple[Outcome, str]]:
+        """Wait for every match in flight, stop the workers, return the outcomes in order."""
+        done = [(await future, where) for future, where in self._pending]
+        self._pending.clear()
+        self._executor.shutdown()
+        return done
 
 
 def _count(summary: Summary, outcome: Outcome, shown: str, console: Console) -> None:
@@ -484,6 +547,10 @@ def import_(
         bool, typer.Option("--dry-run", help="Check every match; write nothing.")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", min=1, help="Worker processes that check and record matches."),
+    ] = 1,
 ) -> None:
     """Import game logs (canonical JSON Lines or text notation, gzip or not).
 
@@ -494,8 +561,10 @@ def import_(
     """
     console = Console(stderr=True)
     with friendly_errors():
-        summary = asyncio.run(run_import(paths, dry_run=dry_run, quiet=quiet, console=console))
-    console.print(summary.text(dry_run), markup=False, highlight=False)
+        summary = asyncio.run(
+            run_import(paths, dry_run=dry_run, quiet=quiet, console=console, jobs=jobs)
+        )
+    console.print(summary.text(dry_run), markup=False, highlight=False, soft_wrap=True)
     if not summary.ok:
         raise typer.Exit(code=1)
 

@@ -16,26 +16,16 @@ from typing import Annotated, Any, TextIO
 import typer
 
 from cli.errors import friendly_errors
-from domain.cards import format_cards
 from domain.events import Event
 from domain.logs.base import LogEvent, LogHeader, LogPlayer
 from domain.logs.jsonl import event_line, format_time, header_line
 from domain.stream import CreateMatch, MatchConfig, MatchState, Play, decide, fold, rules_for
+from store.recorder import shuffled_deal
 
 _SKIPPED = frozenset({"resign", "offer-draw", "accept-draw", "decline-draw"})
 _START = datetime(2026, 1, 1, tzinfo=UTC)
 MOVE_CAP = 3_000
 """A Cuttle classic round may loop without end; a simulated match stops trying here."""
-
-
-def _deal(config: MatchConfig, rng: random.Random) -> dict[str, Any]:
-    spec = rules_for(config.game).deal_spec(config)
-    deck = list(spec.pack)
-    rng.shuffle(deck)
-    deal: dict[str, Any] = {"deck": format_cards(deck)}
-    if spec.indicator_positions is not None:
-        deal["indicator_position"] = rng.choice(spec.indicator_positions)
-    return deal
 
 
 def _uuid(rng: random.Random) -> str:
@@ -57,7 +47,7 @@ def simulate_match(
         first_dealer_drawn=True,
     )
     state = MatchState()
-    events = decide(state, CreateMatch(config, _deal(config, rng)))
+    events = decide(state, CreateMatch(config, shuffled_deal(config, rng)))
     state = fold(events, state)
     for _ in range(MOVE_CAP):
         if state.is_over:
@@ -65,7 +55,7 @@ def simulate_match(
         assert state.config is not None
         moves = [m.text() for m in state.rules.legal_moves(state.position)]
         choices = [m for m in moves if m.split()[1:2] and m.split()[1] not in _SKIPPED] or moves
-        new = decide(state, Play(rng.choice(choices), next_deal=_deal(state.config, rng)))
+        new = decide(state, Play(rng.choice(choices), next_deal=shuffled_deal(state.config, rng)))
         state = fold(new, state)
         events.extend(new)
     return None

@@ -10,6 +10,7 @@ is passed into the command, so the domain stays free of randomness.
 
 from __future__ import annotations
 
+import random
 import secrets
 import uuid
 from collections import OrderedDict
@@ -87,14 +88,18 @@ def match_stream(game: str, match_id: uuid.UUID | str) -> str:
     return f"{game}-{match_id}"
 
 
-def shuffled_deal(config: MatchConfig) -> dict[str, Any]:
-    """Shuffle a fresh deck for a server-dealt round of ``config``'s game."""
+def shuffled_deal(config: MatchConfig, rng: random.Random | None = None) -> dict[str, Any]:
+    """Shuffle a fresh deck for a server-dealt round of ``config``'s game.
+
+    ``rng`` is for simulations that must repeat; the service always uses ``secrets``.
+    """
+    source = _sysrandom if rng is None else rng
     spec = rules_for(config.game).deal_spec(config)
     deck = list(spec.pack)
-    _sysrandom.shuffle(deck)
+    source.shuffle(deck)
     deal: dict[str, Any] = {"deck": format_cards(deck)}
     if spec.indicator_positions is not None:
-        deal["indicator_position"] = _sysrandom.choice(spec.indicator_positions)
+        deal["indicator_position"] = source.choice(spec.indicator_positions)
     return deal
 
 

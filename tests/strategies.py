@@ -89,3 +89,27 @@ def cuttle_positions(draw: st.DrawFn) -> Position:
     steps = draw(cuttle_playouts())
     index = draw(st.integers(0, len(steps) - 1))
     return steps[index][0]
+
+
+# --- Game logs: simulated matches as canonical log lines ---------------------------------
+
+
+@st.composite
+def simulated_match_lines(draw: st.DrawFn) -> list[str]:
+    """The canonical log lines of one random small match of any game and variant."""
+    from cli.simulate import simulated_lines
+
+    game, variant = draw(
+        st.sampled_from(
+            [
+                ("cuttle", "classic"),
+                ("cuttle", "standard"),
+                ("cuttle", "cutthroat"),
+                ("kozel", "default"),
+            ]
+        )
+    )
+    seed = draw(st.integers(min_value=0, max_value=2**32))
+    fmt = "quick" if game == "cuttle" else None
+    options: dict[str, Any] = {} if game == "cuttle" else {"loss_limit": 2}
+    return list(simulated_lines(game, variant, 1, seed, fmt=fmt, options=options))

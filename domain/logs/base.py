@@ -116,11 +116,6 @@ class MatchLog:
     first_line: int = 1
     last_line: int = 1
 
-    @property
-    def is_text(self) -> bool:
-        """Whether the match came from the text notation (moves, no event ids)."""
-        return not self.events and bool(self.moves or self.header)
-
 
 class BaseVisitor(Generic[T]):
     """Hooks a reader calls while it walks one match; ``result`` is what the read returns."""
@@ -221,6 +216,13 @@ class Lines:
             return None
         self._number += 1
         return self._number, text.rstrip("\r\n")
+
+    def next_content(self) -> tuple[int, str] | None:
+        """Return the next line that is not blank, or ``None`` at the end."""
+        while True:
+            item = self.next()
+            if item is None or item[1].strip():
+                return item
 
     def push_back(self, line: tuple[int, str]) -> None:
         """Give a line back; the next ``next`` returns it again."""

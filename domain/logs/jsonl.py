@@ -103,7 +103,7 @@ def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
     match's end (its event count, or the next header), so the next call reads the
     next match.
     """
-    first = _next_content(lines)
+    first = lines.next_content()
     if first is None:
         return None
     number, text = first
@@ -124,7 +124,7 @@ def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
     count = 0
     last = number
     while expected is None or count < expected:
-        item = _next_content(lines)
+        item = lines.next_content()
         if item is None:
             if expected is not None:
                 visitor.handle_error(
@@ -159,13 +159,6 @@ def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
             visitor.visit_event(event)
     visitor.end_match(last)
     return visitor.result()
-
-
-def _next_content(lines: Lines) -> tuple[int, str] | None:
-    while True:
-        item = lines.next()
-        if item is None or item[1].strip():
-            return item
 
 
 def _parse(number: int, text: str) -> tuple[Any, LogError | None]:

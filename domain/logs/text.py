@@ -60,7 +60,7 @@ def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
     A match runs from its first tag to its ``result`` line (or to the next match's
     tags, or the end of input).
     """
-    item = _next_content(lines)
+    item = lines.next_content()
     if item is None:
         return None
     visitor.begin_match(item[0])
@@ -70,7 +70,7 @@ def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
         number, raw = item
         if not is_text_line(raw):
             visitor.handle_error(LogError(number, "NOT_TEXT", "binary data in a text log"))
-            item = _next_content(lines)
+            item = lines.next_content()
             last = number
             continue
         text = raw.strip()
@@ -84,7 +84,7 @@ def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
         else:
             tags[m.group(1)] = (number, m.group(2).replace('\\"', '"').replace("\\\\", "\\"))
         last = number
-        item = _next_content(lines)
+        item = lines.next_content()
     header = _header(tags, visitor, item[0] if item is not None else last)
     if header is not None:
         visitor.visit_header(header)
@@ -94,7 +94,7 @@ def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
         last = number
         if not is_text_line(raw):
             visitor.handle_error(LogError(number, "NOT_TEXT", "binary data in a text log"))
-            item = _next_content(lines)
+            item = lines.next_content()
             continue
         text, error = _strip_comments(raw, number)
         if error is not None:
@@ -104,7 +104,7 @@ def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
             lines.push_back(item)
             last = number - 1
             break
-        item = _next_content(lines)
+        item = lines.next_content()
         if not text:
             continue
         result = _RESULT.match(text)
@@ -137,13 +137,6 @@ def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
                 visitor.visit_move(LogMove(number, "move", text=move_text_))
     visitor.end_match(last)
     return visitor.result()
-
-
-def _next_content(lines: Lines) -> tuple[int, str] | None:
-    while True:
-        item = lines.next()
-        if item is None or item[1].strip():
-            return item
 
 
 def _strip_comments(text: str, number: int) -> tuple[str, LogError | None]:
@@ -359,8 +352,7 @@ def write_match(header: LogHeader, events: Iterable[LogEvent]) -> str:
             number += 1
             out.append(f"{number}. {letter}{event.data['seat']} resign-match")
         elif event.type == "MatchEnded":
-            winners = event.data["winners"]
-            result = " ".join(f"{letter}{s}" for s in winners) if winners else "draw"
+            result = result_text(event.data["winners"], header.game)
         else:
             text = move_text(config, Event(event.type, event.data))
             if text is not None:

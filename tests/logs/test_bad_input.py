@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 
 import psycopg
@@ -153,6 +154,24 @@ class TestKeepsGoing:
         assert "2 matches imported" in err
         assert "1 refused" in err
         assert len(lines) - (starts[2] - starts[1]) - 2 == stored_events(database_url)
+
+    def test_worker_processes_report_in_input_order(
+        self, database_url: str, tmp_path: Path
+    ) -> None:
+        body = simulated(tmp_path / "four.jsonl", "kozel", "default", matches=4)
+        lines = body.splitlines()
+        starts = [i for i, line in enumerate(lines) if line.startswith('{"matchlog"')]
+        lines[starts[1] + 2] = "{not json"
+        lines[starts[3] + 2] = "[]"
+        path = write(tmp_path / "four.jsonl", lines)
+        code, _, err = cli(database_url, "import", "--jobs", "2", path, path)
+        assert 1 == code
+        assert [
+            f"{path}:{starts[1] + 3}: MALFORMED_JSON",
+            f"{path}:{starts[3] + 3}: EVENT_INVALID",
+        ] * 2 == re.findall(r"^(\S+: [A-Z_]+) ", err, re.MULTILINE)
+        assert "2 matches imported" in err
+        assert "2 already recorded, 4 refused" in err
 
     def test_dry_run_writes_nothing(self, database_url: str, tmp_path: Path) -> None:
         path = tmp_path / "in.jsonl"
