@@ -192,7 +192,10 @@ def export(
         typer.Option("--out", "-o", help="File to write (.gz compresses); stdout if left out."),
     ] = None,
 ) -> None:
-    """Export one match, a competition or everything, in either log format."""
+    """Export one match, a competition or everything, in either log format.
+
+    Examples: matchlog export 5a1c...e2 -f text · matchlog export --all -o all.jsonl.gz
+    """
     chosen = sum(x is not None for x in (match, competition, True if all_ else None))
     if chosen != 1:
         typer.secho("error: name one MATCH, or --competition ID, or --all", err=True, fg="red")

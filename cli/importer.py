@@ -558,6 +558,9 @@ def import_(
     Bad matches are reported as FILE:LINE: CODE reason and skipped; importing a
     match again records nothing new. Exit code 0 only when every match was imported
     or already recorded.
+
+    Examples: matchlog import season.jsonl.gz · matchlog import --dry-run logs/ ·
+    zcat old.jsonl.gz | matchlog import - · matchlog import -j 2 big.jsonl
     """
     console = Console(stderr=True)
     with friendly_errors():
