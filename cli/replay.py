@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -159,7 +160,11 @@ def replay(
         int | None, typer.Option(help="Show what this seat sees (default: the public view).")
     ] = None,
 ) -> None:
-    """Step through a recorded match (→/← or j/k, q quits), or print one ply with --ply."""
+    """Step through a recorded match (→/← or j/k, q quits), or print one ply with --ply.
+
+    Without a terminal (piped), the last ply is printed. Views are public unless
+    --seat is given; a finished match also shows every hand.
+    """
     with friendly_errors():
         frames = plies(asyncio.run(_events(database_url(), match)))
         last = len(frames) - 1
@@ -173,6 +178,10 @@ def replay(
                 raise MalformedError(f"ply {ply!r} is not in this match (0-{last})")
             typer.echo(render(frames[ply], last, seat))
             return
+    if not sys.stdin.isatty():
+        # No keys to read: show where the match stands, as --ply would.
+        typer.echo(render(frames[last], last, seat))
+        return
     console = Console()
 
     def show(text: str) -> None:

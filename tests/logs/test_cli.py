@@ -152,6 +152,13 @@ class TestReplay:
         assert 1 == code
         assert "error: MALFORMED: ply 99 is not in this match (0-28)\n" == err
 
+    def test_without_a_terminal_the_last_ply_is_printed(
+        self, database_url: str, imported: str
+    ) -> None:
+        code, out, _ = cli(database_url, "replay", imported)
+        assert 0 == code
+        assert out.startswith("kozel default · ply 28/28 · last move: S3 throw 8D\n")
+
     def test_help_names_the_keys(self, database_url: str) -> None:
         code, out, _ = cli(database_url, "replay", "--help")
         assert 0 == code
