@@ -5,7 +5,9 @@ from __future__ import annotations
 import gzip
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -31,92 +33,87 @@ def write(path: Path, lines: list[str]) -> str:
     return str(path)
 
 
+def refused(database_url: str, path: Path, lines: list[str] | None = None) -> str:
+    """Import ``path`` (written from ``lines`` if given); check it was refused whole."""
+    if lines is not None:
+        write(path, lines)
+    code, _, err = cli(database_url, "import", str(path))
+    assert 1 == code
+    assert "Traceback" not in err
+    assert 0 == stored_events(database_url)
+    return err
+
+
+def edit_event(lines: list[str], type_: str, change: Callable[[dict[str, Any]], None]) -> int:
+    """Change the data of the first event of ``type_``; return its line number."""
+    index = next(i for i, line in enumerate(lines) if f'"{type_}"' in line)
+    event = json.loads(lines[index])
+    change(event["data"])
+    lines[index] = json.dumps(event)
+    return index + 1
+
+
 class TestRefusals:
     def test_malformed_json(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
         lines[4] = lines[4][:-7]
-        path = write(tmp_path / "bad.jsonl", lines)
-        code, _, err = cli(database_url, "import", path)
-        assert 1 == code
-        assert f"{path}:5: MALFORMED_JSON " in err
-        assert 0 == stored_events(database_url)
+        path = tmp_path / "bad.jsonl"
+        assert f"{path}:5: MALFORMED_JSON " in refused(database_url, path, lines)
 
     def test_unknown_card(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
-        index = next(i for i, line in enumerate(lines) if '"CardsLed"' in line)
-        event = json.loads(lines[index])
-        event["data"]["cards"][0] = "1Z"
-        lines[index] = json.dumps(event)
-        path = write(tmp_path / "bad.jsonl", lines)
-        code, _, err = cli(database_url, "import", path)
-        assert 1 == code
-        assert f"{path}:{index + 1}: MALFORMED " in err
-        assert 0 == stored_events(database_url)
+        line = edit_event(lines, "CardsLed", lambda data: data["cards"].__setitem__(0, "1Z"))
+        path = tmp_path / "bad.jsonl"
+        assert f"{path}:{line}: MALFORMED " in refused(database_url, path, lines)
 
     def test_illegal_move(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
-        index = next(i for i, line in enumerate(lines) if '"CardsThrown"' in line)
-        event = json.loads(lines[index])
-        event["data"]["seat"] = (event["data"]["seat"] + 1) % 4
-        lines[index] = json.dumps(event)
-        path = write(tmp_path / "bad.jsonl", lines)
-        code, _, err = cli(database_url, "import", path)
-        assert 1 == code
-        assert f"{path}:{index + 1}: NOT_YOUR_TURN " in err
-        assert 0 == stored_events(database_url)
+        line = edit_event(
+            lines, "CardsThrown", lambda data: data.__setitem__("seat", (data["seat"] + 1) % 4)
+        )
+        path = tmp_path / "bad.jsonl"
+        assert f"{path}:{line}: NOT_YOUR_TURN " in refused(database_url, path, lines)
 
     def test_altered_derived_event(
         self, database_url: str, tmp_path: Path, lines: list[str]
     ) -> None:
-        index = next(i for i, line in enumerate(lines) if '"TrickTaken"' in line)
-        event = json.loads(lines[index])
-        event["data"]["points"] += 1
-        lines[index] = json.dumps(event)
-        path = write(tmp_path / "bad.jsonl", lines)
-        code, _, err = cli(database_url, "import", path)
-        assert 1 == code
-        assert f"{path}:{index + 1}: EVENT_MISMATCH " in err
-        assert 0 == stored_events(database_url)
+        line = edit_event(
+            lines, "TrickTaken", lambda data: data.__setitem__("points", data["points"] + 1)
+        )
+        path = tmp_path / "bad.jsonl"
+        assert f"{path}:{line}: EVENT_MISMATCH " in refused(database_url, path, lines)
 
     def test_truncated_file(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
-        path = write(tmp_path / "bad.jsonl", lines[:20])
-        code, _, err = cli(database_url, "import", path)
-        assert 1 == code
-        assert f"{path}:20: TRUNCATED " in err
-        assert 0 == stored_events(database_url)
+        path = tmp_path / "bad.jsonl"
+        assert f"{path}:20: TRUNCATED " in refused(database_url, path, lines[:20])
 
     def test_truncated_gzip(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
         packed = gzip.compress("".join(line + "\n" for line in lines).encode())
         path = tmp_path / "bad.jsonl.gz"
         path.write_bytes(packed[: len(packed) // 2])
-        code, _, err = cli(database_url, "import", str(path))
-        assert 1 == code
-        assert "TRUNCATED" in err
-        assert 0 == stored_events(database_url)
+        assert re.search(
+            rf"^{re.escape(str(path))}:\d+: TRUNCATED ", refused(database_url, path), re.M
+        )
 
     def test_wrong_header(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
         header = json.loads(lines[0])
         header["players"][0]["id"] = header["players"][1]["id"]
         lines[0] = json.dumps(header)
-        path = write(tmp_path / "bad.jsonl", lines)
-        code, _, err = cli(database_url, "import", path)
-        assert 1 == code
-        assert f"{path}:1: HEADER_MISMATCH " in err
-        assert 0 == stored_events(database_url)
+        path = tmp_path / "bad.jsonl"
+        assert f"{path}:1: HEADER_MISMATCH " in refused(database_url, path, lines)
+
+    def test_missing_header(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
+        path = tmp_path / "bad.jsonl"
+        assert f"{path}:1: HEADER_MISSING " in refused(database_url, path, lines[1:])
 
     def test_unsupported_format_version(
         self, database_url: str, tmp_path: Path, lines: list[str]
     ) -> None:
         lines[0] = lines[0].replace('{"matchlog":1,', '{"matchlog":7,')
-        path = write(tmp_path / "bad.jsonl", lines)
-        code, _, err = cli(database_url, "import", path)
-        assert 1 == code
-        assert f"{path}:1: FORMAT_VERSION " in err
+        path = tmp_path / "bad.jsonl"
+        assert f"{path}:1: FORMAT_VERSION " in refused(database_url, path, lines)
 
     def test_binary_garbage(self, database_url: str, tmp_path: Path) -> None:
         path = tmp_path / "bad.jsonl"
         path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
-        code, _, err = cli(database_url, "import", str(path))
-        assert 1 == code
-        assert f"{path}:1: NOT_TEXT " in err
-        assert "Traceback" not in err
+        assert f"{path}:1: NOT_TEXT " in refused(database_url, path)
 
     def test_binary_garbage_inside_a_log(
         self, database_url: str, tmp_path: Path, lines: list[str]
@@ -125,17 +122,18 @@ class TestRefusals:
         body = "".join(line + "\n" for line in lines).encode()
         cut = body.index(b"\n", 300) + 1
         path.write_bytes(body[:cut] + b"\xff\xfe\x00garbage\n" + body[cut:])
-        code, _, err = cli(database_url, "import", str(path))
-        assert 1 == code
-        assert "NOT_TEXT" in err
-        assert 0 == stored_events(database_url)
+        line = body[:cut].count(b"\n") + 1
+        assert f"{path}:{line}: NOT_TEXT " in refused(database_url, path)
 
     def test_empty_file(self, database_url: str, tmp_path: Path) -> None:
         path = tmp_path / "empty.jsonl"
         path.write_text("")
-        code, _, err = cli(database_url, "import", str(path))
-        assert 1 == code
-        assert f"{path}:1: EMPTY_LOG " in err
+        assert f"{path}:1: EMPTY_LOG " in refused(database_url, path)
+
+    def test_blank_lines_only(self, database_url: str, tmp_path: Path) -> None:
+        path = tmp_path / "blank.txt"
+        path.write_text("\n  \n\n")
+        assert f"{path}:1: EMPTY_LOG " in refused(database_url, path)
 
 
 class TestKeepsGoing:
