@@ -198,9 +198,9 @@ class Importer:
                 "refused", errors=(LogError(log.first_line, "HEADER_MISSING", "no header"),)
             )
         try:
-            if log.events:
-                return await self._canonical(log, log.header)
-            return await self._text(log, log.header)
+            if log.text:
+                return await self._text(log, log.header)
+            return await self._canonical(log, log.header)
         except LogRefused as e:
             return Outcome("refused", errors=(e.error,))
 

@@ -105,8 +105,12 @@ class LogMove:
 
 @dataclass(slots=True)
 class MatchLog:
-    """One match as read from a log: header, events or moves, and every error found."""
+    """One match as read from a log: header, events or moves, and every error found.
 
+    ``text`` tells a text-notation match (moves) from a canonical one (events).
+    """
+
+    text: bool = False
     header: LogHeader | None = None
     events: list[LogEvent] = field(default_factory=list)
     moves: list[LogMove] = field(default_factory=list)
@@ -122,6 +126,9 @@ class BaseVisitor(Generic[T]):
 
     def begin_match(self, line: int) -> None:
         """Called at the first line of a match."""
+
+    def visit_text(self) -> None:
+        """Called at the start of a match in the text notation."""
 
     def visit_header(self, header: LogHeader) -> None:
         """Called once the header is read."""
@@ -163,6 +170,9 @@ class MatchBuilder(BaseVisitor[MatchLog]):
 
     def begin_match(self, line: int) -> None:
         self.match = MatchLog(first_line=line, last_line=line)
+
+    def visit_text(self) -> None:
+        self.match.text = True
 
     def visit_header(self, header: LogHeader) -> None:
         self.match.header = header

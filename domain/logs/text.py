@@ -64,6 +64,7 @@ def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
     if item is None:
         return None
     visitor.begin_match(item[0])
+    visitor.visit_text()
     tags: dict[str, tuple[int, str]] = {}
     last = item[0]
     while item is not None:

@@ -103,6 +103,13 @@ class TestRefusals:
         path = tmp_path / "bad.jsonl"
         assert f"{path}:1: HEADER_MISSING " in refused(database_url, path, lines[1:])
 
+    def test_header_without_events(
+        self, database_url: str, tmp_path: Path, lines: list[str]
+    ) -> None:
+        path = tmp_path / "bad.jsonl"
+        header = lines[0].replace(',"events":' + str(len(lines) - 1) + "}", ',"events":0}')
+        assert f"{path}:1: EVENT_INVALID " in refused(database_url, path, [header])
+
     def test_unsupported_format_version(
         self, database_url: str, tmp_path: Path, lines: list[str]
     ) -> None:
