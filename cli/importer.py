@@ -41,6 +41,7 @@ from domain.logs.commands import (
     Step,
     first_difference,
     replay,
+    same_data,
     steps_from_events,
     steps_from_moves,
     text_event_id,
@@ -350,7 +351,7 @@ class Importer:
         if not stored:
             return None
         same = len(stored) == len(events) and all(
-            (not with_ids or s[0] == e[0]) and s[1] == e[1] and s[2] == e[2]
+            (not with_ids or s[0] == e[0]) and s[1] == e[1] and same_data(s[2], e[2])
             for s, e in zip(stored, events, strict=True)
         )
         if same:

@@ -196,7 +196,7 @@ def replay(steps: Sequence[Step]) -> Replayed:
 def first_difference(logged: Sequence[LogEvent], regenerated: Sequence[Event]) -> LogError | None:
     """Return where the engine's events first differ from the logged ones, or ``None``."""
     for index, (want, got) in enumerate(zip(logged, regenerated, strict=False)):
-        if want.type != got.type or not _same_data(want.data, got.data):
+        if want.type != got.type or not same_data(want.data, got.data):
             return LogError(
                 want.line,
                 "EVENT_MISMATCH",
@@ -222,8 +222,12 @@ def first_difference(logged: Sequence[LogEvent], regenerated: Sequence[Event]) -
     return None
 
 
-def _same_data(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    # Engines may hold tuples where JSON has lists; compare as JSON only when == fails.
+def same_data(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two event data are the same JSON (engines may hold tuples where JSON has lists).
+
+    >>> same_data({'draws': [(1, '7S')]}, {'draws': [[1, '7S']]})
+    True
+    """
     return a == b or dumps(dict(a)) == dumps(dict(b))
 
 
