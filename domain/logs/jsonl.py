@@ -69,7 +69,11 @@ def header_line(header: LogHeader) -> str:
 
 
 def event_line(event: LogEvent) -> str:
-    """Return the line of one event (no newline)."""
+    """Return the line of one event (no newline).
+
+    >>> print(event_line(LogEvent(0, 3, 'Drew', {'card': '7H'}, 'e1', 't1')))
+    {"version":3,"id":"e1","recorded_at":"t1","type":"Drew","data":{"card":"7H"},"metadata":{}}
+    """
     fields: list[tuple[str, Any]] = [
         ("version", event.version),
         ("id", event.event_id),
