@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
-from domain.logs.base import Lines, MatchBuilder
-from domain.logs.commands import replay, steps_from_moves, text_match_id, text_player_id
-from domain.logs.text import read_match
+from domain.kozel import PACK
+from domain.logs.base import Lines, LogEvent, LogHeader, LogPlayer, MatchBuilder
+from domain.logs.commands import (
+    first_difference,
+    replay,
+    steps_from_moves,
+    text_match_id,
+    text_player_id,
+)
+from domain.logs.text import read_match, write_match
+from domain.stream import (
+    Command,
+    CreateMatch,
+    MatchConfig,
+    MatchState,
+    Play,
+    StartRound,
+    decide,
+    fold,
+)
 from tests.logs.support import cli
 
 DATA = Path(__file__).parent / "data"
@@ -111,3 +129,49 @@ class TestTextErrors:
         assert (13, "DEAL_INVALID") == (first.errors[0].line, first.errors[0].code)
         assert [] == second.errors
         assert 28 == len([m for m in second.moves if m.kind == "move"])
+
+
+class TestPhysicalDeck:
+    def test_physical_kozel_deal_round_trips_through_text(self) -> None:
+        """Dealt hands, the indicator and the scorer's named draws survive write and read."""
+        rng = random.Random(3)
+        config = MatchConfig(
+            "kozel",
+            "default",
+            ("a", "b", "c", "d"),
+            0,
+            dealing="physical",
+            options={"loss_limit": 2},
+        )
+        state = MatchState()
+        events = decide(state, CreateMatch(config))
+        state = fold(events, state)
+        deck = [card.text() for card in PACK]
+        rng.shuffle(deck)
+        hands = [deck[i : i + 4] for i in range(0, 16, 4)]
+        unseen = [*deck[17:], deck[16]]  # the indicator is the stock's last card
+        moves: list[Command] = [StartRound({"hands": hands, "indicator": deck[16]})]
+        while True:
+            new = decide(state, moves[-1])
+            state = fold(new, state)
+            events.extend(new)
+            if state.position is None:
+                break
+            wanted = state.rules.cards_awaited(state.position)
+            if wanted:
+                named, unseen = unseen[:wanted], unseen[wanted:]
+                moves.append(Play("cards " + " ".join(named)))
+            else:
+                legal = [m.text() for m in state.rules.legal_moves(state.position)]
+                moves.append(Play(rng.choice(legal[:40])))
+        header = LogHeader(
+            None, "kozel", "default", tuple(LogPlayer(i, None, n) for i, n in enumerate("abcd")),
+            0, "physical", None, dict(state.config.options),  # type: ignore[union-attr]
+        )  # fmt: skip
+        logged = [LogEvent(0, i, e.type, e.data) for i, e in enumerate(events, 1)]
+        written = write_match(header, logged)
+        assert "indicator " in written and "\n1. S" in written and " cards " in written
+        match = read_match(Lines(written.splitlines()), MatchBuilder())
+        assert match is not None and [] == match.errors and match.header is not None
+        replayed = replay(steps_from_moves(match.header, match.moves, list("abcd")))
+        assert None is first_difference(logged, replayed.events)
