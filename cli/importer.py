@@ -331,6 +331,8 @@ class Importer:
             if located is not None and located.code == e.code:
                 return Outcome("refused", errors=(located,))
             return _refused(header.line, e.code, e.message)
+        if recorded.already_recorded:
+            return Outcome("present", len(recorded.events))
         self._players.update(pid for _, pid in new_players)
         return Outcome("imported", len(recorded.events))
 

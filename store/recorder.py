@@ -71,12 +71,17 @@ class EventIdentity:
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
-    """What one ``record`` call stored: the stream's new version, its events, the state."""
+    """What one ``record`` call stored: the stream's new version, its events, the state.
+
+    ``already_recorded``: the events (same ids and content) were there before; nothing
+    was written, projected or handed to ``after_append``.
+    """
 
     stream: str
     version: int
     events: tuple[RecordedEvent, ...]
     state: MatchState
+    already_recorded: bool = False
 
 
 def match_stream(game: str, match_id: uuid.UUID | str) -> str:
@@ -184,11 +189,16 @@ class Recorder:
                 check(events)
             new_events = _new_events(events, meta, identities)
             result = await append(conn, stream, new_events, version)
-            for projector in self._projectors:
-                await projector(conn, stream, after, result.events)
-            recorded = Recorded(stream, result.version, result.events, after)
-            if after_append is not None:
-                await after_append(conn, recorded)
+            recorded = Recorded(
+                stream, result.version, result.events, after, result.already_recorded
+            )
+            # A retry of events already recorded (the same ids, as two imports of one
+            # log racing) was projected the first time: project nothing twice.
+            if not result.already_recorded:
+                for projector in self._projectors:
+                    await projector(conn, stream, after, result.events)
+                if after_append is not None:
+                    await after_append(conn, recorded)
         self._remember(stream, recorded.version, after)
         return recorded
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -15,12 +16,14 @@ from psycopg_pool import AsyncConnectionPool
 from domain.errors import ConflictError, IllegalMoveError
 from domain.events import Event, NewEvent
 from domain.stream import CreateMatch, MatchConfig
+from projections.matches import project_match_summary
 from store.events import append, read_stream
 from store.recorder import EventIdentity, Recorder
 
 T = TypeVar("T")
 
 CONFIG = MatchConfig("cuttle", "standard", ("a", "b"), 0, dealing="scorer", format="quick")
+PLAYERS = (str(uuid.uuid4()), str(uuid.uuid4()))
 WHEN = datetime(2025, 6, 1, 12, 30, 15, 123456, tzinfo=UTC)
 
 
@@ -101,3 +104,38 @@ class TestAppendRecordedAt:
         first, second = result.events
         assert WHEN == first.recorded_at
         assert second.recorded_at > WHEN
+
+
+class TestRacingImports:
+    def test_the_second_of_two_racing_imports_projects_nothing(self, database_url: str) -> None:
+        """Two imports of one log race: the loser's append is an idempotent retry."""
+        identities = [EventIdentity(uuid.uuid4(), WHEN)]
+        stream = "cuttle-" + str(uuid.uuid4())
+
+        async def hold(conn: Any, recorded: Any) -> None:
+            await asyncio.sleep(0.5)  # keep the first transaction open across the second
+
+        async def one(delay: float, after_append: Any) -> Any:
+            await asyncio.sleep(delay)
+            async with AsyncConnectionPool(
+                database_url, min_size=1, max_size=1, open=False
+            ) as pool:
+                recorder = Recorder(pool, [project_match_summary])
+                return await recorder.record(
+                    stream,
+                    [CreateMatch(replace(CONFIG, players=PLAYERS))],
+                    expected_version=0,
+                    identities=identities,
+                    after_append=after_append,
+                )
+
+        async def race() -> list[Any]:
+            return list(await asyncio.gather(one(0, hold), one(0.2, None)))
+
+        first, second = asyncio.run(race())
+        assert (False, True) == (first.already_recorded, second.already_recorded)
+        with psycopg.connect(database_url) as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM matches WHERE stream = %s", (stream,)
+            ).fetchone()
+        assert (1,) == row
