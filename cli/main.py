@@ -5,7 +5,12 @@ from __future__ import annotations
 import typer
 
 from cli import db, projections, tokens
+from cli.exporter import export
+from cli.importer import import_
+from cli.replay import replay
 from cli.serve import serve
+from cli.simulate import simulate
+from cli.verify import verify
 
 app = typer.Typer(
     name="matchlog",
@@ -17,6 +22,11 @@ app.command()(serve)
 app.add_typer(db.app, name="db")
 app.add_typer(tokens.app, name="tokens")
 app.add_typer(projections.app, name="projections")
+app.command("import")(import_)
+app.command()(export)
+app.command()(verify)
+app.command()(replay)
+app.command()(simulate)
 
 if __name__ == "__main__":
     app()

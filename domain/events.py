@@ -28,12 +28,17 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class NewEvent:
-    """An event ready to append: the caller chose its id, so a retry is idempotent."""
+    """An event ready to append: the caller chose its id, so a retry is idempotent.
+
+    ``recorded_at`` is normally left to the database's clock; a log import passes
+    the time the log says the event was first recorded, so a re-export is lossless.
+    """
 
     event_id: UUID
     type: str
     data: Mapping[str, Any]
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    recorded_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

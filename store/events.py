@@ -44,6 +44,14 @@ _APPEND_SQL: Final = (
     "FROM events_append(%s, %s, %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], %s::text[], %s)"
 )
 
+# The overload of migration 0005: the same append, with the recorded-at times a log
+# import brings (NULL entries take the database's clock).
+_APPEND_AT_SQL: Final = (
+    "SELECT global_position, version, recorded_at, hash, metadata FROM events_append("
+    "%s, %s, %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], %s::text[], %s, "
+    "%s::timestamptz[])"
+)
+
 # SQLSTATEs raised by events_append (migration 0001).
 _VERSION_CONFLICT: Final = "MLV01"
 _EVENT_ID_CONFLICT: Final = "MLE01"
@@ -223,8 +231,9 @@ async def append(
 
     ``expected_version`` is the version the caller last saw (0: the stream must be
     empty; ``None``: any). The caller commits (and may write its projections in the
-    same transaction, before or after). A retry of already-recorded event ids with the
-    same stream, order, type and data returns the original result
+    same transaction, before or after). An event's ``recorded_at``, when given, is
+    stored instead of the database's clock (log import). A retry of already-recorded
+    event ids with the same stream, order, type and data returns the original result
     (``already_recorded``) before the version is checked. Same-stream appends wait
     for each other's commit. ``channel`` is NOTIFYed on commit with the stream name
     as payload; ``None`` sends nothing (then call ``Notifier.notify()`` after the
@@ -249,10 +258,12 @@ async def append(
         current = await stream_version(conn, stream)
         _check_version(stream, expected_version, current)
         return AppendResult(current, ())
+    params = _append_params(stream, events, expected_version, channel)
+    sql = _APPEND_SQL
+    if any(e.recorded_at is not None for e in events):
+        sql, params = _APPEND_AT_SQL, (*params, [e.recorded_at for e in events])
     try:
-        cur = await conn.execute(
-            _APPEND_SQL, _append_params(stream, events, expected_version, channel)
-        )
+        cur = await conn.execute(sql, params)
     except psycopg.Error as e:
         raise _translate(e, stream, expected_version, ids) from e
     rows = await cur.fetchall()

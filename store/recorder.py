@@ -12,17 +12,20 @@ randomness.
 
 from __future__ import annotations
 
+import random
 import secrets
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from domain.cards import format_cards
+from domain.errors import ConflictError
 from domain.events import Event, NewEvent, RecordedEvent
 from domain.stream import (
     Command,
@@ -48,17 +51,39 @@ AfterAppend = Callable[[psycopg.AsyncConnection[Any], "Recorded"], Awaitable[Non
 """A per-call hook run in the same transaction after the projectors (e.g. storing an
 idempotent response)."""
 
+Check = Callable[[Sequence[Event]], None]
+"""A per-call check of the decided events before they are appended; it raises a
+``DomainError`` to refuse them (a log import compares them with the log's)."""
+
 _sysrandom = secrets.SystemRandom()
 
 
 @dataclass(frozen=True, slots=True)
+class EventIdentity:
+    """What a log import keeps of an event beyond its type and data.
+
+    ``metadata`` ``None`` takes the call's metadata; ``recorded_at`` ``None`` the
+    database's clock.
+    """
+
+    event_id: uuid.UUID
+    recorded_at: datetime | None = None
+    metadata: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Recorded:
-    """What one ``record`` call stored: the stream's new version, its events, the state."""
+    """What one ``record`` call stored: the stream's new version, its events, the state.
+
+    ``already_recorded``: the events (same ids and content) were there before; nothing
+    was written, projected or handed to ``after_append``.
+    """
 
     stream: str
     version: int
     events: tuple[RecordedEvent, ...]
     state: MatchState
+    already_recorded: bool = False
 
 
 def match_stream(game: str, match_id: uuid.UUID | str) -> str:
@@ -70,14 +95,18 @@ def match_stream(game: str, match_id: uuid.UUID | str) -> str:
     return f"{game}-{match_id}"
 
 
-def shuffled_deal(config: MatchConfig) -> dict[str, Any]:
-    """Shuffle a fresh deck for a server-dealt round of ``config``'s game."""
+def shuffled_deal(config: MatchConfig, rng: random.Random | None = None) -> dict[str, Any]:
+    """Shuffle a fresh deck for a server-dealt round of ``config``'s game.
+
+    ``rng`` is for simulations that must repeat; the service always uses ``secrets``.
+    """
+    source = _sysrandom if rng is None else rng
     spec = rules_for(config.game).deal_spec(config)
     deck = list(spec.pack)
-    _sysrandom.shuffle(deck)
+    source.shuffle(deck)
     deal: dict[str, Any] = {"deck": format_cards(deck)}
     if spec.indicator_positions is not None:
-        deal["indicator_position"] = _sysrandom.choice(spec.indicator_positions)
+        deal["indicator_position"] = source.choice(spec.indicator_positions)
     return deal
 
 
@@ -127,16 +156,24 @@ class Recorder:
         expected_version: int | None,
         metadata: Mapping[str, Any] | None = None,
         after_append: AfterAppend | None = None,
+        identities: Sequence[EventIdentity] | None = None,
+        check: Check | None = None,
     ) -> Recorded:
         """Decide ``commands`` against ``stream`` and append their events: all or none.
 
         ``expected_version`` is the version the client last saw (``None``: skip the
-        check, as the importer does for a new stream it just created).
+        check, as the importer does for a new stream it just created). ``check`` sees
+        the decided events before anything is written and may refuse them;
+        ``identities`` (one per decided event) give their ids, times and metadata
+        instead of fresh ones, so an imported log keeps them.
 
         Raises:
             VersionConflictError (VERSION_CONFLICT): the stream moved on; its
                 ``details["current_version"]`` says where it is.
-            DomainError: the first refused command's code; nothing is stored.
+            ConflictError (EVENT_COUNT_MISMATCH): ``identities`` do not match the
+                decided events one for one.
+            DomainError: the first refused command's code, or the one ``check``
+                raised; nothing is stored.
         """
         meta = dict(metadata or {})
         async with self._pool.connection() as conn, conn.transaction():
@@ -152,17 +189,22 @@ class Recorder:
                     },
                 )
             events, after = self._decide_all(state, commands)
-            new_events = [
-                NewEvent(uuid.uuid4(), event.type, dict(event.data), meta) for event in events
-            ]
+            if check is not None:
+                check(events)
+            new_events = _new_events(events, meta, identities)
             # No NOTIFY inside the transaction: PostgreSQL commits notifying
             # transactions one at a time. The notifier wakes readers after commit.
             result = await append(conn, stream, new_events, version, channel=None)
-            for projector in self._projectors:
-                await projector(conn, stream, after, result.events)
-            recorded = Recorded(stream, result.version, result.events, after)
-            if after_append is not None:
-                await after_append(conn, recorded)
+            recorded = Recorded(
+                stream, result.version, result.events, after, result.already_recorded
+            )
+            # A retry of events already recorded (the same ids, as two imports of one
+            # log racing) was projected the first time: project nothing twice.
+            if not result.already_recorded:
+                for projector in self._projectors:
+                    await projector(conn, stream, after, result.events)
+                if after_append is not None:
+                    await after_append(conn, recorded)
         self._remember(stream, recorded.version, after)
         if self._notifier is not None:
             self._notifier.notify()
@@ -202,8 +244,35 @@ class Recorder:
             self._cache.popitem(last=False)
 
 
+def _new_events(
+    events: Sequence[Event],
+    metadata: Mapping[str, Any],
+    identities: Sequence[EventIdentity] | None,
+) -> list[NewEvent]:
+    if identities is None:
+        return [NewEvent(uuid.uuid4(), e.type, dict(e.data), metadata) for e in events]
+    if len(identities) != len(events):
+        raise ConflictError(
+            f"{len(identities)} event identities for {len(events)} decided events",
+            code="EVENT_COUNT_MISMATCH",
+            details={"identities": len(identities), "events": len(events)},
+        )
+    return [
+        NewEvent(
+            i.event_id,
+            e.type,
+            dict(e.data),
+            metadata if i.metadata is None else i.metadata,
+            i.recorded_at,
+        )
+        for e, i in zip(events, identities, strict=True)
+    ]
+
+
 __all__ = [
     "AfterAppend",
+    "Check",
+    "EventIdentity",
     "Projector",
     "Recorded",
     "Recorder",

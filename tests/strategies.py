@@ -187,3 +187,27 @@ def kozel_setups(draw: st.DrawFn, options: KozelOptions | None = None) -> DealSe
         deck=draw(kozel_deck_orders(dealer)),
         indicator_position=draw(st.integers(0, 19)),
     )
+
+
+# --- Game logs: simulated matches as canonical log lines ---------------------------------
+
+
+@st.composite
+def simulated_match_lines(draw: st.DrawFn) -> list[str]:
+    """The canonical log lines of one random small match of any game and variant."""
+    from cli.simulate import simulated_lines
+
+    game, variant = draw(
+        st.sampled_from(
+            [
+                ("cuttle", "classic"),
+                ("cuttle", "standard"),
+                ("cuttle", "cutthroat"),
+                ("kozel", "default"),
+            ]
+        )
+    )
+    seed = draw(st.integers(min_value=0, max_value=2**32))
+    fmt = "quick" if game == "cuttle" else None
+    options: dict[str, Any] = {} if game == "cuttle" else {"loss_limit": 2}
+    return list(simulated_lines(game, variant, 1, seed, fmt=fmt, options=options))

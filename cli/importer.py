@@ -1,0 +1,578 @@
+"""``matchlog import``: read game logs and record them through the recorder, match by match.
+
+Files, folders and ``-`` (stdin), either format, gzip or not (recognised by content,
+not by name). Each match is checked by the same engine and recorder as the API and
+recorded in one transaction or not at all; a bad match is reported as
+``file:line: CODE reason`` and the import goes on. Input is streamed: one match is
+held in memory at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gzip
+import multiprocessing
+import sys
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Annotated, Any
+from uuid import UUID
+
+import psycopg
+import typer
+from psycopg_pool import AsyncConnectionPool
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+from cli.connect import database_url, open_pool, recorder_for
+from cli.errors import friendly_errors
+from cli.exporter import is_uuid
+from domain.errors import ConflictError, DomainError
+from domain.events import Event
+from domain.logs import jsonl, text
+from domain.logs.base import Lines, LogError, LogHeader, MatchBuilder, MatchLog, is_text_line
+from domain.logs.commands import (
+    Step,
+    first_difference,
+    replay,
+    same_data,
+    steps_from_events,
+    steps_from_moves,
+    text_event_id,
+    text_match_id,
+    text_player_id,
+)
+from domain.stream import MatchState
+from store import accounts
+from store.events import VersionConflictError
+from store.recorder import EventIdentity, Recorded, Recorder, match_stream
+
+LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".mlog", ".mlog.gz", ".txt", ".txt.gz", ".log", ".log.gz")
+"""What a folder's files must end with to be imported."""
+
+
+class LogRefused(DomainError):
+    """A log's events differ from what the engine gives; carries the line."""
+
+    default_code = "EVENT_MISMATCH"
+
+    def __init__(self, error: LogError) -> None:
+        super().__init__(error.message, code=error.code, details={"line": error.line})
+        self.error = error
+
+
+@dataclass(slots=True)
+class Summary:
+    """What an import did, counted by match."""
+
+    imported: int = 0
+    present: int = 0
+    refused: int = 0
+    events: int = 0
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Whether everything was imported or already present."""
+        return self.refused == 0 and not self.problems
+
+    def text(self, dry_run: bool) -> str:
+        """Return the one-line summary printed at the end."""
+        verb = "valid" if dry_run else "imported"
+        rate = self.events / self.seconds if self.seconds else 0.0
+        return (
+            f"{self.imported} matches {verb} ({self.events} events), "
+            f"{self.present} already recorded, {self.refused} refused "
+            f"in {self.seconds:.1f} s ({rate:,.0f} events/s)"
+        )
+
+
+class _Source:
+    """Decoded, numbered lines of one input, counting the bytes read for the progress bar."""
+
+    def __init__(self, name: str, raw: IO[bytes]) -> None:
+        self.name = name
+        self._raw = raw
+        head = raw.peek(2)[:2] if hasattr(raw, "peek") else b""
+        self._gz = gzip.GzipFile(fileobj=raw, mode="rb") if head == b"\x1f\x8b" else None
+        self._stream: IO[bytes] = raw if self._gz is None else self._gz  # type: ignore[assignment]
+        self.failure: str | None = None
+
+    def position(self) -> int:
+        """Return how many bytes of the (possibly compressed) input were consumed."""
+        try:
+            return self._raw.tell()
+        except (OSError, ValueError):
+            return 0
+
+    def lines(self) -> Iterator[str]:
+        """Yield decoded lines; undecodable bytes survive as surrogates, reported by readers."""
+        try:
+            for raw in self._stream:
+                yield raw.decode("utf-8", "surrogateescape")
+        except (EOFError, OSError, gzip.BadGzipFile) as e:
+            self.failure = f"the compressed input is cut short or damaged ({e})"
+
+
+def iter_paths(paths: Sequence[str]) -> Iterator[str]:
+    """Yield the inputs named: files as given, folders' log files in name order, ``-``."""
+    for given in paths:
+        path = Path(given)
+        if given != "-" and path.is_dir():
+            for child in sorted(path.rglob("*")):
+                if child.is_file() and child.name.endswith(LOG_SUFFIXES):
+                    yield str(child)
+        else:
+            yield given
+
+
+def _reader(first: str) -> Any:
+    return jsonl.read_match if first.lstrip().startswith("{") else text.read_match
+
+
+def read_logs(source: _Source) -> Iterator[MatchLog]:
+    """Yield each match of a source, errors attached; a file-level problem is a match too."""
+    lines = Lines(source.lines())
+    first = lines.next()
+    while first is not None and not first[1].strip():
+        first = lines.next()
+    if first is None:
+        if source.failure is None:
+            yield MatchLog(errors=[LogError(1, "EMPTY_LOG", "the input holds no match")])
+        else:
+            yield MatchLog(errors=[LogError(1, "TRUNCATED", source.failure)])
+        return
+    stripped = first[1].lstrip()
+    if not stripped.startswith(("{", "[")):
+        code = "UNKNOWN_FORMAT" if is_text_line(first[1]) else "NOT_TEXT"
+        message = (
+            "binary data, not a game log"
+            if code == "NOT_TEXT"
+            else "a log starts with a JSON header line '{...' or a text tag '[...'"
+        )
+        yield MatchLog(errors=[LogError(first[0], code, message)])
+        return
+    read = _reader(first[1])
+    lines.push_back(first)
+    while True:
+        match = read(lines, MatchBuilder())
+        if match is None:
+            return
+        if source.failure is not None:
+            match.errors.append(LogError(lines.number, "TRUNCATED", source.failure))
+            source.failure = None
+        yield match
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of one match: ``imported``, ``present`` or ``refused``."""
+
+    status: str
+    events: int = 0
+    errors: tuple[LogError, ...] = ()
+
+
+class Importer:
+    """Check and record matches one at a time through a recorder (or only check them)."""
+
+    def __init__(self, recorder: Recorder, *, dry_run: bool = False) -> None:
+        self._recorder = recorder
+        self._pool: AsyncConnectionPool[Any] = recorder.pool
+        self._dry_run = dry_run
+        self._players: set[str] = set()
+        self._competitions: set[str] = set()
+
+    async def import_match(self, log: MatchLog) -> Outcome:
+        """Check one read match and record it unless it is already recorded or refused."""
+        if log.errors:
+            return Outcome("refused", errors=tuple(log.errors))
+        if log.header is None:
+            return Outcome(
+                "refused", errors=(LogError(log.first_line, "HEADER_MISSING", "no header"),)
+            )
+        try:
+            if log.text:
+                return await self._text(log, log.header)
+            return await self._canonical(log, log.header)
+        except LogRefused as e:
+            return Outcome("refused", errors=(e.error,))
+
+    async def _canonical(self, log: MatchLog, header: LogHeader) -> Outcome:
+        steps, errors = steps_from_events(log)
+        if errors:
+            return Outcome("refused", errors=tuple(errors))
+        assert header.match_id is not None
+        stream = match_stream(header.game, header.match_id)
+        logged = [(e.event_id, e.type, e.data) for e in log.events]
+
+        def check(events: Sequence[Event]) -> None:
+            difference = first_difference(log.events, events)
+            if difference is not None:
+                raise LogRefused(difference)
+
+        if self._dry_run:
+            present = await self._present(stream, header.line, logged, with_ids=True)
+            return present or self._dry(steps, check)
+        identities = [
+            EventIdentity(UUID(e.event_id), datetime.fromisoformat(e.recorded_at), e.metadata)
+            for e in log.events
+            if e.event_id is not None and e.recorded_at is not None
+        ]
+        player_ids = [p.id or "" for p in header.players]
+        outcome = await self._record(stream, steps, identities, check, header, player_ids)
+        if outcome is None:
+            return await self._present(stream, header.line, logged, with_ids=True) or _refused(
+                header.line, "VERSION_CONFLICT", f"{stream!r} changed while it was imported"
+            )
+        return outcome
+
+    async def _text(self, log: MatchLog, header: LogHeader) -> Outcome:
+        player_ids = [p.id or text_player_id(p.name) for p in header.players]
+        match_id = text_match_id(header, log.moves)
+        for what, value in (("match", match_id), *(("player", p) for p in player_ids)):
+            if not is_uuid(value):
+                return _refused(
+                    header.line, "HEADER_INVALID", f"{value!r} is not a {what} id (a UUID)"
+                )
+        if header.competition_id is not None and not is_uuid(header.competition_id):
+            return _refused(header.line, "HEADER_INVALID", "CompetitionId is not a UUID")
+        steps = steps_from_moves(header, log.moves, player_ids)
+        replayed = replay(steps)
+        if replayed.error is not None:
+            return Outcome("refused", errors=(replayed.error,))
+        mismatch = _result_mismatch(log, header, replayed.state)
+        if mismatch is not None:
+            return Outcome("refused", errors=(mismatch,))
+        events = replayed.events
+        stream = match_stream(header.game, match_id)
+        regenerated = [
+            (str(text_event_id(match_id, v)), e.type, e.data) for v, e in enumerate(events, 1)
+        ]
+        if self._dry_run:
+            present = await self._present(stream, header.line, regenerated, with_ids=False)
+            return present or Outcome("imported", len(events))
+
+        def check(decided: Sequence[Event]) -> None:
+            if [(e.type, e.data) for e in decided] != [(e.type, e.data) for e in events]:
+                raise LogRefused(
+                    LogError(
+                        header.line,
+                        "EVENT_MISMATCH",
+                        "the engine gave other events on the second pass",
+                    )
+                )
+
+        identities = [EventIdentity(text_event_id(match_id, v)) for v in range(1, len(events) + 1)]
+        outcome = await self._record(stream, steps, identities, check, header, player_ids)
+        if outcome is None:
+            return await self._present(
+                stream, header.line, regenerated, with_ids=False
+            ) or _refused(
+                header.line, "VERSION_CONFLICT", f"{stream!r} changed while it was imported"
+            )
+        return outcome
+
+    def _dry(self, steps: Sequence[Step], check: Any) -> Outcome:
+        replayed = replay(steps)
+        if replayed.error is not None:
+            return Outcome("refused", errors=(replayed.error,))
+        check(replayed.events)
+        return Outcome("imported", len(replayed.events))
+
+    async def _record(
+        self,
+        stream: str,
+        steps: Sequence[Step],
+        identities: Sequence[EventIdentity],
+        check: Any,
+        header: LogHeader,
+        player_ids: Sequence[str],
+    ) -> Outcome | None:
+        """Record a new match; ``None`` when its stream already exists (compare it then)."""
+        await self._competition(header)
+        new_players = [
+            (p.name, pid)
+            for p, pid in zip(header.players, player_ids, strict=True)
+            if pid not in self._players
+        ]
+
+        async def create_players(conn: psycopg.AsyncConnection[Any], _: Recorded) -> None:
+            # In the match's own transaction: a refused match leaves no players behind.
+            for name, pid in new_players:
+                # The id is the player: a renamed player keeps its stored name.
+                with contextlib.suppress(ConflictError):
+                    await accounts.create_player(conn, name, player_id=UUID(pid))
+
+        try:
+            recorded = await self._recorder.record(
+                stream,
+                [s.command for s in steps],
+                expected_version=0,
+                metadata={"source": "import"},
+                identities=identities,
+                check=check,
+                after_append=create_players if new_players else None,
+            )
+        except LogRefused:
+            raise
+        except VersionConflictError:
+            return None
+        except DomainError as e:
+            # Find the line: the recorder says what was refused, a replay says where.
+            located = replay(steps).error
+            if located is not None and located.code == e.code:
+                return Outcome("refused", errors=(located,))
+            return _refused(header.line, e.code, e.message)
+        if recorded.already_recorded:
+            return Outcome("present", len(recorded.events))
+        self._players.update(pid for _, pid in new_players)
+        return Outcome("imported", len(recorded.events))
+
+    async def _present(
+        self,
+        stream: str,
+        line: int,
+        events: Sequence[tuple[str | None, str, Any]],
+        *,
+        with_ids: bool,
+    ) -> Outcome | None:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT event_id::text, type, data FROM events WHERE stream = %s ORDER BY version",
+                (stream,),
+            )
+            stored = await cur.fetchall()
+        if not stored:
+            return None
+        same = len(stored) == len(events) and all(
+            (not with_ids or s[0] == e[0]) and s[1] == e[1] and same_data(s[2], e[2])
+            for s, e in zip(stored, events, strict=True)
+        )
+        if same:
+            return Outcome("present", len(stored))
+        return _refused(
+            line,
+            "MATCH_EXISTS",
+            f"{stream!r} is already recorded with other events ({len(stored)} stored)",
+        )
+
+    async def _competition(self, header: LogHeader) -> None:
+        """Create the header's competition when missing (its id kept), once per import."""
+        competition = header.competition_id
+        if competition is None or competition in self._competitions:
+            return
+        fmt: Any = header.format if header.game == "cuttle" else dict(header.options)
+        async with self._pool.connection() as conn:
+            # One already there keeps its own name and settings.
+            with contextlib.suppress(ConflictError):
+                await accounts.create_competition(
+                    conn,
+                    name=header.competition_name or f"Imported {competition[:8]}",
+                    game=header.game,
+                    variant=header.variant,
+                    match_format=fmt,
+                    competition_id=UUID(competition),
+                )
+        self._competitions.add(competition)
+
+
+def _refused(line: int, code: str, message: str) -> Outcome:
+    return Outcome("refused", errors=(LogError(line, code, message),))
+
+
+def _result_mismatch(log: MatchLog, header: LogHeader, state: MatchState) -> LogError | None:
+    if log.result is None or log.result == "*":
+        if state.result is not None and log.result == "*":
+            return LogError(
+                log.result_line or header.line,
+                "RESULT_MISMATCH",
+                "the match is over; its result is not '*'",
+            )
+        return None
+    said = " ".join(log.result.split())
+    if state.result is None:
+        return LogError(
+            log.result_line or header.line,
+            "RESULT_MISMATCH",
+            f"the log says {said!r}, but the match is not over",
+        )
+    actual = text.result_text(state.result.winners, header.game)
+    if said.upper() != actual.upper():
+        return LogError(
+            log.result_line or header.line,
+            "RESULT_MISMATCH",
+            f"the log says {said!r}, the engine gives {actual!r}",
+        )
+    return None
+
+
+def _open(name: str) -> IO[bytes]:
+    if name == "-":
+        return sys.stdin.buffer
+    return open(name, "rb")
+
+
+async def run_import(
+    paths: Sequence[str], *, dry_run: bool, quiet: bool, console: Console, jobs: int = 1
+) -> Summary:
+    """Import every match of ``paths`` and return what happened; problems are printed.
+
+    With ``jobs`` above 1, matches are checked and recorded by that many worker
+    processes (each with its own recorder; one match is still one transaction), while
+    this process reads the input; results are reported in input order.
+    """
+    summary = Summary()
+    url = database_url()
+    async with open_pool(url) as pool:
+        started = time.perf_counter()
+        importer = Importer(recorder_for(pool), dry_run=dry_run)
+        workers = _Workers(url, dry_run, jobs) if jobs > 1 else None
+        progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            DownloadColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+            disable=quiet or not console.is_terminal,
+        )
+        with progress:
+            for name in iter_paths(paths):
+                shown = "<stdin>" if name == "-" else name
+                try:
+                    raw = _open(name)
+                except OSError as e:
+                    summary.problems.append(f"{shown}:0: UNREADABLE {e.strerror or e}")
+                    console.print(summary.problems[-1], markup=False, highlight=False)
+                    continue
+                try:
+                    size = Path(name).stat().st_size if name != "-" else None
+                    task = progress.add_task(shown, total=size)
+                    source = _Source(shown, raw)
+                    for log in read_logs(source):
+                        if workers is None:
+                            _count(summary, await importer.import_match(log), shown, console)
+                        else:
+                            for outcome, where in await workers.submit(log, shown):
+                                _count(summary, outcome, where, console)
+                        progress.update(task, completed=source.position())
+                finally:
+                    if name != "-":
+                        raw.close()
+            if workers is not None:
+                for outcome, where in await workers.close():
+                    _count(summary, outcome, where, console)
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+_worker: tuple[asyncio.AbstractEventLoop, Importer] | None = None
+
+
+def _start_worker(url: str, dry_run: bool) -> None:
+    global _worker
+
+    async def open_importer() -> Importer:
+        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+            url, min_size=1, max_size=1, open=False
+        )
+        await pool.open(wait=True, timeout=30)
+        return Importer(recorder_for(pool), dry_run=dry_run)
+
+    loop = asyncio.new_event_loop()
+    _worker = (loop, loop.run_until_complete(open_importer()))
+
+
+def _import_in_worker(log: MatchLog) -> Outcome:
+    assert _worker is not None
+    loop, importer = _worker
+    return loop.run_until_complete(importer.import_match(log))
+
+
+class _Workers:
+    """Worker processes that import matches; at most two per worker are in flight."""
+
+    def __init__(self, url: str, dry_run: bool, jobs: int) -> None:
+        self._jobs = jobs
+        self._executor = ProcessPoolExecutor(
+            jobs,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(url, dry_run),
+        )
+        self._pending: deque[tuple[asyncio.Future[Outcome], str]] = deque()
+
+    async def submit(self, log: MatchLog, shown: str) -> list[tuple[Outcome, str]]:
+        """Hand one match to a worker; return the outcomes finished meanwhile, in order."""
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor, _import_in_worker, log)
+        self._pending.append((future, shown))
+        done = []
+        while len(self._pending) > 2 * self._jobs or (self._pending and self._pending[0][0].done()):
+            first, where = self._pending.popleft()
+            done.append((await first, where))
+        return done
+
+    async def close(self) -> list[tuple[Outcome, str]]:
+        """Wait for every match in flight, stop the workers, return the outcomes in order."""
+        done = [(await future, where) for future, where in self._pending]
+        self._pending.clear()
+        self._executor.shutdown()
+        return done
+
+
+def _count(summary: Summary, outcome: Outcome, shown: str, console: Console) -> None:
+    if outcome.status == "imported":
+        summary.imported += 1
+        summary.events += outcome.events
+    elif outcome.status == "present":
+        summary.present += 1
+    else:
+        summary.refused += 1
+        for error in outcome.errors:
+            console.print(error.text(shown), markup=False, highlight=False, soft_wrap=True)
+
+
+def import_(
+    paths: Annotated[
+        list[str],
+        typer.Argument(help="Log files, folders (their *.jsonl, *.txt ... files) or - for stdin."),
+    ],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Check every match; write nothing.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", min=1, help="Worker processes that check and record matches."),
+    ] = 1,
+) -> None:
+    """Import game logs (canonical JSON Lines or text notation, gzip or not).
+
+    Every match is replayed through the engine and recorded whole or not at all.
+    Bad matches are reported as FILE:LINE: CODE reason and skipped; importing a
+    match again records nothing new. Exit code 0 only when every match was imported
+    or already recorded.
+
+    Examples: matchlog import season.jsonl.gz · matchlog import --dry-run logs/ ·
+    zcat old.jsonl.gz | matchlog import - · matchlog import -j 2 big.jsonl
+    """
+    console = Console(stderr=True)
+    with friendly_errors():
+        summary = asyncio.run(
+            run_import(paths, dry_run=dry_run, quiet=quiet, console=console, jobs=jobs)
+        )
+    console.print(summary.text(dry_run), markup=False, highlight=False, soft_wrap=True)
+    if not summary.ok:
+        raise typer.Exit(code=1)
+
+
+__all__ = ["Importer", "Summary", "import_", "read_logs", "run_import"]

@@ -1,0 +1,31 @@
+"""``matchlog verify``: walk every stream's hash chain and report the first broken link."""
+
+from __future__ import annotations
+
+import asyncio
+
+import psycopg
+import typer
+
+from cli.connect import database_url
+from cli.errors import friendly_errors
+from store.events import BrokenLink
+from store.events import verify as verify_chain
+
+
+async def _verify(url: str) -> tuple[BrokenLink | None, int]:
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        broken = await verify_chain(conn)
+        cur = await conn.execute("SELECT count(*) FROM events")
+        row = await cur.fetchone()
+    return broken, int(row[0]) if row else 0
+
+
+def verify() -> None:
+    """Check every stream's hash chain; print the first broken link and exit 1 if any."""
+    with friendly_errors():
+        broken, count = asyncio.run(_verify(database_url()))
+    if broken is not None:
+        typer.echo(f"{broken.stream} {broken.version}: {broken.reason}", err=True)
+        raise typer.Exit(code=1)
+    typer.echo(f"{count} events verified: every hash chain holds")

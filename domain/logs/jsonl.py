@@ -1,0 +1,287 @@
+"""The canonical log: JSON Lines, one header line and one line per event.
+
+    {"matchlog":1,"match":"<uuid>","game":"cuttle",...,"events":27}
+    {"version":1,"id":"<uuid>","recorded_at":"2026-11-22T00:00:00+00:00","type":"MatchCreated","data":{...},"metadata":{}}
+
+Keys of ``data`` and ``metadata`` are sorted and separators are compact, so one
+match always prints to the same bytes. A file may hold many matches, each header
+followed by its events. See docs/log-format.md.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, TypeVar
+from uuid import UUID
+
+from domain.logs.base import (
+    FORMAT_VERSION,
+    BaseVisitor,
+    Lines,
+    LogError,
+    LogEvent,
+    LogHeader,
+    LogPlayer,
+    is_text_line,
+)
+
+T = TypeVar("T")
+
+
+def dumps(value: Any) -> str:
+    """Return the canonical JSON text of ``value``: sorted keys, compact, UTF-8 kept.
+
+    >>> dumps({'b': 1, 'a': [1, 'é']})
+    '{"a":[1,"é"],"b":1}'
+    """
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def header_line(header: LogHeader) -> str:
+    """Return the header line of a match (no newline)."""
+    fields: list[tuple[str, Any]] = [
+        ("matchlog", FORMAT_VERSION),
+        ("match", header.match_id),
+        ("game", header.game),
+        ("variant", header.variant),
+        ("rules_version", header.rules_version),
+        ("format", header.format),
+        ("options", dict(header.options)),
+        ("dealing", header.dealing),
+        ("first_dealer", header.first_dealer),
+        ("first_dealer_drawn", header.first_dealer_drawn),
+        (
+            "players",
+            [{"seat": p.seat, "id": p.id, "name": p.name} for p in header.players],
+        ),
+        (
+            "competition",
+            None
+            if header.competition_id is None
+            else {"id": header.competition_id, "name": header.competition_name},
+        ),
+        ("created_at", header.created_at),
+        ("ended_at", header.ended_at),
+        ("events", header.events),
+    ]
+    return "{" + ",".join(f"{dumps(k)}:{dumps(v)}" for k, v in fields) + "}"
+
+
+def event_line(event: LogEvent) -> str:
+    """Return the line of one event (no newline).
+
+    >>> print(event_line(LogEvent(0, 3, 'Drew', {'card': '7H'}, 'e1', 't1')))
+    {"version":3,"id":"e1","recorded_at":"t1","type":"Drew","data":{"card":"7H"},"metadata":{}}
+    """
+    fields: list[tuple[str, Any]] = [
+        ("version", event.version),
+        ("id", event.event_id),
+        ("recorded_at", event.recorded_at),
+        ("type", event.type),
+        ("data", dict(event.data)),
+        ("metadata", dict(event.metadata)),
+    ]
+    return "{" + ",".join(f"{dumps(k)}:{dumps(v)}" for k, v in fields) + "}"
+
+
+def format_time(moment: datetime) -> str:
+    """Return a recorded-at time as the log writes it: ISO 8601 with microseconds.
+
+    >>> from datetime import timezone
+    >>> format_time(datetime(2026, 11, 22, 1, 2, 3, tzinfo=timezone.utc))
+    '2026-11-22T01:02:03.000000+00:00'
+    """
+    return moment.isoformat(timespec="microseconds")
+
+
+def is_header(value: Any) -> bool:
+    """Whether a parsed line is a match header (it carries the format version)."""
+    return isinstance(value, dict) and "matchlog" in value
+
+
+def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
+    """Read the next match from ``lines`` into ``visitor``; ``None`` at the end of input.
+
+    Problems go to ``visitor.handle_error`` with their line; reading goes on to the
+    match's end (its event count, or the next header), so the next call reads the
+    next match.
+    """
+    first = lines.next_content()
+    if first is None:
+        return None
+    number, text = first
+    visitor.begin_match(number)
+    value, error = _parse(number, text)
+    header: LogHeader | None = None
+    if error is not None:
+        visitor.handle_error(error)
+    elif not is_header(value):
+        visitor.handle_error(
+            LogError(number, "HEADER_MISSING", "a match starts with its header line")
+        )
+    else:
+        header = _header(number, value, visitor)
+        if header is not None:
+            visitor.visit_header(header)
+    expected = None if header is None else header.events
+    count = 0
+    last = number
+    while expected is None or count < expected:
+        item = lines.next_content()
+        if item is None:
+            if expected is not None:
+                visitor.handle_error(
+                    LogError(
+                        last,
+                        "TRUNCATED",
+                        f"the header announces {expected} events, the file ends after {count}",
+                    )
+                )
+            break
+        number, text = item
+        value, error = _parse(number, text)
+        if error is None and is_header(value):
+            if expected is not None:
+                visitor.handle_error(
+                    LogError(
+                        number,
+                        "TRUNCATED",
+                        f"the header announces {expected} events, the next match starts "
+                        f"after {count}",
+                    )
+                )
+            lines.push_back(item)
+            break
+        last = number
+        count += 1
+        if error is not None:
+            visitor.handle_error(error)
+            continue
+        event = _event(number, value, count, visitor)
+        if event is not None:
+            visitor.visit_event(event)
+    visitor.end_match(last)
+    return visitor.result()
+
+
+def _parse(number: int, text: str) -> tuple[Any, LogError | None]:
+    if not is_text_line(text):
+        return None, LogError(number, "NOT_TEXT", "binary data where a JSON line was expected")
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as e:
+        return None, LogError(number, "MALFORMED_JSON", f"not JSON: {e.msg} at column {e.colno}")
+
+
+def _header(number: int, value: dict[str, Any], visitor: BaseVisitor[Any]) -> LogHeader | None:
+    def bad(message: str) -> None:
+        visitor.handle_error(LogError(number, "HEADER_INVALID", message))
+
+    if value.get("matchlog") != FORMAT_VERSION:
+        visitor.handle_error(
+            LogError(
+                number,
+                "FORMAT_VERSION",
+                f"format version {value.get('matchlog')!r} is not supported (this reads "
+                f"{FORMAT_VERSION})",
+            )
+        )
+        return None
+    wanted: dict[str, type | tuple[type, ...]] = {
+        "match": str,
+        "game": str,
+        "variant": str,
+        "rules_version": int,
+        "dealing": str,
+        "first_dealer": int,
+        "players": list,
+        "options": dict,
+    }
+    for key, kind in wanted.items():
+        if not isinstance(value.get(key), kind) or isinstance(value.get(key), bool):
+            bad(f"{key!r} is missing or not a {getattr(kind, '__name__', kind)}")
+            return None
+    players = []
+    for seat, entry in enumerate(value["players"]):
+        if (
+            not isinstance(entry, dict)
+            or entry.get("seat") != seat
+            or not isinstance(entry.get("id"), str)
+            or not isinstance(entry.get("name"), str)
+        ):
+            bad(f"player {seat} needs a seat {seat}, an id and a name")
+            return None
+        players.append(LogPlayer(seat, entry["id"], entry["name"]))
+    competition = value.get("competition")
+    if competition is not None and (
+        not isinstance(competition, dict) or not isinstance(competition.get("id"), str)
+    ):
+        bad("'competition' is null or an object with an id and a name")
+        return None
+    events = value.get("events")
+    if events is not None and (not isinstance(events, int) or events < 0):
+        bad(f"'events' is a count of event lines, not {events!r}")
+        return None
+    if not _is_uuid(value["match"]):
+        bad(f"'match' is a match id (a UUID), not {value['match']!r}")
+        return None
+    return LogHeader(
+        match_id=value["match"],
+        game=value["game"],
+        variant=value["variant"],
+        players=tuple(players),
+        first_dealer=value["first_dealer"],
+        first_dealer_drawn=value.get("first_dealer_drawn") is True,
+        dealing=value["dealing"],
+        format=value.get("format"),
+        options=value["options"],
+        rules_version=value["rules_version"],
+        competition_id=None if competition is None else competition["id"],
+        competition_name=None if competition is None else competition.get("name"),
+        created_at=value.get("created_at"),
+        ended_at=value.get("ended_at"),
+        events=events,
+        line=number,
+    )
+
+
+def _event(number: int, value: Any, count: int, visitor: BaseVisitor[Any]) -> LogEvent | None:
+    def bad(message: str) -> None:
+        visitor.handle_error(LogError(number, "EVENT_INVALID", message))
+
+    if not isinstance(value, dict):
+        bad("an event line is a JSON object")
+        return None
+    if value.get("version") != count:
+        bad(f"event {count} of the match has version {value.get('version')!r}")
+        return None
+    if not isinstance(value.get("type"), str) or not isinstance(value.get("data"), dict):
+        bad("an event needs a 'type' (text) and 'data' (an object)")
+        return None
+    event_id, recorded_at = value.get("id"), value.get("recorded_at")
+    if not isinstance(event_id, str) or not _is_uuid(event_id):
+        bad(f"'id' is an event id (a UUID), not {event_id!r}")
+        return None
+    if not isinstance(recorded_at, str) or not _is_time(recorded_at):
+        bad(f"'recorded_at' is an ISO 8601 time with its offset, not {recorded_at!r}")
+        return None
+    metadata = value.get("metadata", {})
+    if not isinstance(metadata, dict):
+        bad("'metadata' is an object")
+        return None
+    return LogEvent(number, count, value["type"], value["data"], event_id, recorded_at, metadata)
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        return str(UUID(text)) == text
+    except ValueError:
+        return False
+
+
+def _is_time(text: str) -> bool:
+    try:
+        return datetime.fromisoformat(text).tzinfo is not None
+    except ValueError:
+        return False

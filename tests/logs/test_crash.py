@@ -1,0 +1,53 @@
+"""A kill -9 in the middle of an import leaves only whole matches."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+
+from tests.logs.support import cli, simulated
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def stored_streams(database_url: str) -> dict[str, int]:
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute("SELECT stream, max(version) FROM events GROUP BY stream").fetchall()
+    return {stream: int(version) for stream, version in rows}
+
+
+class TestKilledImport:
+    def test_kill_9_leaves_only_whole_matches(self, database_url: str, tmp_path: Path) -> None:
+        path = tmp_path / "many.jsonl"
+        body = simulated(path, "kozel", "default", matches=40, seed=4)
+        announced = {
+            f"kozel-{h['match']}": h["events"]
+            for h in map(json.loads, body.splitlines())
+            if "matchlog" in h
+        }
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "import", "-q", str(path)],
+            cwd=ROOT,
+            env={**os.environ, "MATCHLOG_DATABASE_URL": database_url},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(stored_streams(database_url)) < 3:
+            time.sleep(0.02)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        stored = stored_streams(database_url)
+        assert 3 <= len(stored) < len(announced), "killed before the end of the file"
+        assert {s: announced[s] for s in stored} == stored
+        code, _, err = cli(database_url, "import", str(path))
+        assert 0 == code, err
+        assert f"{len(stored)} already recorded" in err
+        assert announced == stored_streams(database_url)
