@@ -128,9 +128,12 @@ def anonymous_reads(client: TestClient[Any], match_id: str, round_start: int) ->
         replay = client.get(f"/matches/{match_id}/replay", params={"ply": steps[-1]["ply"]})
         assert 200 == replay.status_code
         bodies.append(replay.json())
-        assert "FORBIDDEN" == client.get(
-            f"/matches/{match_id}/replay", params={"ply": steps[-1]["ply"], "seat": "full"}
-        ).json()["code"]
+        assert (
+            "FORBIDDEN"
+            == client.get(
+                f"/matches/{match_id}/replay", params={"ply": steps[-1]["ply"], "seat": "full"}
+            ).json()["code"]
+        )
     bodies.append(client.get(f"/matches/{match_id}/series").json())
     return bodies
 
