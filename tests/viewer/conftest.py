@@ -90,7 +90,16 @@ def _server(viewer_database: str) -> Iterator[str]:
     data_dir = tempfile.mkdtemp(prefix="matchlog-viewer-")
     app = create_app(Settings(database_url=viewer_database, data_dir=Path(data_dir)))
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            # A live feed still open would hold the shutdown; the lifespan still closes the pool.
+            timeout_graceful_shutdown=5,
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"
@@ -102,10 +111,9 @@ def _server(viewer_database: str) -> Iterator[str]:
             time.sleep(0.05)
         yield base
     finally:
-        # Open SSE responses would hold a graceful shutdown: cut them.
         server.should_exit = True
-        server.force_exit = True
         thread.join(timeout=30)
+        assert not thread.is_alive(), "the server did not stop"
         shutil.rmtree(data_dir, ignore_errors=True)
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from store.accounts import Role
 from tests.recording.play import create_match, play_to_end
-from tests.viewer.conftest import token_headers
+from tests.viewer.conftest import DESKTOP, token_headers
 from tests.viewer.table import (
     READ_ZONES,
     card_text,
@@ -153,6 +153,7 @@ class TestReplay:
         check_replay_ply(page, "kozel", track, steps, last)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
 
+    @pytest.mark.parametrize("viewport", [DESKTOP], indirect=True, ids=["desktop"])
     def test_shared_link_opens_at_its_ply(
         self, page: Page, server: str, http: httpx.Client, cuttle_match: dict[str, Any]
     ) -> None:
@@ -162,6 +163,34 @@ class TestReplay:
         page.goto(f"{server}/matches/{match_id}/view?ply=3")
         wait_for_ply(page, 3)
         assert steps[2]["sentence"] == page.inner_text("#sentence")
+
+    @pytest.mark.parametrize("viewport", [DESKTOP], indirect=True, ids=["desktop"])
+    def test_taken_back_steps_and_notes_are_shown(
+        self, page: Page, server: str, cuttle_match: dict[str, Any]
+    ) -> None:
+        """A timeline's ``taken_back`` and ``notes`` keys are drawn (issue #8's timeline)."""
+        match_id = cuttle_match["id"]
+
+        def annotate(route: Any) -> None:
+            body = route.fetch().json()
+            body["steps"][1]["taken_back"] = True
+            body["steps"][2]["notes"] = ["Bob hesitated"]
+            body["notes"] = [{"ply": 3, "text": "table talk", "author": "TD"}]
+            route.fulfill(json=body)
+
+        page.route(f"**/matches/{match_id}/timeline", annotate)
+        page.goto(f"{server}/matches/{match_id}/view?ply=2")
+        wait_for_ply(page, 2)
+        undone = page.locator('#timeline-list li[data-ply="2"]')
+        assert "taken-back" in (undone.get_attribute("class") or "")
+        assert "taken back" == undone.locator(".badge").inner_text()
+        assert page.inner_text("#sentence").startswith("(taken back) ")
+        assert [] == page.locator("#notes li").all_inner_texts()
+        page.keyboard.press("ArrowRight")
+        wait_for_ply(page, 3)
+        assert ["Bob hesitated", "TD: table talk"] == page.locator("#notes li").all_inner_texts()
+        notes = page.locator('#timeline-list li[data-ply="3"] .note').all_inner_texts()
+        assert ["Bob hesitated", "TD: table talk"] == notes
 
 
 class StopPlaying(Exception):
