@@ -3,7 +3,8 @@
 The pages are plain HTML shells; their script (``api/static/viewer.js``) reads the
 JSON endpoints anonymously (replay, timeline, series, standings, the live feed),
 so a page can never show more than the public view while a match is live. The
-handlers only check that the match or competition exists, so a wrong link is a 404.
+handlers only check that the match or competition exists and may be read (as the
+JSON endpoints do), so a wrong link is a 404.
 """
 
 from __future__ import annotations
@@ -18,11 +19,10 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 from psycopg_pool import AsyncConnectionPool
 
+from api.auth import Principal, require_read
 from api.competitions import CompetitionId
-from api.matches import MatchId
+from api.matches import MatchController, MatchId
 from api.schemas import problem_responses
-from domain.errors import NotFoundError
-from projections.matches import find_match
 from store import accounts
 
 STATIC = Path(__file__).parent / "static"
@@ -73,25 +73,22 @@ class ViewerController(Controller):
         "/matches/{match_id:uuid}/view",
         operation_id="ViewMatch",
         summary="A page that draws the table at any ply, and follows a live match",
-        responses=problem_responses(404),
+        responses=problem_responses(401, 403, 404),
         media_type="text/html",
     )
     async def view_match(
-        self, match_id: MatchId, pool: NamedDependency[AsyncConnectionPool]
+        self,
+        match_id: MatchId,
+        principal: NamedDependency[Principal | None],
+        pool: NamedDependency[AsyncConnectionPool],
     ) -> Response[str]:
         """Return the match page (``?ply=N`` picks the position; the script reads it).
 
         Raises:
             NotFoundError (MATCH_NOT_FOUND): there is no such match.
+            UnauthenticatedError, ForbiddenError: its competition's reads are private.
         """
-        async with pool.connection() as conn:
-            row = await find_match(conn, match_id)
-        if row is None:
-            raise NotFoundError(
-                f"there is no match {str(match_id)!r}",
-                code="MATCH_NOT_FOUND",
-                details={"match_id": str(match_id)},
-            )
+        row = await MatchController._readable(pool, principal, match_id)
         title = f"{str(row['game']).capitalize()} match"
         html = page("match", str(match_id), title, f"/matches/{match_id}")
         return Response(html, media_type="text/html; charset=utf-8")
@@ -100,19 +97,24 @@ class ViewerController(Controller):
         "/competitions/{competition_id:uuid}/view",
         operation_id="ViewCompetition",
         summary="A page listing a competition's matches and its standings",
-        responses=problem_responses(404),
+        responses=problem_responses(401, 403, 404),
         media_type="text/html",
     )
     async def view_competition(
-        self, competition_id: CompetitionId, pool: NamedDependency[AsyncConnectionPool]
+        self,
+        competition_id: CompetitionId,
+        principal: NamedDependency[Principal | None],
+        pool: NamedDependency[AsyncConnectionPool],
     ) -> Response[str]:
         """Return the competition page: its matches with series scores, and the standings.
 
         Raises:
             NotFoundError (COMPETITION_NOT_FOUND): there is no such competition.
+            UnauthenticatedError, ForbiddenError: its reads are private.
         """
         async with pool.connection() as conn:
             competition = await accounts.get_competition(conn, competition_id)
+        require_read(principal, competition)
         html = page(
             "competition",
             str(competition_id),

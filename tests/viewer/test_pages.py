@@ -7,7 +7,7 @@ from typing import Any
 
 from litestar.testing import TestClient
 
-from tests.api.conftest import _client, _scorer  # noqa: F401
+from tests.api.conftest import _admin, _client, _scorer  # noqa: F401
 
 
 class TestPages:
@@ -38,6 +38,28 @@ class TestPages:
         assert response.headers["content-type"].startswith("text/html")
         assert f'data-id="{match["id"]}"' in response.text
         assert '<script src="/static/viewer.js">' in response.text
+
+    def test_private_competition_needs_a_token(
+        self, client: TestClient[Any], admin: dict[str, str], scorer: dict[str, str]
+    ) -> None:
+        """A private competition's pages are refused to anonymous readers, as its JSON is."""
+        competition = client.post(
+            "/competitions",
+            json={"name": "Closed", "game": "cuttle", "variant": "standard", "public_reads": False},
+            headers=admin,
+        ).json()
+        players = [
+            client.post("/players", json={"display_name": n}, headers=scorer).json()["id"]
+            for n in ("Ann", "Bob")
+        ]
+        match = client.post(
+            "/matches",
+            json={"game": "cuttle", "players": players, "competition_id": competition["id"]},
+            headers=scorer,
+        ).json()
+        pages = [f"/competitions/{competition['id']}/view", f"/matches/{match['id']}/view"]
+        assert [401, 401] == [client.get(url).status_code for url in pages]
+        assert [200, 200] == [client.get(url, headers=scorer).status_code for url in pages]
 
     def test_assets_are_served(self, client: TestClient[Any]) -> None:
         script = client.get("/static/viewer.js")

@@ -246,6 +246,31 @@ class TestLive:
         with pytest.raises(StopPlaying):
             play_to_end(http, scorer_headers, match, random.Random(3), after_each=check)
 
+    @pytest.mark.parametrize("viewport", [DESKTOP], indirect=True, ids=["desktop"])
+    def test_match_end_shows_every_hand(
+        self,
+        page: Page,
+        server: str,
+        http: httpx.Client,
+        scorer_headers: dict[str, str],
+    ) -> None:
+        """When the followed match ends, the page moves to its last ply and shows the full view."""
+        players = make_players(http, scorer_headers, ["Ann", "Bob"])
+        body = {"game": "cuttle", "variant": "standard", "format": "quick", "players": players}
+        match = create_match(http, scorer_headers, body)
+        page.goto(f"{server}/matches/{match['id']}/view")
+        wait_for_ply(page, 0)
+        final = play_to_end(http, scorer_headers, match, random.Random(11))
+        assert "finished" == final["status"]
+        track = track_of(http, scorer_headers, match["id"])
+        last = len(track.plies)
+        page.wait_for_selector('#table[data-seat="full"]', state="attached")
+        wait_for_ply(page, last)
+        assert "finished" == page.inner_text("#status")
+        view, seats = views_at(track, last)
+        assert view is not None
+        assert expected_zones("cuttle", view, seats) == drawn(page)
+
 
 class TestCompetition:
     def test_lists_matches_and_standings(
