@@ -195,6 +195,7 @@
       notes: [],
       ply: 0,
       plies: 0,
+      following: true,
       cache: new Map(),
       asked: 0,
       stopFeed: null,
@@ -272,32 +273,35 @@
     function go(ply) {
       const target = Math.max(0, Math.min(S.plies, Number.isFinite(ply) ? ply : 0));
       S.ply = target;
+      S.following = target >= S.plies; // a live update moves a reader at the end along
       const url = new URL(location.href);
       url.searchParams.set("ply", String(target));
       history.replaceState(null, "", url);
       return show(target);
     }
 
+    // Returns [body, fresh]: a fresh body's ``plies`` is the match's count right now.
     async function replayAt(ply) {
       const key = seatParam() + ":" + ply;
-      if (S.cache.has(key)) return S.cache.get(key);
+      if (S.cache.has(key)) return [S.cache.get(key), false];
       const body = await getJSON(base + "/replay?ply=" + ply + "&seat=" + seatParam());
-      // While live the last ply may still gain derived events; earlier plies never change.
+      // While live the last ply may still gain derived events; earlier plies change only
+      // by a takeback, which clears the cache (see load).
       if (!live() || ply < body.plies) S.cache.set(key, body);
-      return body;
+      return [body, true];
     }
 
     async function show(ply) {
       const asked = ++S.asked;
-      let replay;
+      let replay, fresh;
       try {
-        replay = await replayAt(ply);
+        [replay, fresh] = await replayAt(ply);
       } catch (error) {
         showError(error.message);
         return;
       }
       if (asked !== S.asked) return; // a later step overtook this one
-      S.plies = Math.max(S.plies, replay.plies);
+      if (fresh) S.plies = replay.plies;
       draw(replay);
     }
 
@@ -397,6 +401,9 @@
       const [match, timeline] = await Promise.all([getJSON(base), getJSON(base + "/timeline")]);
       S.match = match;
       S.names = timeline.players;
+      // A timeline that no longer extends the one drawn (a takeback) invalidates the cache.
+      const signature = (steps) => steps.map((s) => s.version + (s.taken_back ? "x" : "")).join(",");
+      if (!signature(timeline.steps).startsWith(signature(S.steps))) S.cache.clear();
       S.steps = timeline.steps;
       S.notes = Array.isArray(timeline.notes) ? timeline.notes : [];
       S.plies = S.steps.filter((step) => !step.taken_back).length;
@@ -413,7 +420,7 @@
     }
 
     async function refresh() {
-      const following = S.ply >= S.plies;
+      const following = S.following;
       const wasLive = live();
       try {
         await load();
@@ -428,6 +435,22 @@
       await go(following ? S.plies : S.ply);
     }
 
+    // One refresh at a time, so an older answer never overwrites a newer one.
+    let refreshing = false;
+    let again = false;
+    async function refreshOnce() {
+      if (refreshing) {
+        again = true;
+        return;
+      }
+      refreshing = true;
+      do {
+        again = false;
+        await refresh();
+      } while (again);
+      refreshing = false;
+    }
+
     (async () => {
       try {
         await load();
@@ -438,7 +461,7 @@
       const asked = new URL(location.href).searchParams.get("ply");
       const ply = asked === null || !/^\d+$/.test(asked) ? S.plies : Number(asked);
       await go(ply);
-      if (live()) S.stopFeed = follow(base + "/live", debounce(refresh, 150));
+      if (live()) S.stopFeed = follow(base + "/live", debounce(refreshOnce, 60));
     })();
   }
 
