@@ -23,6 +23,7 @@ from api.replays import ReplayController
 from api.settings import Settings
 from api.standings import StandingsController
 from api.tokens import TokenController
+from api.viewer import ViewerController, static_files
 from projections.rebuild import INLINE_PROJECTORS
 from projections.replay import ReplayCache
 from store.database import resolve_database_url
@@ -70,6 +71,8 @@ def create_app(settings: Settings) -> Litestar:
             ReplayController,
             StandingsController,
             LiveController,
+            ViewerController,
+            static_files(),
         ],
         lifespan=[database],
         dependencies={

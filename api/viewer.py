@@ -1,0 +1,137 @@
+"""``/matches/{id}/view`` and ``/competitions/{id}/view``: the card table in a browser.
+
+The pages are plain HTML shells; their script (``api/static/viewer.js``) reads the
+JSON endpoints anonymously (replay, timeline, series, standings, the live feed),
+so a page can never show more than the public view while a match is live. The
+handlers only check that the match or competition exists and may be read (as the
+JSON endpoints do), so a wrong link is a 404.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+from string import Template
+
+from litestar import Controller, Response, get
+from litestar.di import NamedDependency
+from litestar.static_files import create_static_files_router
+from litestar.types import ControllerRouterHandler
+from psycopg_pool import AsyncConnectionPool
+
+from api.auth import Principal, require_read
+from api.competitions import CompetitionId
+from api.matches import MatchController, MatchId
+from api.schemas import problem_responses
+from store import accounts
+
+STATIC = Path(__file__).parent / "static"
+STATIC_PATH = "/static"
+
+_PAGE = Template("""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>$title · matchlog</title>
+<link rel="stylesheet" href="$static/viewer.css">
+</head>
+<body data-page="$page" data-id="$id">
+<noscript>This page draws the table with JavaScript; the same data is at
+<a href="$json">$json</a>.</noscript>
+<main id="app" aria-live="polite"><p class="loading">Loading…</p></main>
+<script src="$static/viewer.js"></script>
+</body>
+</html>
+""")
+
+
+def page(kind: str, ident: str, title: str, json_url: str) -> str:
+    """Return the HTML shell of a viewer page; its script draws everything.
+
+    >>> 'data-page="match"' in page("match", "1", "Cuttle <match>", "/matches/1")
+    True
+    >>> "Cuttle &lt;match&gt;" in page("match", "1", "Cuttle <match>", "/matches/1")
+    True
+    """
+    return _PAGE.substitute(
+        title=escape(title),
+        static=STATIC_PATH,
+        page=kind,
+        id=escape(ident),
+        json=escape(json_url),
+    )
+
+
+class ViewerController(Controller):
+    """HTML pages that draw matches and competitions from the JSON API."""
+
+    tags = ("viewer",)
+    include_in_schema = False
+
+    @get(
+        "/matches/{match_id:uuid}/view",
+        operation_id="ViewMatch",
+        summary="A page that draws the table at any ply, and follows a live match",
+        responses=problem_responses(401, 403, 404),
+        media_type="text/html",
+    )
+    async def view_match(
+        self,
+        match_id: MatchId,
+        principal: NamedDependency[Principal | None],
+        pool: NamedDependency[AsyncConnectionPool],
+    ) -> Response[str]:
+        """Return the match page (``?ply=N`` picks the position; the script reads it).
+
+        Raises:
+            NotFoundError (MATCH_NOT_FOUND): there is no such match.
+            UnauthenticatedError, ForbiddenError: its competition's reads are private.
+        """
+        row = await MatchController._readable(pool, principal, match_id)
+        title = f"{str(row['game']).capitalize()} match"
+        html = page("match", str(match_id), title, f"/matches/{match_id}")
+        return Response(html, media_type="text/html; charset=utf-8")
+
+    @get(
+        "/competitions/{competition_id:uuid}/view",
+        operation_id="ViewCompetition",
+        summary="A page listing a competition's matches and its standings",
+        responses=problem_responses(401, 403, 404),
+        media_type="text/html",
+    )
+    async def view_competition(
+        self,
+        competition_id: CompetitionId,
+        principal: NamedDependency[Principal | None],
+        pool: NamedDependency[AsyncConnectionPool],
+    ) -> Response[str]:
+        """Return the competition page: its matches with series scores, and the standings.
+
+        Raises:
+            NotFoundError (COMPETITION_NOT_FOUND): there is no such competition.
+            UnauthenticatedError, ForbiddenError: its reads are private.
+        """
+        async with pool.connection() as conn:
+            competition = await accounts.get_competition(conn, competition_id)
+        require_read(principal, competition)
+        html = page(
+            "competition",
+            str(competition_id),
+            competition.name,
+            f"/competitions/{competition_id}/standings",
+        )
+        return Response(html, media_type="text/html; charset=utf-8")
+
+
+def static_files() -> ControllerRouterHandler:
+    """Return the router serving the viewer's script and style sheet from ``api/static``."""
+    return create_static_files_router(
+        path=STATIC_PATH,
+        directories=[STATIC],
+        include_in_schema=False,
+        cache_control=None,
+    )
+
+
+__all__ = ["STATIC", "ViewerController", "page", "static_files"]
