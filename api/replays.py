@@ -7,10 +7,8 @@ scorer who may record it. Once the match is over its whole record is public.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Annotated, Any
 
-import psycopg
 from litestar import Controller, get
 from litestar.datastructures import State
 from litestar.di import NamedDependency
@@ -23,16 +21,8 @@ from api.schemas import problem_responses
 from domain.errors import ForbiddenError, MalformedError, NotFoundError
 from domain.stream import rules_for
 from projections.replay import ReplayCache, Track, replay_at, timeline
+from projections.reports import player_names
 from projections.series import find_series
-
-
-async def player_names(conn: psycopg.AsyncConnection[Any], players: Sequence[str]) -> list[str]:
-    """Return the display names of ``players`` (seat order); an unknown id stays as it is."""
-    cur = await conn.execute(
-        "SELECT id::text, display_name FROM players WHERE id = ANY(%s::uuid[])", (list(players),)
-    )
-    names = dict(await cur.fetchall())
-    return [names.get(p, p) for p in players]
 
 
 def parse_seat(value: str, seats: int) -> int | str | None:

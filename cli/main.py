@@ -10,6 +10,7 @@ from cli.importer import import_
 from cli.replay import replay
 from cli.serve import serve
 from cli.simulate import simulate
+from cli.standings import standings
 from cli.verify import verify
 
 app = typer.Typer(
@@ -27,6 +28,7 @@ app.command()(export)
 app.command()(verify)
 app.command()(replay)
 app.command()(simulate)
+app.command()(standings)
 
 if __name__ == "__main__":
     app()

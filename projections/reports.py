@@ -1,0 +1,126 @@
+"""Standings as people read them: named rows in column order, and CSV or Markdown.
+
+The API (``GET /competitions/{id}/standings``) and the CLI (``matchlog standings``)
+both render through here, so a table reads the same wherever it is exported.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+
+from projections.standings import CUTTLE_STATS, KOZEL_STATS, find_standings
+from store.accounts import Competition
+
+
+async def player_names(conn: psycopg.AsyncConnection[Any], players: Sequence[str]) -> list[str]:
+    """Return the display names of ``players`` (in order); an unknown id stays as it is."""
+    cur = await conn.execute(
+        "SELECT id::text, display_name FROM players WHERE id = ANY(%s::uuid[])", (list(players),)
+    )
+    names = dict(await cur.fetchall())
+    return [names.get(p, p) for p in players]
+
+
+async def standings_report(
+    conn: psycopg.AsyncConnection[Any], competition: Competition
+) -> dict[str, Any]:
+    """Return a competition's standings with players' names and rows in column order.
+
+    Names are today's display names; before any match has ended the tables are empty.
+    """
+    stored = await find_standings(conn, competition.id)
+    body = stored or {
+        "game": competition.game,
+        "tiebreaks": list(competition.tiebreaks),
+        "matches": 0,
+        "players": [],
+        **({"pairs": []} if competition.game == "kozel" else {}),
+    }
+    members = {m for t in ("players", "pairs") for r in body.get(t, []) for m in r["members"]}
+    names = dict(zip(sorted(members), await player_names(conn, sorted(members)), strict=True))
+    stats = KOZEL_STATS if competition.game == "kozel" else CUTTLE_STATS
+    for table in ("players", "pairs"):
+        if table in body:
+            body[table] = [_ordered(row, names, stats) for row in body[table]]
+    body["competition_id"] = str(competition.id)
+    return body
+
+
+def columns(game: str, tiebreaks: Sequence[str]) -> list[str]:
+    """Return the export columns of a game's table, tiebreaks in the competition's order."""
+    stats = KOZEL_STATS if game == "kozel" else CUTTLE_STATS
+    return ["rank", "name", *stats, *tiebreaks, "mu", "sigma", "ordinal"]
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value)
+
+
+def flat_rows(standings: dict[str, Any], table: str) -> list[dict[str, str]]:
+    """Return a table's rows as text cells under ``columns``."""
+    out = []
+    for row in standings.get(table, []):
+        cells = {"rank": str(row["rank"]), "name": row["name"]}
+        for key, value in row.items():
+            if isinstance(value, int | float) and key != "rank":
+                cells[key] = _number(value)
+        for key, value in row["tiebreaks"].items():
+            cells[key] = _number(value)
+        for key, value in (row.get("rating") or {}).items():
+            cells[key] = _number(value)
+        out.append(cells)
+    return out
+
+
+def to_csv(standings: dict[str, Any]) -> str:
+    """Render standings as CSV: one header, a ``table`` column (players or pairs)."""
+    cols = columns(standings["game"], standings["tiebreaks"])
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["table", *cols])
+    for table in ("players", "pairs"):
+        for cells in flat_rows(standings, table):
+            writer.writerow([table, *(cells.get(c, "") for c in cols)])
+    return buffer.getvalue()
+
+
+def to_markdown(standings: dict[str, Any], title: str) -> str:
+    """Render standings as Markdown tables, one per table (players, then pairs)."""
+    cols = columns(standings["game"], standings["tiebreaks"])
+    lines = [f"# {title}", "", f"{standings['matches']} finished matches.", ""]
+    for table in ("players", "pairs"):
+        if table not in standings:
+            continue
+        lines += [f"## {table.capitalize()}", ""]
+        lines.append("| " + " | ".join(cols) + " |")
+        lines.append("|" + "|".join("---" for _ in cols) + "|")
+        for cells in flat_rows(standings, table):
+            lines.append("| " + " | ".join(cells.get(c, "") for c in cols) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _ordered(row: dict[str, Any], names: dict[str, str], stats: Sequence[str]) -> dict[str, Any]:
+    """Return a stored row with its name and its keys in column order (jsonb sorts them)."""
+    out: dict[str, Any] = {
+        "rank": row["rank"],
+        "name": " & ".join(names[m] for m in row["members"]),
+        "entity": row["entity"],
+        "members": row["members"],
+    }
+    out.update({key: row[key] for key in stats if key in row})
+    out["points"] = row["points"]
+    out["tiebreaks"] = row["tiebreaks"]
+    if "rating" in row:
+        out["rating"] = row["rating"]
+    return out
+
+
+__all__ = ["columns", "flat_rows", "player_names", "standings_report", "to_csv", "to_markdown"]
