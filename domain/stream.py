@@ -515,6 +515,25 @@ def decide(state: MatchState, command: Command) -> list[Event]:
         IllegalMoveError (ROUND_IN_PROGRESS): a round is started while one is live.
         MalformedError, IllegalMoveError: the engine's codes for the move.
     """
+    return step(state, command)[0]
+
+
+def step(state: MatchState, command: Command) -> tuple[list[Event], MatchState]:
+    """Decide a command and return its events with the state they lead to.
+
+    The same as ``decide`` followed by ``fold``, but a move's events are folded once
+    (deciding a move has to fold them anyway, to see whether the round ended).
+
+    Raises:
+        DomainError: as ``decide``.
+    """
+    if isinstance(command, Play) and state.config is not None and state.result is None:
+        return _play(state, command)
+    events = _decide_other(state, command)
+    return events, fold(events, state)
+
+
+def _decide_other(state: MatchState, command: Command) -> list[Event]:
     if isinstance(command, CreateMatch):
         return _create(state, command)
     if state.config is None:
@@ -525,7 +544,7 @@ def decide(state: MatchState, command: Command) -> list[Event]:
         return _start_round(state, command.deal)
     if isinstance(command, ResignMatch):
         return _resign_match(state, command.seat)
-    return _play(state, command)
+    raise AssertionError(f"unknown command {command!r}")
 
 
 def _create(state: MatchState, command: CreateMatch) -> list[Event]:
@@ -611,7 +630,7 @@ def _match_ended(series: Series, result: MatchResult) -> Event:
     return Event("MatchEnded", data)
 
 
-def _play(state: MatchState, command: Play) -> list[Event]:
+def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
     rules = state.rules
     if not state.round_in_progress:
         what = "round" if rules.game == "cuttle" else "deal"
@@ -624,17 +643,21 @@ def _play(state: MatchState, command: Play) -> list[Event]:
     after = fold(events, state)
     outcome = rules.outcome(after.position)
     if outcome is None:
-        return events
+        return events, after
     assert after.series is not None and after.config is not None
     series, scored = rules.score(after.series, outcome, after.rounds_started)
+    after = evolve(after, scored)
     events.append(scored)
     result = series.result()
     if result is not None:
-        events.append(_match_ended(series, result))
-    elif after.config.dealing == "server" and command.next_deal is not None:
-        scored_state = evolve(after, scored)
-        events.extend(_start_round(scored_state, command.next_deal))
-    return events
+        ended = _match_ended(series, result)
+        events.append(ended)
+        return events, evolve(after, ended)
+    if after.config is not None and after.config.dealing == "server" and command.next_deal:
+        started = _start_round(after, command.next_deal)
+        events.extend(started)
+        return events, fold(started, after)
+    return events, after
 
 
 # --- what the public may see of a live match's events ------------------------------------

@@ -34,10 +34,9 @@ from domain.stream import (
     MatchState,
     Play,
     StartRound,
-    decide,
     evolve,
-    fold,
     rules_for,
+    step,
 )
 from store.events import Notifier, VersionConflictError, append, read_stream
 
@@ -216,8 +215,7 @@ class Recorder:
         events: list[Event] = []
         for command in commands:
             command = self._with_deal(state, command)
-            new = decide(state, command)
-            state = fold(new, state)
+            new, state = step(state, command)
             events.extend(new)
         return events, state
 
