@@ -25,6 +25,7 @@ from psycopg_pool import AsyncConnectionPool
 from domain.cards import format_cards
 from domain.events import Event, NewEvent, RecordedEvent
 from domain.stream import (
+    UNDOING_EVENTS,
     Command,
     CreateMatch,
     MatchConfig,
@@ -33,7 +34,8 @@ from domain.stream import (
     StartRound,
     decide,
     evolve,
-    fold,
+    fold_stream,
+    fold_versioned,
     rules_for,
 )
 from store.events import Notifier, VersionConflictError, append, read_stream
@@ -109,15 +111,30 @@ class Recorder:
         return self._pool
 
     async def load(self, conn: psycopg.AsyncConnection[Any], stream: str) -> tuple[MatchState, int]:
-        """Return the match state and version of ``stream``, folding only what the cache lacks."""
+        """Return the match state and version of ``stream``, folding only what the cache lacks.
+
+        The state is the fold of the effective events. Events are folded on from
+        the cached state, unless a takeback is among them: then the whole stream is
+        folded again from its effective events (what it undoes may be cached).
+        """
         version, state = self._cache.get(stream, (0, MatchState()))
         newer = await read_stream(conn, stream, after_version=version)
+        if any(recorded.type in UNDOING_EVENTS for recorded in newer):
+            return await self.refold(conn, stream), newer[-1].version
         for recorded in newer:
-            state = evolve(state, Event(recorded.type, recorded.data))
+            state = evolve(state, Event(recorded.type, recorded.data), recorded.version)
             version = recorded.version
         if newer:
             self._remember(stream, version, state)
         return state, version
+
+    async def refold(self, conn: psycopg.AsyncConnection[Any], stream: str) -> MatchState:
+        """Fold the whole of ``stream`` from its effective events, and cache the state."""
+        recorded = await read_stream(conn, stream)
+        state = fold_stream([(r.version, Event(r.type, r.data)) for r in recorded])
+        if recorded:
+            self._remember(stream, recorded[-1].version, state)
+        return state
 
     async def record(
         self,
@@ -151,13 +168,15 @@ class Recorder:
                         "expected_version": expected_version,
                     },
                 )
-            events, after = self._decide_all(state, commands)
+            events, after = self._decide_all(state, version, commands)
             new_events = [
                 NewEvent(uuid.uuid4(), event.type, dict(event.data), meta) for event in events
             ]
             # No NOTIFY inside the transaction: PostgreSQL commits notifying
             # transactions one at a time. The notifier wakes readers after commit.
             result = await append(conn, stream, new_events, version, channel=None)
+            if any(event.type in UNDOING_EVENTS for event in events):
+                after = await self.refold(conn, stream)
             for projector in self._projectors:
                 await projector(conn, stream, after, result.events)
             recorded = Recorded(stream, result.version, result.events, after)
@@ -169,13 +188,14 @@ class Recorder:
         return recorded
 
     def _decide_all(
-        self, state: MatchState, commands: Sequence[Command]
+        self, state: MatchState, version: int, commands: Sequence[Command]
     ) -> tuple[list[Event], MatchState]:
         events: list[Event] = []
         for command in commands:
             command = self._with_deal(state, command)
             new = decide(state, command)
-            state = fold(new, state)
+            first = version + len(events) + 1
+            state = fold_versioned(enumerate(new, start=first), state)
             events.extend(new)
         return events, state
 
