@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from cli import db, projections, tokens
+from cli.matches import matches
 from cli.serve import serve
 
 app = typer.Typer(
@@ -14,6 +15,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command()(serve)
+app.command()(matches)
 app.add_typer(db.app, name="db")
 app.add_typer(tokens.app, name="tokens")
 app.add_typer(projections.app, name="projections")

@@ -140,6 +140,20 @@ class TestTakebackOverHttp:
             assert (ply > 2) == (body["taken_back"] is not None)
 
 
+class TestNotes:
+    def test_a_note_with_braces_is_refused(
+        self, client: TestClient[Any], scorer: Headers, live: dict[str, Any]
+    ) -> None:
+        match = live["match"]
+        r = client.post(
+            f"/matches/{match['id']}/notes",
+            json={"version": 2, "text": "{not} a note", "expected_version": match["version"]},
+            headers=scorer,
+        )
+        assert 422 == r.status_code
+        assert "NOTE_INVALID" == r.json()["code"]
+
+
 class TestMatchOver:
     def test_no_takeback_reaches_behind_the_end_for_anyone(
         self, client: TestClient[Any], scorer: Headers, admin: Headers, make_players: Any
@@ -157,11 +171,19 @@ class TestMatchOver:
 
 
 def finished(
-    client: TestClient[Any], scorer: Headers, competition: str, players: list[str], seed: int
+    client: TestClient[Any], scorer: Headers, competition: str, players: list[str], seat: int
 ) -> dict[str, Any]:
+    """Create a match of ``competition`` and end it: ``seat`` resigns the match."""
     body = {"game": "cuttle", "players": players, "competition_id": competition, "first_dealer": 0}
     match = create_match(client, scorer, body)
-    return play_to_end(client, scorer, match, random.Random(seed))
+    r = client.post(
+        f"/matches/{match['id']}/resign",
+        json={"seat": seat, "expected_version": match["version"]},
+        headers=scorer,
+    )
+    assert 200 == r.status_code, r.text
+    ended: dict[str, Any] = r.json()["match"]
+    return ended
 
 
 class TestVoid:
@@ -177,7 +199,7 @@ class TestVoid:
         cup = make_competition(game="cuttle", variant="standard", format="quick")
         a, b, c = make_players(3)
         first = finished(client, scorer, cup, [a, b], 1)
-        second = finished(client, scorer, cup, [b, c], 2)
+        second = finished(client, scorer, cup, [b, c], 0)
         url = f"/matches/{first['id']}/void"
         body = {"reason": "recorded twice", "expected_version": first["version"]}
         r = client.post(url, json=body, headers=scorer)
@@ -199,6 +221,14 @@ class TestVoid:
             ]
         )
         assert expected == {row["entity"]: row["rating"] for row in standings["players"]}
+        note = {
+            "version": 1,
+            "text": "voided: see match 12",
+            "expected_version": first["version"] + 1,
+        }
+        r = client.post(f"/matches/{first['id']}/notes", json=note, headers=admin)
+        assert 201 == r.status_code, r.text
+        assert "void" == r.json()["match"]["status"]
         before = snapshot(database_url)
         run_rebuild(database_url)
         assert before == snapshot(database_url)
