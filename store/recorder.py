@@ -120,6 +120,10 @@ class Recorder:
         version, state = self._cache.get(stream, (0, MatchState()))
         newer = await read_stream(conn, stream, after_version=version)
         if any(recorded.type in UNDOING_EVENTS for recorded in newer):
+            if version == 0:
+                state = fold_stream([(r.version, Event(r.type, r.data)) for r in newer])
+                self._remember(stream, newer[-1].version, state)
+                return state, newer[-1].version
             return await self.refold(conn, stream), newer[-1].version
         for recorded in newer:
             state = evolve(state, Event(recorded.type, recorded.data), recorded.version)
@@ -168,15 +172,13 @@ class Recorder:
                         "expected_version": expected_version,
                     },
                 )
-            events, after = self._decide_all(state, version, commands)
+            events, after = await self._decide_all(conn, stream, state, version, commands)
             new_events = [
                 NewEvent(uuid.uuid4(), event.type, dict(event.data), meta) for event in events
             ]
             # No NOTIFY inside the transaction: PostgreSQL commits notifying
             # transactions one at a time. The notifier wakes readers after commit.
             result = await append(conn, stream, new_events, version, channel=None)
-            if any(event.type in UNDOING_EVENTS for event in events):
-                after = await self.refold(conn, stream)
             for projector in self._projectors:
                 await projector(conn, stream, after, result.events)
             recorded = Recorded(stream, result.version, result.events, after)
@@ -187,16 +189,31 @@ class Recorder:
             self._notifier.notify()
         return recorded
 
-    def _decide_all(
-        self, state: MatchState, version: int, commands: Sequence[Command]
+    async def _decide_all(
+        self,
+        conn: psycopg.AsyncConnection[Any],
+        stream: str,
+        state: MatchState,
+        version: int,
+        commands: Sequence[Command],
     ) -> tuple[list[Event], MatchState]:
         events: list[Event] = []
+        raw: list[tuple[int, Event]] | None = None
         for command in commands:
             command = self._with_deal(state, command)
             new = decide(state, command)
-            first = version + len(events) + 1
-            state = fold_versioned(enumerate(new, start=first), state)
+            numbered = list(enumerate(new, start=version + len(events) + 1))
             events.extend(new)
+            if any(event.type in UNDOING_EVENTS for event in new):
+                # What a takeback restores is older than the cached state: fold the
+                # stream again, with this batch's events so far.
+                if raw is None:
+                    raw = [
+                        (r.version, Event(r.type, r.data)) for r in await read_stream(conn, stream)
+                    ]
+                state = fold_stream(raw + list(enumerate(events, start=version + 1)))
+            else:
+                state = fold_versioned(numbered, state)
         return events, state
 
     @staticmethod

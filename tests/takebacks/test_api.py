@@ -11,12 +11,13 @@ import pytest
 from litestar.testing import TestClient
 from psycopg_pool import AsyncConnectionPool
 
-from domain.stream import Play, TakeBack
+from domain.events import Event
+from domain.stream import Play, TakeBack, move_text
 from projections.standings import FinishedMatch, ratings
 from store.events import VersionConflictError
 from store.recorder import Recorder
 from tests.projections.test_read_models import run_rebuild, snapshot
-from tests.recording.play import create_match, play_to_end
+from tests.recording.play import create_match, play_to_end, shuffled_deal
 
 Headers = dict[str, str]
 
@@ -258,15 +259,32 @@ class TestReadModelsAfterTakebacks:
         cup = make_competition(game="kozel", format={"loss_limit": 6}, tiebreaks=["wins"])
         players = make_players(4)
         rng = random.Random(9)
-        body = {"game": "kozel", "players": players, "competition_id": cup, "first_dealer": 0}
+        body = {
+            "game": "kozel",
+            "players": players,
+            "competition_id": cup,
+            "first_dealer": 0,
+            "dealing": "scorer",
+        }
         match = create_match(client, scorer, body)
         undone = 0
         while match["status"] == "live":
-            rounds = match["rounds_started"]
+            if match["round"] is None:
+                r = client.post(
+                    f"/matches/{match['id']}/rounds",
+                    json={
+                        **shuffled_deal("kozel", "default", rng),
+                        "expected_version": match["version"],
+                    },
+                    headers=scorer,
+                )
+                assert 201 == r.status_code, r.text
+                match = r.json()["match"]
+                continue
             before = match
             match = move(client, scorer, match, rng)
-            if match["rounds_started"] != rounds and undone < 2 and match["status"] == "live":
-                # Take back the move that ended the deal: the next deal goes with it.
+            if match["round"] is None and undone < 2 and match["status"] == "live":
+                # Take back the move that ended the deal, and its score with it.
                 steps = client.get(f"/matches/{match['id']}/timeline", headers=scorer).json()[
                     "steps"
                 ]
@@ -313,3 +331,32 @@ class TestConcurrentWrites:
                 "SELECT max(version) FROM events WHERE stream = %s", (stream,)
             ).fetchone()
         assert row is not None and match["version"] + 1 == row[0]
+
+
+class TestRecorderBatches:
+    def test_a_move_after_a_takeback_in_one_batch_is_decided_at_the_restored_version(
+        self, client: TestClient[Any], scorer: Headers, live: dict[str, Any], database_url: str
+    ) -> None:
+        match, seen = live["match"], live["seen"]
+        target = sorted(seen)[1]
+        moves = seen[target][1]["moves"]
+        stream = f"kozel-{match['id']}"
+
+        async def record() -> Any:
+            async with AsyncConnectionPool(database_url, open=False, min_size=1) as pool:
+                return await Recorder(pool).record(
+                    stream,
+                    [TakeBack(target, "wrong card"), Play(moves[-1])],
+                    expected_version=match["version"],
+                )
+
+        recorded = asyncio.run(record())
+        config = recorded.state.config
+        events = [Event(e.type, e.data) for e in recorded.events]
+        assert "TakenBack" == events[0].type
+        assert moves[-1] == move_text(config, events[1])
+        assert match["version"] + 2 == recorded.events[1].version
+        now = client.get(f"/matches/{match['id']}", headers=scorer).json()
+        assert recorded.version == now["version"]
+        assert recorded.state.position is not None
+        assert now["round"]["view"] == recorded.state.rules.view(recorded.state.position, None)
