@@ -13,8 +13,9 @@ from psycopg_pool import AsyncConnectionPool
 
 from domain.events import Event
 from domain.stream import Play, TakeBack, move_text
+from projections.live import LiveFeed
 from projections.standings import FinishedMatch, ratings
-from store.events import VersionConflictError
+from store.events import VersionConflictError, read_stream
 from store.recorder import Recorder
 from tests.projections.test_read_models import run_rebuild, snapshot
 from tests.recording.play import create_match, play_to_end, shuffled_deal
@@ -360,3 +361,23 @@ class TestRecorderBatches:
         assert recorded.version == now["version"]
         assert recorded.state.position is not None
         assert now["round"]["view"] == recorded.state.rules.view(recorded.state.position, None)
+
+
+class TestLiveFeed:
+    def test_a_takeback_message_carries_the_public_view_it_goes_back_to(
+        self, client: TestClient[Any], scorer: Headers, live: dict[str, Any], database_url: str
+    ) -> None:
+        match, seen = live["match"], live["seen"]
+        target = sorted(seen)[2]
+        assert 200 == take_back(client, scorer, match, target, "wrong card").status_code
+        stream = f"kozel-{match['id']}"
+
+        async def message() -> Any:
+            async with AsyncConnectionPool(database_url, open=False, min_size=1) as pool:
+                async with pool.connection() as conn:
+                    last = (await read_stream(conn, stream))[-1]
+                return await LiveFeed(pool, stream=stream).message(last)
+
+        body = asyncio.run(message())
+        assert "TakenBack" == body["type"]
+        assert seen[target][0]["round"]["view"] == body["view"]
