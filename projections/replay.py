@@ -290,6 +290,23 @@ def timeline(track: Track, names: Sequence[str], *, redact: bool) -> list[dict[s
     return [step for step in steps if step is not None]
 
 
+def corrections(track: Track, *, redact: bool) -> dict[str, list[dict[str, Any]]]:
+    """Return every takeback and every note of the match, oldest first.
+
+    Steps carry the ones on their plies; these lists also hold those on no ply (a
+    note on ``MatchCreated``, a takeback that undid only a round start or a note).
+    """
+    takebacks = {c.version: c for c in track.undone.values()}
+    for index in track.takebacks:
+        version, event = track.events[index]
+        takebacks.setdefault(version, Correction(version, dict(event.data), {}))
+    notes = sorted((n for ns in track.notes.values() for n in ns), key=lambda n: n.version)
+    return {
+        "takebacks": [_taken_back(c, redact=redact) for _, c in sorted(takebacks.items())],
+        "notes": [_note(n, redact=redact) for n in notes],
+    }
+
+
 def replay_at(track: Track, ply: int, seat: int | None, *, full: bool) -> dict[str, Any]:
     """Return the match after ``ply``: score, result and the view of ``seat`` (or all seats).
 
@@ -330,6 +347,7 @@ __all__ = [
     "Frame",
     "ReplayCache",
     "Track",
+    "corrections",
     "refold",
     "replay_at",
     "step_of",

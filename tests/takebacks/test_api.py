@@ -126,6 +126,9 @@ class TestTakebackOverHttp:
         assert {"scorer"} == {s["taken_back"]["by"]["role"] for s in struck}
         noted = [n["text"] for s in steps for n in s["notes"]]
         assert ["clock 12:03"] == noted
+        body = client.get(f"{url}/timeline", headers=scorer).json()
+        assert [versions[1]] == [t["to_version"] for t in body["takebacks"]]
+        assert ["clock 12:03"] == [n["text"] for n in body["notes"]]
         public = client.get(f"{url}/timeline").json()["steps"]
         assert [s["taken_back"] is None for s in steps] == [s["taken_back"] is None for s in public]
 
