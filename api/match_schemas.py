@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from domain.events import RecordedEvent
 
@@ -108,6 +108,35 @@ class ResignIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     seat: StrictInt
+    expected_version: StrictInt | None = None
+
+
+class TakebackIn(BaseModel):
+    """Go back to the match as it was at ``to_version`` (a scorer's correction)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    to_version: StrictInt
+    reason: StrictStr
+    expected_version: StrictInt | None = None
+
+
+class VoidIn(BaseModel):
+    """Void a finished match (admin): it stays in the log and counts nowhere."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reason: StrictStr
+    expected_version: StrictInt | None = None
+
+
+class NoteIn(BaseModel):
+    """A short note on a recorded event (a ruling, a misplay seen, a clock time)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: StrictInt
+    text: StrictStr
     expected_version: StrictInt | None = None
 
 

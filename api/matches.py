@@ -38,10 +38,13 @@ from api.match_schemas import (
     MatchPage,
     MatchSummaryOut,
     MovesIn,
+    NoteIn,
     RecordedOut,
     ResignIn,
     RoundIn,
     RoundOut,
+    TakebackIn,
+    VoidIn,
 )
 from api.problems import validation_failed
 from api.schemas import problem_responses
@@ -56,6 +59,7 @@ from domain.errors import (
 from domain.events import Event, RecordedEvent
 from domain.match import series_score
 from domain.stream import (
+    AddNote,
     Command,
     CreateMatch,
     MatchConfig,
@@ -63,6 +67,8 @@ from domain.stream import (
     Play,
     ResignMatch,
     StartRound,
+    TakeBack,
+    VoidMatch,
     public_event_data,
     rules_for,
 )
@@ -345,6 +351,116 @@ class MatchController(Controller):
             principal,
             pool,
             recorder,
+        )
+
+    @post(
+        "/{match_id:uuid}/takeback",
+        operation_id="TakeBack",
+        summary="Go back to an earlier version of the current round (scorer token)",
+        guards=[requires(Role.SCORER)],
+        status_code=200,
+        responses=_WRITE_ERRORS,
+        security=[{"bearer": []}],
+    )
+    async def take_back(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: MatchId,
+        data: JSONBody[TakebackIn],
+        principal: NamedDependency[Principal],
+        pool: NamedDependency[AsyncConnectionPool],
+        recorder: NamedDependency[Recorder],
+        if_match: IfMatch = None,
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[Any]:
+        """Record ``TakenBack``: the match is again exactly as it was at ``to_version``.
+
+        Reaches the current round, or the round just ended while the next has no
+        move; never behind a match's end (``MATCH_OVER``).
+        """
+        row = await self._writable(pool, principal, match_id)
+        return await self._write(
+            request,
+            match_id,
+            row,
+            [TakeBack(data.to_version, data.reason)],
+            data.expected_version,
+            if_match,
+            idempotency_key,
+            principal,
+            pool,
+            recorder,
+        )
+
+    @post(
+        "/{match_id:uuid}/void",
+        operation_id="VoidMatch",
+        summary="Void a finished match: it stays in the log and counts nowhere (admin token)",
+        guards=[requires(Role.ADMIN)],
+        status_code=200,
+        responses=_WRITE_ERRORS,
+        security=[{"bearer": []}],
+    )
+    async def void_match(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: MatchId,
+        data: JSONBody[VoidIn],
+        principal: NamedDependency[Principal],
+        pool: NamedDependency[AsyncConnectionPool],
+        recorder: NamedDependency[Recorder],
+        if_match: IfMatch = None,
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[Any]:
+        """Record ``MatchVoided`` on a finished match (``VOID_NOT_FINISHED`` otherwise)."""
+        row = await self._writable(pool, principal, match_id)
+        return await self._write(
+            request,
+            match_id,
+            row,
+            [VoidMatch(data.reason)],
+            data.expected_version,
+            if_match,
+            idempotency_key,
+            principal,
+            pool,
+            recorder,
+        )
+
+    @post(
+        "/{match_id:uuid}/notes",
+        operation_id="AddNote",
+        summary="Attach a short note to a recorded move (scorer token; finished matches too)",
+        guards=[requires(Role.SCORER)],
+        status_code=201,
+        responses=_WRITE_ERRORS,
+        security=[{"bearer": []}],
+    )
+    async def add_note(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: MatchId,
+        data: JSONBody[NoteIn],
+        principal: NamedDependency[Principal],
+        pool: NamedDependency[AsyncConnectionPool],
+        recorder: NamedDependency[Recorder],
+        if_match: IfMatch = None,
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[Any]:
+        """Record ``NoteAdded`` on the event at ``version`` (braces are refused: NOTE_INVALID)."""
+        row = await self._writable(pool, principal, match_id)
+        return await self._write(
+            request,
+            match_id,
+            row,
+            [AddNote(data.version, data.text)],
+            data.expected_version,
+            if_match,
+            idempotency_key,
+            principal,
+            pool,
+            recorder,
+            status_code=201,
         )
 
     # -- reads --------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from api.matches import MatchController, MatchId, can_see_hidden
 from api.schemas import problem_responses
 from domain.errors import ForbiddenError, MalformedError, NotFoundError
 from domain.stream import rules_for
-from projections.replay import ReplayCache, Track, replay_at, timeline
+from projections.replay import ReplayCache, Track, corrections, replay_at, timeline
 from projections.reports import player_names
 from projections.series import find_series
 
@@ -107,6 +107,7 @@ class ReplayController(Controller):
             "version": track.version,
             "players": names,
             "steps": timeline(track, names, redact=redact),
+            **corrections(track, redact=redact),
         }
 
     @get(

@@ -7,6 +7,7 @@ import typer
 from cli import db, projections, tokens
 from cli.exporter import export
 from cli.importer import import_
+from cli.matches import matches
 from cli.replay import replay
 from cli.serve import serve
 from cli.simulate import simulate
@@ -20,6 +21,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command()(serve)
+app.command()(matches)
 app.add_typer(db.app, name="db")
 app.add_typer(tokens.app, name="tokens")
 app.add_typer(projections.app, name="projections")

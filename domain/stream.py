@@ -22,7 +22,7 @@ from typing import Any, Literal, Protocol
 
 from domain import cuttle, kozel
 from domain.cards import RANKS, Card, parse_cards
-from domain.errors import IllegalMoveError, InvalidSetupError, MalformedError
+from domain.errors import IllegalMoveError, InvalidSetupError, MalformedError, NotFoundError
 from domain.events import Event
 from domain.match import CuttleFormat, CuttleSeries, KozelSeries, MatchResult
 
@@ -414,7 +414,35 @@ class ResignMatch:
     seat: int
 
 
-Command = CreateMatch | StartRound | Play | ResignMatch
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """Go back to the match exactly as it was at ``to_version``, on its effective line."""
+
+    to_version: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class VoidMatch:
+    """Void a finished match: it stays in the log, marked void, and counts nowhere."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AddNote:
+    """Attach a short note (a ruling, a misplay seen, a clock time) to a recorded event."""
+
+    version: int
+    text: str
+
+
+Command = CreateMatch | StartRound | Play | ResignMatch | TakeBack | VoidMatch | AddNote
+
+MAX_NOTE_LENGTH = 500
+"""The longest note, in characters."""
+MAX_REASON_LENGTH = 200
+"""The longest takeback or void reason, in characters."""
 
 
 # --- state and fold --------------------------------------------------------------------
@@ -429,6 +457,17 @@ class MatchState:
     rounds_started: int = 0
     position: Any = None
     result: MatchResult | None = None
+    voided: bool = False
+    version: int = 0
+    """The stream version of the last folded event (see ``fold_versioned``)."""
+    window: tuple[tuple[int, bool], ...] = ()
+    """The effective events a takeback may still reach back to, oldest first, as
+    ``(version, starts_command)``: from the event before the start of the last round
+    with a recorded move (or of the first round) to the last event."""
+    round_start: int | None = None
+    """The index in ``window`` of the last round start."""
+    moved_since_start: bool = False
+    """Whether a move has been recorded since the last round start."""
 
     @property
     def rules(self) -> GameRules:
@@ -447,15 +486,27 @@ class MatchState:
         return self.result is not None
 
 
-def evolve(state: MatchState, event: Event) -> MatchState:
-    """Fold one stored event into the match state; never raises for a stored event."""
+def evolve(state: MatchState, event: Event, version: int | None = None) -> MatchState:
+    """Fold one stored event into the match state; never raises for a stored event.
+
+    ``version`` is the event's stream version (default: the next one). Folds go
+    through ``effective_events``, which drops ``TakenBack`` itself: here it changes
+    nothing. ``NoteAdded`` changes nothing either, except the takeback window.
+    """
+    at = state.version + 1 if version is None else version
     kind, data = event.type, event.data
     if kind == "MatchCreated":
         config = MatchConfig.from_data(data)
-        return MatchState(config=config, series=rules_for(config.game).new_series(config))
-    if state.config is None:
-        return state
+        created = MatchState(config=config, series=rules_for(config.game).new_series(config))
+        return replace(created, version=at, window=((at, True),))
+    if state.config is None or kind == "TakenBack":
+        return replace(state, version=at)
+    state = _advance_window(state, at, event)
     rules = state.rules
+    if kind == "NoteAdded":
+        return state
+    if kind == "MatchVoided":
+        return replace(state, voided=True)
     if kind == rules.round_started:
         position = rules.initial_position(data["setup"])
         return replace(state, position=position, rounds_started=state.rounds_started + 1)
@@ -474,32 +525,145 @@ def evolve(state: MatchState, event: Event) -> MatchState:
     return state
 
 
+def starts_command(config: MatchConfig, event: Event) -> bool:
+    """Whether ``event`` is the first event a command recorded (not one derived from a move).
+
+    Moves (``move_text``), notes, voids, resignations and scorer-dealt round starts
+    each open a command; a server-dealt round starts inside the move that ended the
+    round before (or inside ``CreateMatch``).
+
+    >>> cfg = MatchConfig('cuttle', 'standard', ('a', 'b'), 0)
+    >>> starts_command(cfg, Event('RoundStarted', {}))
+    False
+    >>> starts_command(cfg, Event('MovePlayed', {'move': 'P1 draw'}))
+    True
+    """
+    kind = event.type
+    if kind in ("NoteAdded", "MatchVoided", "MatchResigned", "TakenBack"):
+        return True
+    if kind == rules_for(config.game).round_started:
+        return config.dealing != "server"
+    if kind in ("MatchCreated", "MatchEnded", "RoundScored", "DealScored"):
+        return False
+    return move_text(config, event) is not None
+
+
+def _advance_window(state: MatchState, at: int, event: Event) -> MatchState:
+    assert state.config is not None
+    config = state.config
+    window = (*state.window, (at, starts_command(config, event)))
+    if event.type == rules_for(config.game).round_started:
+        return replace(
+            state,
+            version=at,
+            window=window,
+            round_start=len(window) - 1,
+            moved_since_start=False,
+        )
+    if (
+        event.type not in ("NoteAdded", "MatchVoided")
+        and move_text(config, event) is not None
+        and not state.moved_since_start
+    ):
+        # The first move of a round closes the round before it to takebacks.
+        if state.round_start is not None:
+            cut = max(state.round_start - 1, 0)
+            return replace(
+                state,
+                version=at,
+                window=window[cut:],
+                round_start=state.round_start - cut,
+                moved_since_start=True,
+            )
+        return replace(state, version=at, window=window, moved_since_start=True)
+    return replace(state, version=at, window=window)
+
+
 VersionedEvent = tuple[int, Event]
 """A stored event with its stream version (1-based), as ``effective_events`` takes them."""
+
+
+UNDOING_EVENTS = ("TakenBack",)
+"""Events after which a fold must start again from ``effective_events``."""
 
 
 def effective_events(events: Iterable[VersionedEvent]) -> list[VersionedEvent]:
     """Return the events a fold should see: the raw stream less what takebacks undo.
 
     Every read-side fold (replays, summaries, series, standings, rebuilds) goes
-    through this one function, so a later ``TakenBack`` event (naming the version
-    to go back to) only has to drop the pairs it undoes here. Today no event undoes
-    another, and the stream comes back unchanged, in version order. Versions travel
-    with the events so callers can still say which stored event a step came from.
+    through this one function. The match "as it was at version t" is the fold of
+    the effective events up to and including version t. A ``TakenBack`` naming
+    ``to_version`` t truncates the effective list after t and is itself dropped;
+    ``decide`` only lets a takeback name a version on the effective line, so the
+    events after it are undone and nothing is revived. Versions travel with the
+    events so callers can still say which stored event a step came from. The same
+    truncation holds for any subset of a stream taken in version order (a rebuild
+    reads only the series events).
 
     >>> e = Event('MatchCreated', {})
-    >>> effective_events([(1, e)]) == [(1, e)]
-    True
+    >>> m = Event('MovePlayed', {'move': 'P1 draw'})
+    >>> t = Event('TakenBack', {'to_version': 2, 'reason': 'wrong card'})
+    >>> [v for v, _ in effective_events([(1, e), (2, m), (3, m), (4, t), (5, m)])]
+    [1, 2, 5]
     """
-    return list(events)
+    kept: list[VersionedEvent] = []
+    for version, event in events:
+        if event.type == "TakenBack":
+            to_version = event.data["to_version"]
+            while kept and kept[-1][0] > to_version:
+                kept.pop()
+            continue
+        kept.append((version, event))
+    return kept
+
+
+def undone_by(events: Iterable[VersionedEvent]) -> dict[int, int]:
+    """Return, for each version a takeback undid, the version of the ``TakenBack`` that did.
+
+    >>> m = Event('MovePlayed', {'move': 'P1 draw'})
+    >>> t = Event('TakenBack', {'to_version': 1, 'reason': 'misdeal'})
+    >>> undone_by([(1, m), (2, m), (3, t)])
+    {2: 3}
+    """
+    kept: list[int] = []
+    undone: dict[int, int] = {}
+    for version, event in events:
+        if event.type == "TakenBack":
+            to_version = event.data["to_version"]
+            while kept and kept[-1] > to_version:
+                undone[kept.pop()] = version
+            continue
+        kept.append(version)
+    return undone
 
 
 def fold(events: Iterable[Event], state: MatchState | None = None) -> MatchState:
-    """Fold events (effective ones: takebacks already applied) from ``state`` or the start."""
+    """Fold events (effective ones: takebacks already applied) from ``state`` or the start.
+
+    Versions count on from ``state.version``; after a takeback they do not, so a
+    fold that must decide takebacks uses ``fold_versioned``.
+    """
     current = MatchState() if state is None else state
     for event in events:
         current = evolve(current, event)
     return current
+
+
+def fold_versioned(pairs: Iterable[VersionedEvent], state: MatchState | None = None) -> MatchState:
+    """Fold effective ``(version, event)`` pairs from ``state`` or the start."""
+    current = MatchState() if state is None else state
+    for version, event in pairs:
+        current = evolve(current, event, version)
+    return current
+
+
+def fold_stream(pairs: Sequence[VersionedEvent]) -> MatchState:
+    """Fold a raw stream's ``(version, event)`` pairs through ``effective_events``.
+
+    The state's ``version`` is the raw head, so the next events number on from it.
+    """
+    state = fold_versioned(effective_events(pairs))
+    return replace(state, version=pairs[-1][0]) if pairs else state
 
 
 # --- decide ------------------------------------------------------------------------------
@@ -510,7 +674,16 @@ def decide(state: MatchState, command: Command) -> list[Event]:
 
     Raises:
         InvalidSetupError (INVALID_FORMAT, INVALID_DECK): a bad match or round set-up.
-        IllegalMoveError (MATCH_OVER): the match already has a result (checked first).
+        IllegalMoveError (MATCH_OVER): the match already has a result (checked first;
+            notes and voids apply to finished matches).
+        IllegalMoveError (MATCH_VOID): the match is void (only notes are taken).
+        IllegalMoveError (VOID_NOT_FINISHED): only a finished match can be voided.
+        IllegalMoveError (NOTHING_TO_TAKE_BACK): the target is where the match is.
+        IllegalMoveError (TAKEBACK_OUT_OF_RANGE): the target is not on the effective
+            line inside the current round (or the round just ended).
+        IllegalMoveError (TAKEBACK_MID_MOVE): the target lies inside one move's events.
+        MalformedError (REASON_REQUIRED, NOTE_INVALID): a blank or too long reason or note.
+        NotFoundError (NOTE_TARGET_NOT_FOUND): a note names no event of the match.
         IllegalMoveError (ROUND_NOT_STARTED / DEAL_NOT_STARTED): no round in progress.
         IllegalMoveError (ROUND_IN_PROGRESS): a round is started while one is live.
         MalformedError, IllegalMoveError: the engine's codes for the move.
@@ -538,13 +711,88 @@ def _decide_other(state: MatchState, command: Command) -> list[Event]:
         return _create(state, command)
     if state.config is None:
         raise IllegalMoveError("the match has not been created", code="MATCH_NOT_CREATED")
+    if isinstance(command, AddNote):
+        return _add_note(state, command)
+    if state.voided:
+        raise IllegalMoveError("the match is void", code="MATCH_VOID")
+    if isinstance(command, VoidMatch):
+        return _void(state, command.reason)
     if state.result is not None:
         raise IllegalMoveError("the match is over", code="MATCH_OVER")
     if isinstance(command, StartRound):
         return _start_round(state, command.deal)
     if isinstance(command, ResignMatch):
         return _resign_match(state, command.seat)
+    if isinstance(command, TakeBack):
+        return _take_back(state, command)
     raise AssertionError(f"unknown command {command!r}")
+
+
+def _reason(reason: str) -> str:
+    text = reason.strip()
+    if not text or len(text) > MAX_REASON_LENGTH:
+        raise MalformedError(
+            f"a reason is 1-{MAX_REASON_LENGTH} characters, not {len(text)}",
+            code="REASON_REQUIRED",
+            details={"reason": reason},
+        )
+    return text
+
+
+def _take_back(state: MatchState, command: TakeBack) -> list[Event]:
+    reason = _reason(command.reason)
+    target = command.to_version
+    versions = [version for version, _ in state.window]
+    details = {"to_version": target, "earliest": versions[0] if versions else None}
+    if versions and target == versions[-1]:
+        raise IllegalMoveError(
+            f"the match is already at version {target!r}: nothing to take back",
+            code="NOTHING_TO_TAKE_BACK",
+            details=details,
+        )
+    if target not in versions:
+        raise IllegalMoveError(
+            f"version {target!r} is not a version a takeback can reach: the current round,"
+            " or the round just ended while the next has no move",
+            code="TAKEBACK_OUT_OF_RANGE",
+            details=details,
+        )
+    index = versions.index(target)
+    if not state.window[index + 1][1]:
+        raise IllegalMoveError(
+            f"version {target!r} lies inside one move's events: name the version before a move",
+            code="TAKEBACK_MID_MOVE",
+            details=details,
+        )
+    return [Event("TakenBack", {"to_version": target, "reason": reason})]
+
+
+def _void(state: MatchState, reason: str) -> list[Event]:
+    text = _reason(reason)
+    if state.result is None:
+        raise IllegalMoveError(
+            "only a finished match can be voided: take moves back instead",
+            code="VOID_NOT_FINISHED",
+        )
+    return [Event("MatchVoided", {"reason": text})]
+
+
+def _add_note(state: MatchState, command: AddNote) -> list[Event]:
+    text = command.text.strip()
+    if not text or len(text) > MAX_NOTE_LENGTH or "{" in text or "}" in text:
+        # Braces delimit comments in the text log format, so a note may not hold them.
+        raise MalformedError(
+            f"a note is 1-{MAX_NOTE_LENGTH} characters without braces, not {command.text!r}",
+            code="NOTE_INVALID",
+            details={"text": command.text},
+        )
+    if not 1 <= command.version <= state.version:
+        raise NotFoundError(
+            f"version {command.version!r} is not an event of this match",
+            code="NOTE_TARGET_NOT_FOUND",
+            details={"version": command.version},
+        )
+    return [Event("NoteAdded", {"version": command.version, "text": text})]
 
 
 def _create(state: MatchState, command: CreateMatch) -> list[Event]:

@@ -20,8 +20,8 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from domain.events import Event, RecordedEvent
-from domain.stream import MatchConfig, public_event_data, rules_for
-from store.events import _COLUMNS, _recorded, subscribe
+from domain.stream import MatchConfig, fold_stream, public_event_data, rules_for
+from store.events import _COLUMNS, _recorded, read_stream, subscribe
 
 
 @dataclass(slots=True)
@@ -96,7 +96,18 @@ class LiveFeed:
             # indicator, the hand sizes): the engine's public view of the deal has it.
             position = rules.initial_position(event.data["setup"])
             message["view"] = rules.view(position, None)
+        elif event.type == "TakenBack":
+            # A viewer cannot undo moves itself: send the public view it goes back to.
+            message["view"] = await self._view_at(event.stream, event.version)
         return message
+
+    async def _view_at(self, stream: str, version: int) -> dict[str, Any] | None:
+        async with self._pool.connection() as conn:
+            recorded = await read_stream(conn, stream, limit=version)
+        state = fold_stream([(r.version, Event(r.type, r.data)) for r in recorded])
+        if state.config is None or state.position is None:
+            return None
+        return rules_for(state.config.game).view(state.position, None)
 
     async def _catch_up(
         self, conn: psycopg.AsyncConnection[Any], after: int

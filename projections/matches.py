@@ -19,7 +19,9 @@ def match_id_of(stream: str) -> str:
 
 
 def status_of(state: MatchState) -> str:
-    """Return ``live`` or ``finished``."""
+    """Return ``live``, ``finished`` or ``void`` (a finished match an admin voided)."""
+    if state.voided:
+        return "void"
     return "finished" if state.is_over else "live"
 
 

@@ -32,14 +32,17 @@ READ_TABLES = ("competition_standings", "match_series", "matches")
 # round in play, which no stored read model shows (replays fold them on demand from
 # the stream), so a rebuild reads these events in global order plus each stream's
 # head (its version and time) and neither decodes nor folds the rest. The test that
-# compares every read model with its rebuild guards this; a takeback event (issue #8)
-# joins the list, and ``effective_events`` drops the versions it undoes.
+# compares every read model with its rebuild guards this. ``TakenBack`` is among them
+# so ``effective_events`` drops the versions it undoes from the same pairs
+# (truncation by version holds for a subset); ``MatchVoided`` sets the status;
+# ``NoteAdded``, which may follow ``MatchEnded``, keeps a finished match's summary
+# version equal to its stream's head without reading heads of every stream.
 
 # Every committed event, not only those below the snapshot's xmin as a tailing
 # reader takes them: once the read tables are locked, each appender has either
 # committed with its projections (which the rebuild replaces, so its events must be
 # read) or waits on the lock, uncommitted, and projects itself after the rebuild.
-# The type list is spelled out to match the partial index events_series_idx (0004).
+# The type list is spelled out to match the partial index events_series_idx (0005).
 _SERIES_SQL = (
     "SELECT global_position, stream, version, event_id, type, data, recorded_at, hash"
     " FROM events WHERE type IN ("
@@ -119,6 +122,10 @@ async def rebuild(
                 pairs = effective_events((r.version, Event(r.type, r.data)) for r in recorded)
                 state = fold(event for _, event in pairs if event.type in SERIES_EVENTS)
                 kept = [by_version[version] for version, _ in pairs]
+                if kept[-1].version != head.version:
+                    # The head is a takeback (dropped from the pairs): the summary
+                    # still records the stream's version and time.
+                    kept.append(head)
                 await project_match_summary(conn, stream, state, kept)
                 await project_series(conn, stream, state, kept)
                 if state.config is not None and state.config.competition_id and state.is_over:

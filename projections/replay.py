@@ -5,20 +5,23 @@ A ply is an event that records a move (``domain.stream.move_text`` is not
 folds every event up to the next ply, but stops before the next round starts, so
 the last ply of a round shows the round's final table (with the round scored).
 
-``ReplayCache`` keeps, per match stream and per worker, the effective events and
-a snapshot of the match state before every ``every``-th ply (an LRU over
-streams); stepping to any ply then folds at most ``every`` plies. A live match's
-track is extended with the events recorded since it was last read. (When a
-takeback event exists, issue #8, a track that reads one must be rebuilt from the
-stream's start: the effective events of a longer stream need not extend those of
-a shorter one.)
+Plies are counted over the raw stream: a move a takeback undid (issue #8) keeps
+its ply, is marked ``taken_back`` in the timeline, and the replay after it shows
+what the table saw then. Stepping over a ``TakenBack`` folds the effective events
+up to it (the match exactly as it was at the version it names).
+
+``ReplayCache`` keeps, per match stream and per worker, the raw events and a
+snapshot of the match state before every ``every``-th ply (an LRU over streams);
+stepping to any ply then folds at most ``every`` plies (and refolds at a
+takeback, which is rare). A live match's track is extended with the events
+recorded since it was last read.
 """
 
 from __future__ import annotations
 
 import bisect
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,9 +55,9 @@ class Frame:
     state: MatchState
     shown: Any = None
 
-    def step(self, event: Event) -> Frame:
+    def step(self, event: Event, version: int | None = None) -> Frame:
         """Fold one event."""
-        after = evolve(self.state, event)
+        after = evolve(self.state, event, version)
         if after.position is not None:
             return Frame(after, after.position)
         if self.state.position is not None:
@@ -62,9 +65,26 @@ class Frame:
         return Frame(after, self.shown)
 
 
+def refold(pairs: Sequence[tuple[int, Event]]) -> Frame:
+    """Return the frame the table saw after ``pairs`` (raw events): their effective fold."""
+    frame = Frame(MatchState())
+    for version, event in effective_events(pairs):
+        frame = frame.step(event, version)
+    return frame
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A takeback or a note as recorded: its version, its data, and who recorded it."""
+
+    version: int
+    data: dict[str, Any]
+    by: dict[str, Any]
+
+
 @dataclass(slots=True)
 class Track:
-    """One stream's effective events, its plies, and snapshots of the state before plies."""
+    """One stream's raw events, its plies, and snapshots of the state before plies."""
 
     every: int
     version: int = 0
@@ -72,17 +92,32 @@ class Track:
     plies: list[int] = field(default_factory=list)
     """The index in ``events`` of each ply (ply N is ``plies[N - 1]``)."""
     round_starts: list[int] = field(default_factory=list)
+    takebacks: list[int] = field(default_factory=list)
+    """The index in ``events`` of each ``TakenBack``."""
     snapshots: dict[int, Frame] = field(default_factory=dict)
-    """Frame before ply j + 1 (the fold of ``events[:plies[j]]``) for j a multiple of ``every``."""
+    """Frame before ply j + 1 (what the table saw before it) for j a multiple of ``every``."""
     tail: Frame = field(default_factory=lambda: Frame(MatchState()))
     config: MatchConfig | None = None
+    effective: list[int] = field(default_factory=list)
+    """The versions on the effective line now."""
+    undone: dict[int, Correction] = field(default_factory=dict)
+    """The takeback that undid each undone version."""
+    notes: dict[int, list[Correction]] = field(default_factory=dict)
+    """The notes on each version."""
+    before: list[int] = field(default_factory=list)
+    """For each ply, the effective version just before it: the takeback target that undoes it."""
 
-    def extend(self, pairs: Sequence[tuple[int, Event]]) -> None:
-        """Add newly recorded events (effective, in version order)."""
+    def extend(
+        self,
+        pairs: Sequence[tuple[int, Event]],
+        by: Mapping[int, Mapping[str, Any]] | None = None,
+    ) -> None:
+        """Add newly recorded raw events, in version order; ``by`` is metadata by version."""
         for version, event in pairs:
             if version <= self.version:
                 continue  # a concurrent reader already added it
             index = len(self.events)
+            who = dict((by or {}).get(version, {}))
             if event.type == "MatchCreated":
                 self.config = MatchConfig.from_data(event.data)
             config = self.config
@@ -90,13 +125,32 @@ class Track:
                 rules = rules_for(config.game)
                 if event.type == rules.round_started:
                     self.round_starts.append(index)
+                elif event.type == "NoteAdded":
+                    note = Correction(version, dict(event.data), who)
+                    self.notes.setdefault(event.data["version"], []).append(note)
                 elif move_text(config, event) is not None:
                     if len(self.plies) % self.every == 0:
                         self.snapshots[len(self.plies)] = self.tail
                     self.plies.append(index)
+                    self.before.append(self.effective[-1] if self.effective else 0)
             self.events.append((version, event))
-            self.tail = self.tail.step(event)
             self.version = version
+            if event.type == "TakenBack":
+                self.takebacks.append(index)
+                correction = Correction(version, dict(event.data), who)
+                while self.effective and self.effective[-1] > event.data["to_version"]:
+                    self.undone[self.effective.pop()] = correction
+                self.tail = refold(self.events)
+            else:
+                self.effective.append(version)
+                self.tail = self.tail.step(event, version)
+
+    def step(self, frame: Frame, index: int) -> Frame:
+        """Fold the event at ``index`` into ``frame`` (a takeback refolds up to it)."""
+        version, event = self.events[index]
+        if event.type == "TakenBack":
+            return refold(self.events[: index + 1])
+        return frame.step(event, version)
 
     def end_of(self, ply: int) -> int:
         """Return the index of the first event not folded into the position after ``ply``."""
@@ -104,9 +158,11 @@ class Track:
             return self.plies[0] if self.plies else len(self.events)
         start = self.plies[ply - 1] + 1
         end = self.plies[ply] if ply < len(self.plies) else len(self.events)
-        after = bisect.bisect_left(self.round_starts, start)
-        if after < len(self.round_starts) and self.round_starts[after] < end:
-            return self.round_starts[after]
+        # The table saw a ply's position until the next round started or a takeback.
+        for stops in (self.round_starts, self.takebacks):
+            after = bisect.bisect_left(stops, start)
+            if after < len(stops) and stops[after] < end:
+                end = stops[after]
         return end
 
     def frame_after(self, ply: int) -> Frame:
@@ -117,8 +173,8 @@ class Track:
         else:
             base = (ply - 1) // self.every * self.every
             frame, start = self.snapshots[base], self.plies[base]
-        for _, event in self.events[start:end]:
-            frame = frame.step(event)
+        for index in range(start, end):
+            frame = self.step(frame, index)
         return frame
 
     def round_of(self, index: int) -> int:
@@ -151,7 +207,10 @@ class ReplayCache:
             self._tracks.popitem(last=False)
         if version is None or track.version < version:
             recorded = await read_stream(conn, stream, after_version=track.version)
-            track.extend(effective_events((r.version, Event(r.type, r.data)) for r in recorded))
+            track.extend(
+                [(r.version, Event(r.type, r.data)) for r in recorded],
+                {r.version: r.metadata for r in recorded if r.type in _CORRECTIONS},
+            )
         return track
 
 
@@ -173,20 +232,79 @@ def step_of(track: Track, ply: int, names: Sequence[str], *, redact: bool) -> di
         notation = kozel_describe.notation(event.type, data) or ""
         sentence = kozel_describe.describe_move(event.type, data, names) or ""
         seat = data.get("seat")
+    undone = track.undone.get(version)
     return {
         "ply": ply,
         "version": version,
+        "before_version": track.before[ply - 1],
         "round": track.round_of(index),
         "seat": seat,
         "move": notation,
         "sentence": sentence,
+        "taken_back": None if undone is None else _taken_back(undone, redact=redact),
+        "notes": [_note(n, redact=redact) for n in _notes_of(track, ply)],
     }
+
+
+_CORRECTIONS = ("TakenBack", "NoteAdded", "MatchVoided")
+
+
+def _who(by: Mapping[str, Any], *, redact: bool) -> dict[str, Any]:
+    # A token id is no card, but a reader without rights has no need of it.
+    if redact:
+        return {"role": by.get("role")}
+    return {"token_id": by.get("token_id"), "role": by.get("role")}
+
+
+def _taken_back(correction: Correction, *, redact: bool) -> dict[str, Any]:
+    return {
+        "by_version": correction.version,
+        "to_version": correction.data["to_version"],
+        "reason": correction.data["reason"],
+        "by": _who(correction.by, redact=redact),
+    }
+
+
+def _note(note: Correction, *, redact: bool) -> dict[str, Any]:
+    return {
+        "version": note.version,
+        "on_version": note.data["version"],
+        "text": note.data["text"],
+        "by": _who(note.by, redact=redact),
+    }
+
+
+def _notes_of(track: Track, ply: int) -> list[Correction]:
+    """Return the notes on a ply's events (the move and those derived from it)."""
+    start = track.plies[ply - 1]
+    stop = track.plies[ply] if ply < len(track.plies) else len(track.events)
+    notes: list[Correction] = []
+    for version, _ in track.events[start:stop]:
+        notes.extend(track.notes.get(version, ()))
+    return notes
 
 
 def timeline(track: Track, names: Sequence[str], *, redact: bool) -> list[dict[str, Any]]:
     """Return every ply of the match as timeline steps."""
     steps = (step_of(track, ply, names, redact=redact) for ply in range(1, len(track.plies) + 1))
     return [step for step in steps if step is not None]
+
+
+def corrections(track: Track, *, redact: bool) -> dict[str, list[dict[str, Any]]]:
+    """Return every takeback and every note of the match, oldest first.
+
+    Steps carry the ones on their plies; these lists also hold those on no ply (a
+    note on ``MatchCreated``, a takeback that undid only a round start or a note).
+    """
+    takebacks = {c.version: c for c in track.undone.values()}
+    for index in track.takebacks:
+        version, event = track.events[index]
+        takebacks.setdefault(version, Correction(version, dict(event.data), {}))
+    notes = sorted((n for ns in track.notes.values() for n in ns), key=lambda n: n.version)
+    return {
+        "takebacks": [_taken_back(c, redact=redact) for _, c in sorted(takebacks.items())],
+        "notes": [_note(n, redact=redact) for n in notes],
+    }
 
 
 def replay_at(track: Track, ply: int, seat: int | None, *, full: bool) -> dict[str, Any]:
@@ -207,9 +325,12 @@ def replay_at(track: Track, ply: int, seat: int | None, *, full: bool) -> dict[s
         if full:
             count = rules.seats(state.config)
             seats = [rules.view(frame.shown, s) for s in range(count)]
+    version = track.events[track.plies[ply - 1]][0] if ply else 0
+    undone = track.undone.get(version)
     return {
         "ply": ply,
         "plies": len(track.plies),
+        "taken_back": None if undone is None else _taken_back(undone, redact=True),
         "version": track.events[end - 1][0] if end else 0,
         "round": state.rounds_started,
         "round_in_progress": state.round_in_progress,
@@ -221,4 +342,14 @@ def replay_at(track: Track, ply: int, seat: int | None, *, full: bool) -> dict[s
     }
 
 
-__all__ = ["Frame", "ReplayCache", "Track", "replay_at", "step_of", "timeline"]
+__all__ = [
+    "Correction",
+    "Frame",
+    "ReplayCache",
+    "Track",
+    "corrections",
+    "refold",
+    "replay_at",
+    "step_of",
+    "timeline",
+]

@@ -72,8 +72,11 @@ SERIES_EVENTS = (
     "DealScored",
     "MatchResigned",
     "MatchEnded",
+    "TakenBack",
+    "MatchVoided",
+    "NoteAdded",
 )
-"""The event types that change a match's series; other events leave its row as it is."""
+"""The event types that change a match's read models; other events leave them as they are."""
 
 
 def rounds_of(state: MatchState) -> list[dict[str, Any]]:

@@ -347,6 +347,8 @@ def compute_standings(
 async def recompute_standings(conn: psycopg.AsyncConnection[Any], competition_id: Any) -> None:
     """Recompute one competition's standings row from its finished ``match_series`` rows.
 
+    Void matches count nowhere; when none is left the row is deleted.
+
     Two matches of a competition may end in concurrent transactions; a lock per
     competition, held to commit, makes the second recompute wait and then read the
     first one's row, so neither overwrites the other's result.
@@ -361,12 +363,19 @@ async def recompute_standings(conn: psycopg.AsyncConnection[Any], competition_id
         )
         competition = await cur.fetchone()
         await cur.execute(
-            "SELECT match_id, game, players, rounds, result, ended_position FROM match_series"
-            " WHERE competition_id = %s AND ended_position IS NOT NULL ORDER BY ended_position",
+            "SELECT s.match_id, s.game, s.players, s.rounds, s.result, s.ended_position"
+            " FROM match_series s WHERE s.competition_id = %s AND s.ended_position IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.id = s.match_id"
+            " AND m.status = 'void') ORDER BY s.ended_position",
             (competition_id,),
         )
         rows = await cur.fetchall()
-    if competition is None or not rows:
+    if competition is None:
+        return
+    if not rows:
+        await conn.execute(
+            "DELETE FROM competition_standings WHERE competition_id = %s", (competition_id,)
+        )
         return
     matches = [FinishedMatch.from_row(row) for row in rows]
     body = compute_standings(competition["game"], competition["tiebreaks"], matches)
@@ -391,10 +400,10 @@ async def project_standings(
     state: MatchState,
     events: Sequence[RecordedEvent],
 ) -> None:
-    """Recompute the competition's standings when one of its matches ends (after the series)."""
+    """Recompute the competition's standings when one of its matches ends or is voided."""
     if state.config is None or state.config.competition_id is None:
         return
-    if any(e.type == "MatchEnded" for e in events):
+    if any(e.type in ("MatchEnded", "MatchVoided") for e in events):
         await recompute_standings(conn, state.config.competition_id)
 
 

@@ -28,6 +28,7 @@ from domain.cards import format_cards
 from domain.errors import ConflictError
 from domain.events import Event, NewEvent, RecordedEvent
 from domain.stream import (
+    UNDOING_EVENTS,
     Command,
     CreateMatch,
     MatchConfig,
@@ -35,6 +36,7 @@ from domain.stream import (
     Play,
     StartRound,
     evolve,
+    fold_stream,
     rules_for,
     step,
 )
@@ -137,15 +139,34 @@ class Recorder:
         return self._pool
 
     async def load(self, conn: psycopg.AsyncConnection[Any], stream: str) -> tuple[MatchState, int]:
-        """Return the match state and version of ``stream``, folding only what the cache lacks."""
+        """Return the match state and version of ``stream``, folding only what the cache lacks.
+
+        The state is the fold of the effective events. Events are folded on from
+        the cached state, unless a takeback is among them: then the whole stream is
+        folded again from its effective events (what it undoes may be cached).
+        """
         version, state = self._cache.get(stream, (0, MatchState()))
         newer = await read_stream(conn, stream, after_version=version)
+        if any(recorded.type in UNDOING_EVENTS for recorded in newer):
+            if version == 0:
+                state = fold_stream([(r.version, Event(r.type, r.data)) for r in newer])
+                self._remember(stream, newer[-1].version, state)
+                return state, newer[-1].version
+            return await self.refold(conn, stream), newer[-1].version
         for recorded in newer:
-            state = evolve(state, Event(recorded.type, recorded.data))
+            state = evolve(state, Event(recorded.type, recorded.data), recorded.version)
             version = recorded.version
         if newer:
             self._remember(stream, version, state)
         return state, version
+
+    async def refold(self, conn: psycopg.AsyncConnection[Any], stream: str) -> MatchState:
+        """Fold the whole of ``stream`` from its effective events, and cache the state."""
+        recorded = await read_stream(conn, stream)
+        state = fold_stream([(r.version, Event(r.type, r.data)) for r in recorded])
+        if recorded:
+            self._remember(stream, recorded[-1].version, state)
+        return state
 
     async def record(
         self,
@@ -187,7 +208,7 @@ class Recorder:
                         "expected_version": expected_version,
                     },
                 )
-            events, after = self._decide_all(state, commands)
+            events, after = await self._decide_all(conn, stream, state, version, commands)
             if check is not None:
                 check(events)
             new_events = _new_events(events, meta, identities)
@@ -209,14 +230,30 @@ class Recorder:
             self._notifier.notify()
         return recorded
 
-    def _decide_all(
-        self, state: MatchState, commands: Sequence[Command]
+    async def _decide_all(
+        self,
+        conn: psycopg.AsyncConnection[Any],
+        stream: str,
+        state: MatchState,
+        version: int,
+        commands: Sequence[Command],
     ) -> tuple[list[Event], MatchState]:
         events: list[Event] = []
+        raw: list[tuple[int, Event]] | None = None
         for command in commands:
             command = self._with_deal(state, command)
-            new, state = step(state, command)
+            new, stepped = step(state, command)
             events.extend(new)
+            if any(event.type in UNDOING_EVENTS for event in new):
+                # What a takeback restores is older than the cached state: fold the
+                # stream again, with this batch's events so far.
+                if raw is None:
+                    raw = [
+                        (r.version, Event(r.type, r.data)) for r in await read_stream(conn, stream)
+                    ]
+                state = fold_stream(raw + list(enumerate(events, start=version + 1)))
+            else:
+                state = stepped
         return events, state
 
     @staticmethod

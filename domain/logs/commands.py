@@ -20,6 +20,8 @@ from domain.events import Event
 from domain.logs.base import LogError, LogEvent, LogHeader, LogMove, MatchLog
 from domain.logs.jsonl import dumps
 from domain.stream import (
+    UNDOING_EVENTS,
+    AddNote,
     Command,
     CreateMatch,
     MatchConfig,
@@ -27,8 +29,11 @@ from domain.stream import (
     Play,
     ResignMatch,
     StartRound,
+    TakeBack,
+    VoidMatch,
     decide,
     fold,
+    fold_stream,
     move_text,
     rules_for,
 )
@@ -107,6 +112,13 @@ def steps_from_events(log: MatchLog) -> tuple[list[Step], list[LogError]]:
                 items.append((event.line, "deal", deal_of(event.data["setup"])))
             elif event.type == "MatchResigned":
                 items.append((event.line, "resign-match", int(event.data["seat"])))
+            elif event.type == "TakenBack":
+                data = event.data
+                items.append((event.line, "takeback", (int(data["to_version"]), data["reason"])))
+            elif event.type == "MatchVoided":
+                items.append((event.line, "void", event.data["reason"]))
+            elif event.type == "NoteAdded":
+                items.append((event.line, "note", (int(event.data["version"]), event.data["text"])))
             else:
                 text = move_text(config, Event(event.type, event.data))
                 if text is not None:
@@ -154,6 +166,12 @@ def _steps(config: MatchConfig, line: int, items: Sequence[tuple[int, str, Any]]
             pending = []
         elif kind == "resign-match":
             steps.append(Step(ResignMatch(payload), item_line))
+        elif kind == "takeback":
+            steps.append(Step(TakeBack(*payload), item_line))
+        elif kind == "void":
+            steps.append(Step(VoidMatch(payload), item_line))
+        elif kind == "note":
+            steps.append(Step(AddNote(*payload), item_line))
         else:
             if server:
                 pending.append(len(steps))
@@ -188,8 +206,12 @@ def replay(steps: Sequence[Step]) -> Replayed:
             new = decide(state, step.command)
         except DomainError as e:
             return Replayed(tuple(events), state, LogError(step.line, e.code, e.message))
-        state = fold(new, state)
         events.extend(new)
+        if any(event.type in UNDOING_EVENTS for event in new):
+            # A takeback restores an older state: fold the effective events again.
+            state = fold_stream(list(enumerate(events, start=1)))
+        else:
+            state = fold(new, state)
     return Replayed(tuple(events), state)
 
 

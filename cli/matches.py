@@ -1,0 +1,114 @@
+"""``matchlog matches``: find matches, as ``GET /matches`` does, and print them as a table."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any
+from uuid import UUID
+
+import psycopg
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from api.match_schemas import MatchSummaryOut
+from api.settings import Settings
+from cli.errors import friendly_errors
+from projections.matches import list_matches
+from store.database import resolve_database_url
+
+
+class Format(StrEnum):
+    """How ``matchlog matches`` prints."""
+
+    table = "table"
+    json = "json"
+
+
+class Status(StrEnum):
+    """A match's status, as the listing filters it."""
+
+    live = "live"
+    finished = "finished"
+    void = "void"
+
+
+def score_text(game: str, score: dict[str, Any]) -> str:
+    """Return a match's running score in a few characters.
+
+    >>> score_text('cuttle', {'wins': [2, 1], 'drawn_rounds': 0})
+    '2-1'
+    >>> score_text('kozel', {'loss_points': [3, 12], 'eggs': 1})
+    '3-12 (eggs 1)'
+    """
+    if game == "cuttle":
+        text = "-".join(str(w) for w in score.get("wins", []))
+        drawn = score.get("drawn_rounds", 0)
+        return f"{text} ({drawn} drawn)" if drawn else text
+    text = "-".join(str(p) for p in score.get("loss_points", []))
+    eggs = score.get("eggs", 0)
+    return f"{text} (eggs {eggs})" if eggs else text
+
+
+async def _rows(url: str, limit: int, filters: dict[str, Any]) -> tuple[list[Any], dict[str, str]]:
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        rows = await list_matches(conn, limit=limit, **filters)
+        ids = sorted({str(p) for row in rows[:limit] for p in row["players"]})
+        cur = await conn.execute(
+            "SELECT id::text, display_name FROM players WHERE id = ANY(%s::uuid[])", (ids,)
+        )
+        names: dict[str, str] = dict(await cur.fetchall())
+    return rows[:limit], names
+
+
+def matches_table(rows: list[Any], names: dict[str, str]) -> Table:
+    """Return the rich table of match rows: players' names, game, variant, status, score."""
+    table = Table("id", "players", "game", "variant", "status", "score", "created")
+    for row in rows:
+        players = ", ".join(names.get(str(p), str(p)) for p in row["players"])
+        table.add_row(
+            str(row["id"]),
+            players,
+            row["game"],
+            row["variant"],
+            row["status"],
+            score_text(row["game"], row["score"]),
+            row["created_at"].strftime("%Y-%m-%d %H:%M"),
+        )
+    return table
+
+
+def matches(
+    competition: Annotated[UUID | None, typer.Option(help="Only this competition.")] = None,
+    player: Annotated[UUID | None, typer.Option(help="Only matches this player sat in.")] = None,
+    game: Annotated[str | None, typer.Option(help="cuttle or kozel.")] = None,
+    variant: Annotated[str | None, typer.Option(help="e.g. standard.")] = None,
+    status: Annotated[Status | None, typer.Option(help="live, finished or void.")] = None,
+    created_from: Annotated[
+        datetime | None, typer.Option(help="Created at or after (ISO 8601).")
+    ] = None,
+    created_to: Annotated[datetime | None, typer.Option(help="Created before.")] = None,
+    limit: Annotated[int, typer.Option(min=1, max=1000, help="Most matches to list.")] = 50,
+    output: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+) -> None:
+    """List matches, newest first, with the same filters as ``GET /matches``."""
+    with friendly_errors():
+        url = resolve_database_url(Settings().database_url, Settings().data_dir)
+        filters = {
+            "competition_id": competition,
+            "player_id": player,
+            "game": game,
+            "variant": variant,
+            "status": None if status is None else status.value,
+            "created_from": created_from,
+            "created_to": created_to,
+        }
+        rows, names = asyncio.run(_rows(url, limit, filters))
+    if output is Format.json:
+        items = [MatchSummaryOut.from_row(row).model_dump(mode="json") for row in rows]
+        typer.echo(json.dumps(items, indent=2))
+        return
+    Console().print(matches_table(rows, names))

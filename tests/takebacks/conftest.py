@@ -1,0 +1,7 @@
+"""Fixtures for takeback tests: the API fixtures, players and competitions."""
+
+from __future__ import annotations
+
+from tests.api.conftest import _admin, _client, _make_token, _scorer  # noqa: F401
+from tests.projections.conftest import _make_competition  # noqa: F401
+from tests.recording.conftest import _make_players  # noqa: F401
