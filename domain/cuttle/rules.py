@@ -100,13 +100,6 @@ def controller(stack: Stack, variant: Variant) -> int:
     return stack.attached[-1][1]
 
 
-def _controllers(stacks: tuple[Stack, ...], variant: Variant) -> list[int]:
-    """Return ``controller`` of each stack, in one pass (the hot path of the engine)."""
-    if variant is Variant.CLASSIC:
-        return [s.owner if len(s.attached) % 2 == 0 else 1 - s.owner for s in stacks]
-    return [s.attached[-1][1] if s.attached else s.owner for s in stacks]
-
-
 def totals(position: Position) -> tuple[int, ...]:
     """Return each seat's points: the point stacks it controls (§10.1)."""
     points = [0] * position.players
@@ -125,6 +118,80 @@ def goal(position: Position, seat: int) -> int:
     return GOALS[position.variant][min(kings, 4)]
 
 
+class _Facts:
+    """What the point stacks and permanents of a table mean, worked out once (§10, §11, §15).
+
+    Controllers, points, kings and queens per seat, whether each seat is at its goal,
+    and each seat's targets (``_Table``). Stacks and their tuples are immutable, so the
+    facts of one pair of tuples never change; ``_facts`` keeps the last pair's.
+    """
+
+    __slots__ = ("at_goal", "classic", "perms", "queens", "stacks", "tables")
+
+    def __init__(
+        self, variant: Variant, stacks: tuple[Stack, ...], perms: tuple[Stack, ...]
+    ) -> None:
+        classic = variant is Variant.CLASSIC
+        self.classic = classic
+        points = [0, 0, 0]
+        kings = [0, 0, 0]
+        queens = [0, 0, 0]
+        rows: list[tuple[Stack, int]] = []
+        for stack in stacks:
+            base, owner, attached = stack
+            if attached:
+                if not classic:
+                    owner = attached[-1][1]
+                elif len(attached) % 2:
+                    owner = 1 - owner
+            rows.append((stack, owner))
+            points[owner] += _VALUE[base.rank]
+        self.stacks = rows
+        perm_rows: list[tuple[Stack, int]] = []
+        for stack in perms:
+            base, owner, attached = stack
+            if attached:
+                if not classic:
+                    owner = attached[-1][1]
+                elif len(attached) % 2:
+                    owner = 1 - owner
+            perm_rows.append((stack, owner))
+            rank = base.rank
+            if rank == "K":
+                kings[owner] += 1
+            elif rank == "Q":
+                queens[owner] += 1
+        self.perms = perm_rows
+        self.queens = queens
+        goals = GOALS[variant]
+        self.at_goal = [points[seat] >= goals[min(kings[seat], 4)] for seat in range(3)]
+        self.tables: list[_Table | None] = [None, None, None]
+
+    def table(self, seat: int) -> _Table:
+        """Return the targets ``seat`` may aim at on this table."""
+        table = self.tables[seat]
+        if table is None:
+            table = self.tables[seat] = _Table(self, seat)
+        return table
+
+
+_last_facts: list[tuple[tuple[Stack, ...], tuple[Stack, ...], Variant, _Facts]] = []
+
+
+def _facts(variant: Variant, stacks: tuple[Stack, ...], perms: tuple[Stack, ...]) -> _Facts:
+    """Return the facts of a table, reusing the last ones when the tuples are the same."""
+    # Keyed by identity, holding the tuples themselves: consecutive positions share
+    # them until a card lands on or leaves the table, and a held tuple's id cannot be
+    # reused by another.
+    if _last_facts:
+        last = _last_facts[0]
+        if last[0] is stacks and last[1] is perms and last[2] is variant:
+            return last[3]
+    facts = _Facts(variant, stacks, perms)
+    _last_facts[:] = ((stacks, perms, variant, facts),)
+    return facts
+
+
 def _winner(
     variant: Variant,
     players: int,
@@ -132,17 +199,12 @@ def _winner(
     perms: tuple[Stack, ...],
     active: int,
 ) -> int | None:
-    points = [0] * players
-    kings = [0] * players
-    for s, ctrl in zip(stacks, _controllers(stacks, variant), strict=True):
-        points[ctrl] += _VALUE[s.base.rank]
-    for s, ctrl in zip(perms, _controllers(perms, variant), strict=True):
-        if s.base.rank == "K":
-            kings[ctrl] += 1
-    goals = GOALS[variant]
+    at_goal = _facts(variant, stacks, perms).at_goal
+    if True not in at_goal:
+        return None
     for i in range(players):
         seat = (active + i) % players
-        if points[seat] >= goals[min(kings[seat], 4)]:
+        if at_goal[seat]:
             return seat
     return None
 
@@ -318,21 +380,18 @@ def _strength(card: Card) -> int:
 
 
 class _Table:
-    """The targets a seat may aim at, computed once per position (§6, §8, §11).
+    """The targets a seat may aim at on one table (§6, §8, §11), kept with its ``_Facts``.
 
     Scuttle targets are computed at once; jack, joker, two and nine targets only
     when a card that needs them is played (``aim``).
     """
 
-    __slots__ = ("classic", "jack", "joker", "nine", "perms", "scuttle", "seat", "stacks", "two")
+    __slots__ = ("facts", "jack", "joker", "nine", "scuttle", "seat", "two")
 
-    def __init__(self, p: Position, seat: int) -> None:
-        variant = p.variant
-        self.classic = variant is Variant.CLASSIC
+    def __init__(self, facts: _Facts, seat: int) -> None:
+        self.facts = facts
         self.seat = seat
-        self.stacks = list(zip(p.stacks, _controllers(p.stacks, variant), strict=True))
-        self.perms = list(zip(p.permanents, _controllers(p.permanents, variant), strict=True))
-        self.scuttle = [(_strength(s.base), s.base) for s, ctrl in self.stacks if ctrl != seat]
+        self.scuttle = [(_strength(s.base), s.base) for s, ctrl in facts.stacks if ctrl != seat]
         self.jack: list[Card] | None = None
         self.two: list[Card] = []
         self.nine: list[Card] = []
@@ -342,30 +401,33 @@ class _Table:
         """Compute the jack, joker, two and nine targets (once)."""
         if self.jack is not None:
             return
-        classic, seat = self.classic, self.seat
-        queens = [0] * 3
-        for s, ctrl in self.perms:
-            if s.base.rank == "Q":
-                queens[ctrl] += 1
-        self.jack = []
-        for s, ctrl in self.stacks:
+        facts, seat = self.facts, self.seat
+        classic, queens = facts.classic, facts.queens
+        jack: list[Card] = []
+        two: list[Card] = []
+        nine: list[Card] = []
+        joker: list[Card] = []
+        for s, ctrl in facts.stacks:
             if (ctrl == seat and not classic) or _guarded(queens, s.base, ctrl, seat, classic):
                 continue
-            self.jack.append(s.base)
+            jack.append(s.base)
             if s.attached:
                 top = s.attached[-1][0]
-                self.two.append(top)
-                self.nine.append(top)
+                two.append(top)
+                nine.append(top)
             if not classic:
-                self.nine.append(s.base)
-        for s, ctrl in self.perms:
+                nine.append(s.base)
+        for s, ctrl in facts.perms:
             if (ctrl == seat and not classic) or _guarded(queens, s.base, ctrl, seat, classic):
                 continue
             hits = [s.base, s.attached[-1][0]] if s.attached else [s.base]
-            self.two.extend(hits)
-            self.nine.extend(hits)
+            two.extend(hits)
+            nine.extend(hits)
             if ctrl != seat:
-                self.joker.append(s.base)
+                joker.append(s.base)
+        # Tables are shared between positions: publish complete lists, ``jack`` last.
+        self.two, self.nine, self.joker = two, nine, joker
+        self.jack = jack
 
 
 def _guarded(queens: list[int], host: Card, ctrl: int, actor: int, classic: bool) -> bool:
@@ -448,7 +510,7 @@ def _main_moves(p: Position, seat: int) -> list[Move]:
         limit = HAND_LIMITS[p.variant]
         if limit is None or len(hand) < limit:
             moves.append(_mv("draw", seat))
-    table = _Table(p, seat)
+    table = _facts(p.variant, p.stacks, p.permanents).table(seat)
     frozen = p.frozen
     for card in sorted(hand, key=_BY_CODE):
         if not frozen or card not in frozen:
@@ -480,7 +542,8 @@ def _seven_moves(p: Position) -> list[Move]:
     moves: list[Move] = []
     for card in p.revealed:
         judged = _seven_view(p, card)
-        _card_plays(judged, _Table(judged, seat), seat, card, True, moves)
+        table = _facts(judged.variant, judged.stacks, judged.permanents).table(seat)
+        _card_plays(judged, table, seat, card, True, moves)
     if not moves:
         moves = [_mv("scrap", seat, card, seven=True) for card in p.revealed]
     return moves
@@ -718,7 +781,8 @@ def _check_seven(p: Position, m: Move, seat: int) -> None:
         for other in p.revealed:
             judged = _seven_view(p, other)
             playable: list[Move] = []
-            _card_plays(judged, _Table(judged, seat), seat, other, True, playable)
+            table = _facts(judged.variant, judged.stacks, judged.permanents).table(seat)
+            _card_plays(judged, table, seat, other, True, playable)
             if playable:
                 raise _fail("MUST_PLAY_REVEALED", f"{other.text()} can be played, so it must be", m)
         return
