@@ -386,7 +386,7 @@ class _Table:
     when a card that needs them is played (``aim``).
     """
 
-    __slots__ = ("facts", "jack", "joker", "nine", "scuttle", "seat", "two")
+    __slots__ = ("facts", "jack", "joker", "moves", "nine", "scuttle", "seat", "two")
 
     def __init__(self, facts: _Facts, seat: int) -> None:
         self.facts = facts
@@ -396,6 +396,7 @@ class _Table:
         self.two: list[Card] = []
         self.nine: list[Card] = []
         self.joker: list[Card] = []
+        self.moves: dict[_Plan, tuple[Move, ...]] = {}
 
     def aim(self) -> None:
         """Compute the jack, joker, two and nine targets (once)."""
@@ -439,16 +440,26 @@ def _guarded(queens: list[int], host: Card, ctrl: int, actor: int, classic: bool
     return queens[ctrl] >= 1
 
 
-_STATIC: dict[tuple[int, int, bool], tuple[Move, ...]] = {}
 _STATIC_ACTIONS = {"8": "glasses", "Q": "queen", "K": "king"}
+_NO_MOVES: tuple[Move, ...] = ()
 
 
-def _static_plays(seat: int, card: Card, seven: bool) -> tuple[Move, ...]:
-    """The plays of a card that need nothing from the table: points, a permanent, ace, six."""
-    key = (seat, id(card), seven)
-    moves = _STATIC.get(key)
-    if moves is None:
-        rank = card.rank
+class _Plan:
+    """How one seat may play one card (from hand, or revealed by a seven), built once.
+
+    ``static`` are the plays that need nothing from the table or the position:
+    points, a permanent, an ace or a six. ``aimed`` plays depend on the table only
+    (scuttles, jacks, jokers, twos and nines) and are kept per ``_Table``. ``late``
+    is the rank of a one-off that depends on the rest of the position (3, 4, 5, 7).
+    """
+
+    __slots__ = ("card", "late", "oneoff", "rank", "seat", "seven", "static", "strength")
+
+    def __init__(self, seat: int, card: Card, seven: bool) -> None:
+        self.seat = seat
+        self.card = card
+        self.seven = seven
+        rank = self.rank = card.rank
         built = []
         if rank in _POINT_RANKS:
             built.append(_mv("points", seat, card, seven=seven))
@@ -456,50 +467,73 @@ def _static_plays(seat: int, card: Card, seven: bool) -> tuple[Move, ...]:
             built.append(_mv(_STATIC_ACTIONS[rank], seat, card, seven=seven))
         if rank == "A" or rank == "6":
             built.append(_mv("oneoff", seat, card, seven=seven))
-        moves = _STATIC[key] = tuple(built)
-    return moves
+        self.static = tuple(built)
+        self.strength = _strength(card)
+        self.late = rank if rank in "3457" else ""
+        self.oneoff = _mv("oneoff", seat, card, seven=seven)
+
+    def aimed(self, t: _Table) -> tuple[Move, ...]:
+        """Return the plays of this card that aim at the table ``t`` (in move order)."""
+        rank, seat, card, seven = self.rank, self.seat, self.card, self.seven
+        out: list[Move] = []
+        if rank in _POINT_RANKS:
+            strength = self.strength
+            for base_strength, base in t.scuttle:
+                if base_strength < strength:
+                    out.append(_mv("scuttle", seat, card, base, seven=seven))
+            if rank == "2" or rank == "9":
+                t.aim()
+                targets = t.two if rank == "2" else t.nine
+                out.extend(_mv("oneoff", seat, card, target, seven=seven) for target in targets)
+        elif rank == "J":
+            t.aim()
+            assert t.jack is not None
+            out.extend(_mv("jack", seat, card, base, seven=seven) for base in t.jack)
+        elif rank == "X":
+            t.aim()
+            out.extend(_mv("joker", seat, card, base, seven=seven) for base in t.joker)
+        return tuple(out) if out else _NO_MOVES
 
 
-def _card_plays(
-    p: Position, t: _Table, seat: int, card: Card, seven: bool, out: list[Move]
-) -> None:
-    """Append every legal way to play ``card`` as a main action (from hand or a seven)."""
-    out.extend(_static_plays(seat, card, seven))
-    rank = card.rank
-    if rank in _POINT_RANKS:
-        strength = _strength(card)
-        for base_strength, base in t.scuttle:
-            if base_strength < strength:
-                out.append(_mv("scuttle", seat, card, base, seven=seven))
-        if rank in "234579":
-            _oneoffs(p, t, seat, card, seven, out)
-    elif rank == "J":
-        t.aim()
-        assert t.jack is not None
-        out.extend(_mv("jack", seat, card, base, seven=seven) for base in t.jack)
-    elif rank == "X":
-        t.aim()
-        out.extend(_mv("joker", seat, card, base, seven=seven) for base in t.joker)
+_PLANS: tuple[dict[int, _Plan], ...] = tuple({} for _ in range(6))
+"""Plans by ``2 * seat + seven``, then by the card's id (cards are interned)."""
 
 
-def _oneoffs(p: Position, t: _Table, seat: int, card: Card, seven: bool, out: list[Move]) -> None:
-    rank = card.rank
+def _plan(seat: int, card: Card, seven: bool) -> _Plan:
+    plans = _PLANS[2 * seat + seven]
+    plan = plans.get(id(card))
+    if plan is None:
+        plan = plans[id(card)] = _Plan(seat, card, seven)
+    return plan
+
+
+def _card_plays(p: Position, t: _Table, plan: _Plan, out: list[Move]) -> None:
+    """Append every legal way to play the plan's card as a main action."""
+    out += plan.static
+    aimed = t.moves.get(plan)
+    if aimed is None:
+        aimed = t.moves[plan] = plan.aimed(t)
+    out += aimed
+    if plan.late:
+        _late_oneoffs(p, plan, out)
+
+
+def _late_oneoffs(p: Position, plan: _Plan, out: list[Move]) -> None:
+    """Append the one-offs of a 3, 4, 5 or 7, which depend on the scrap, deck or hands."""
+    rank = plan.late
     if rank == "3":
         if _eligible_scrap(p):
-            out.append(_mv("oneoff", seat, card, seven=seven))
+            out.append(plan.oneoff)
     elif rank == "5" or rank == "7":
         if p.deck:
-            out.append(_mv("oneoff", seat, card, seven=seven))
-    elif rank == "4":
+            out.append(plan.oneoff)
+    else:
+        seat, card, seven = plan.seat, plan.card, plan.seven
         for victim in range(len(p.hands)):
             if victim != seat and p.hands[victim]:
                 out.append(_mv("oneoff", seat, card, player=victim, seven=seven))
                 if len(p.hands) == 2:
-                    out.append(_mv("oneoff", seat, card, seven=seven))
-    else:
-        t.aim()
-        targets = t.two if rank == "2" else t.nine
-        out.extend(_mv("oneoff", seat, card, target, seven=seven) for target in targets)
+                    out.append(plan.oneoff)
 
 
 def _main_moves(p: Position, seat: int) -> list[Move]:
@@ -511,10 +545,22 @@ def _main_moves(p: Position, seat: int) -> list[Move]:
         if limit is None or len(hand) < limit:
             moves.append(_mv("draw", seat))
     table = _facts(p.variant, p.stacks, p.permanents).table(seat)
+    cached = table.moves
+    plans = _PLANS[2 * seat]
     frozen = p.frozen
     for card in sorted(hand, key=_BY_CODE):
-        if not frozen or card not in frozen:
-            _card_plays(p, table, seat, card, False, moves)
+        if frozen and card in frozen:
+            continue
+        plan = plans.get(id(card))
+        if plan is None:
+            plan = _plan(seat, card, False)
+        moves += plan.static
+        aimed = cached.get(plan)
+        if aimed is None:
+            aimed = cached[plan] = plan.aimed(table)
+        moves += aimed
+        if plan.late:
+            _late_oneoffs(p, plan, moves)
     return moves
 
 
@@ -543,7 +589,7 @@ def _seven_moves(p: Position) -> list[Move]:
     for card in p.revealed:
         judged = _seven_view(p, card)
         table = _facts(judged.variant, judged.stacks, judged.permanents).table(seat)
-        _card_plays(judged, table, seat, card, True, moves)
+        _card_plays(judged, table, _plan(seat, card, True), moves)
     if not moves:
         moves = [_mv("scrap", seat, card, seven=True) for card in p.revealed]
     return moves
@@ -782,7 +828,7 @@ def _check_seven(p: Position, m: Move, seat: int) -> None:
             judged = _seven_view(p, other)
             playable: list[Move] = []
             table = _facts(judged.variant, judged.stacks, judged.permanents).table(seat)
-            _card_plays(judged, table, seat, other, True, playable)
+            _card_plays(judged, table, _plan(seat, other, True), playable)
             if playable:
                 raise _fail("MUST_PLAY_REVEALED", f"{other.text()} can be played, so it must be", m)
         return
