@@ -453,7 +453,9 @@ class _Plan:
     is the rank of a one-off that depends on the rest of the position (3, 4, 5, 7).
     """
 
-    __slots__ = ("card", "late", "oneoff", "rank", "seat", "seven", "static", "strength")
+    __slots__ = (
+        "aims", "card", "late", "oneoff", "rank", "scuttles", "seat", "seven", "static", "strength",
+    )  # fmt: skip
 
     def __init__(self, seat: int, card: Card, seven: bool) -> None:
         self.seat = seat
@@ -471,28 +473,42 @@ class _Plan:
         self.strength = _strength(card)
         self.late = rank if rank in "3457" else ""
         self.oneoff = _mv("oneoff", seat, card, seven=seven)
+        # A card has one aimed action besides scuttling (jack, joker, or a 2/9 one-off).
+        self.scuttles: dict[int, Move] = {}
+        self.aims: dict[int, Move] = {}
 
     def aimed(self, t: _Table) -> tuple[Move, ...]:
         """Return the plays of this card that aim at the table ``t`` (in move order)."""
-        rank, seat, card, seven = self.rank, self.seat, self.card, self.seven
+        rank = self.rank
         out: list[Move] = []
         if rank in _POINT_RANKS:
             strength = self.strength
-            for base_strength, base in t.scuttle:
-                if base_strength < strength:
-                    out.append(_mv("scuttle", seat, card, base, seven=seven))
+            scuttles = [base for base_strength, base in t.scuttle if base_strength < strength]
+            if scuttles:
+                out += self._at("scuttle", scuttles, self.scuttles)
             if rank == "2" or rank == "9":
                 t.aim()
-                targets = t.two if rank == "2" else t.nine
-                out.extend(_mv("oneoff", seat, card, target, seven=seven) for target in targets)
+                out += self._at("oneoff", t.two if rank == "2" else t.nine, self.aims)
         elif rank == "J":
             t.aim()
             assert t.jack is not None
-            out.extend(_mv("jack", seat, card, base, seven=seven) for base in t.jack)
+            out += self._at("jack", t.jack, self.aims)
         elif rank == "X":
             t.aim()
-            out.extend(_mv("joker", seat, card, base, seven=seven) for base in t.joker)
+            out += self._at("joker", t.joker, self.aims)
         return tuple(out) if out else _NO_MOVES
+
+    def _at(self, action: str, targets: list[Card], cache: dict[int, Move]) -> list[Move]:
+        """Return this card's ``action`` aimed at each target, interned by the target's id."""
+        moves = []
+        for target in targets:
+            move = cache.get(id(target))
+            if move is None:
+                move = cache[id(target)] = _mv(
+                    action, self.seat, self.card, target, seven=self.seven
+                )
+            moves.append(move)
+        return moves
 
 
 _PLANS: tuple[dict[int, _Plan], ...] = tuple({} for _ in range(6))
