@@ -131,36 +131,21 @@ class _Facts:
     def __init__(
         self, variant: Variant, stacks: tuple[Stack, ...], perms: tuple[Stack, ...]
     ) -> None:
-        classic = variant is Variant.CLASSIC
-        self.classic = classic
+        self.classic = variant is Variant.CLASSIC
         points = [0, 0, 0]
         kings = [0, 0, 0]
         queens = [0, 0, 0]
-        rows: list[tuple[Stack, int]] = []
-        for stack in stacks:
-            base, owner, attached = stack
-            if attached:
-                if not classic:
-                    owner = attached[-1][1]
-                elif len(attached) % 2:
-                    owner = 1 - owner
-            rows.append((stack, owner))
-            points[owner] += _VALUE[base.rank]
+        rows = [(stack, controller(stack, variant)) for stack in stacks]
+        for stack, ctrl in rows:
+            points[ctrl] += _VALUE[stack.base.rank]
         self.stacks = rows
-        perm_rows: list[tuple[Stack, int]] = []
-        for stack in perms:
-            base, owner, attached = stack
-            if attached:
-                if not classic:
-                    owner = attached[-1][1]
-                elif len(attached) % 2:
-                    owner = 1 - owner
-            perm_rows.append((stack, owner))
-            rank = base.rank
+        perm_rows = [(stack, controller(stack, variant)) for stack in perms]
+        for stack, ctrl in perm_rows:
+            rank = stack.base.rank
             if rank == "K":
-                kings[owner] += 1
+                kings[ctrl] += 1
             elif rank == "Q":
-                queens[owner] += 1
+                queens[ctrl] += 1
         self.perms = perm_rows
         self.queens = queens
         goals = GOALS[variant]
