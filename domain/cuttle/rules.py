@@ -100,13 +100,6 @@ def controller(stack: Stack, variant: Variant) -> int:
     return stack.attached[-1][1]
 
 
-def _controllers(stacks: tuple[Stack, ...], variant: Variant) -> list[int]:
-    """Return ``controller`` of each stack, in one pass (the hot path of the engine)."""
-    if variant is Variant.CLASSIC:
-        return [s.owner if len(s.attached) % 2 == 0 else 1 - s.owner for s in stacks]
-    return [s.attached[-1][1] if s.attached else s.owner for s in stacks]
-
-
 def totals(position: Position) -> tuple[int, ...]:
     """Return each seat's points: the point stacks it controls (§10.1)."""
     points = [0] * position.players
@@ -125,6 +118,65 @@ def goal(position: Position, seat: int) -> int:
     return GOALS[position.variant][min(kings, 4)]
 
 
+class _Facts:
+    """What the point stacks and permanents of a table mean, worked out once (§10, §11, §15).
+
+    Controllers, points, kings and queens per seat, whether each seat is at its goal,
+    and each seat's targets (``_Table``). Stacks and their tuples are immutable, so the
+    facts of one pair of tuples never change; ``_facts`` keeps the last pair's.
+    """
+
+    __slots__ = ("at_goal", "classic", "perms", "queens", "stacks", "tables")
+
+    def __init__(
+        self, variant: Variant, stacks: tuple[Stack, ...], perms: tuple[Stack, ...]
+    ) -> None:
+        self.classic = variant is Variant.CLASSIC
+        points = [0, 0, 0]
+        kings = [0, 0, 0]
+        queens = [0, 0, 0]
+        rows = [(stack, controller(stack, variant)) for stack in stacks]
+        for stack, ctrl in rows:
+            points[ctrl] += _VALUE[stack.base.rank]
+        self.stacks = rows
+        perm_rows = [(stack, controller(stack, variant)) for stack in perms]
+        for stack, ctrl in perm_rows:
+            rank = stack.base.rank
+            if rank == "K":
+                kings[ctrl] += 1
+            elif rank == "Q":
+                queens[ctrl] += 1
+        self.perms = perm_rows
+        self.queens = queens
+        goals = GOALS[variant]
+        self.at_goal = [points[seat] >= goals[min(kings[seat], 4)] for seat in range(3)]
+        self.tables: list[_Table | None] = [None, None, None]
+
+    def table(self, seat: int) -> _Table:
+        """Return the targets ``seat`` may aim at on this table."""
+        table = self.tables[seat]
+        if table is None:
+            table = self.tables[seat] = _Table(self, seat)
+        return table
+
+
+_last_facts: list[tuple[tuple[Stack, ...], tuple[Stack, ...], Variant, _Facts]] = []
+
+
+def _facts(variant: Variant, stacks: tuple[Stack, ...], perms: tuple[Stack, ...]) -> _Facts:
+    """Return the facts of a table, reusing the last ones when the tuples are the same."""
+    # Keyed by identity, holding the tuples themselves: consecutive positions share
+    # them until a card lands on or leaves the table, and a held tuple's id cannot be
+    # reused by another.
+    if _last_facts:
+        last = _last_facts[0]
+        if last[0] is stacks and last[1] is perms and last[2] is variant:
+            return last[3]
+    facts = _Facts(variant, stacks, perms)
+    _last_facts[:] = ((stacks, perms, variant, facts),)
+    return facts
+
+
 def _winner(
     variant: Variant,
     players: int,
@@ -132,17 +184,12 @@ def _winner(
     perms: tuple[Stack, ...],
     active: int,
 ) -> int | None:
-    points = [0] * players
-    kings = [0] * players
-    for s, ctrl in zip(stacks, _controllers(stacks, variant), strict=True):
-        points[ctrl] += _VALUE[s.base.rank]
-    for s, ctrl in zip(perms, _controllers(perms, variant), strict=True):
-        if s.base.rank == "K":
-            kings[ctrl] += 1
-    goals = GOALS[variant]
+    at_goal = _facts(variant, stacks, perms).at_goal
+    if True not in at_goal:
+        return None
     for i in range(players):
         seat = (active + i) % players
-        if points[seat] >= goals[min(kings[seat], 4)]:
+        if at_goal[seat]:
             return seat
     return None
 
@@ -318,54 +365,55 @@ def _strength(card: Card) -> int:
 
 
 class _Table:
-    """The targets a seat may aim at, computed once per position (§6, §8, §11).
+    """The targets a seat may aim at on one table (§6, §8, §11), kept with its ``_Facts``.
 
     Scuttle targets are computed at once; jack, joker, two and nine targets only
     when a card that needs them is played (``aim``).
     """
 
-    __slots__ = ("classic", "jack", "joker", "nine", "perms", "scuttle", "seat", "stacks", "two")
+    __slots__ = ("facts", "jack", "joker", "moves", "nine", "scuttle", "seat", "two")
 
-    def __init__(self, p: Position, seat: int) -> None:
-        variant = p.variant
-        self.classic = variant is Variant.CLASSIC
+    def __init__(self, facts: _Facts, seat: int) -> None:
+        self.facts = facts
         self.seat = seat
-        self.stacks = list(zip(p.stacks, _controllers(p.stacks, variant), strict=True))
-        self.perms = list(zip(p.permanents, _controllers(p.permanents, variant), strict=True))
-        self.scuttle = [(_strength(s.base), s.base) for s, ctrl in self.stacks if ctrl != seat]
+        self.scuttle = [(_strength(s.base), s.base) for s, ctrl in facts.stacks if ctrl != seat]
         self.jack: list[Card] | None = None
         self.two: list[Card] = []
         self.nine: list[Card] = []
         self.joker: list[Card] = []
+        self.moves: dict[_Plan, tuple[Move, ...]] = {}
 
     def aim(self) -> None:
         """Compute the jack, joker, two and nine targets (once)."""
         if self.jack is not None:
             return
-        classic, seat = self.classic, self.seat
-        queens = [0] * 3
-        for s, ctrl in self.perms:
-            if s.base.rank == "Q":
-                queens[ctrl] += 1
-        self.jack = []
-        for s, ctrl in self.stacks:
+        facts, seat = self.facts, self.seat
+        classic, queens = facts.classic, facts.queens
+        jack: list[Card] = []
+        two: list[Card] = []
+        nine: list[Card] = []
+        joker: list[Card] = []
+        for s, ctrl in facts.stacks:
             if (ctrl == seat and not classic) or _guarded(queens, s.base, ctrl, seat, classic):
                 continue
-            self.jack.append(s.base)
+            jack.append(s.base)
             if s.attached:
                 top = s.attached[-1][0]
-                self.two.append(top)
-                self.nine.append(top)
+                two.append(top)
+                nine.append(top)
             if not classic:
-                self.nine.append(s.base)
-        for s, ctrl in self.perms:
+                nine.append(s.base)
+        for s, ctrl in facts.perms:
             if (ctrl == seat and not classic) or _guarded(queens, s.base, ctrl, seat, classic):
                 continue
             hits = [s.base, s.attached[-1][0]] if s.attached else [s.base]
-            self.two.extend(hits)
-            self.nine.extend(hits)
+            two.extend(hits)
+            nine.extend(hits)
             if ctrl != seat:
-                self.joker.append(s.base)
+                joker.append(s.base)
+        # Tables are shared between positions: publish complete lists, ``jack`` last.
+        self.two, self.nine, self.joker = two, nine, joker
+        self.jack = jack
 
 
 def _guarded(queens: list[int], host: Card, ctrl: int, actor: int, classic: bool) -> bool:
@@ -377,16 +425,28 @@ def _guarded(queens: list[int], host: Card, ctrl: int, actor: int, classic: bool
     return queens[ctrl] >= 1
 
 
-_STATIC: dict[tuple[int, int, bool], tuple[Move, ...]] = {}
 _STATIC_ACTIONS = {"8": "glasses", "Q": "queen", "K": "king"}
+_NO_MOVES: tuple[Move, ...] = ()
 
 
-def _static_plays(seat: int, card: Card, seven: bool) -> tuple[Move, ...]:
-    """The plays of a card that need nothing from the table: points, a permanent, ace, six."""
-    key = (seat, id(card), seven)
-    moves = _STATIC.get(key)
-    if moves is None:
-        rank = card.rank
+class _Plan:
+    """How one seat may play one card (from hand, or revealed by a seven), built once.
+
+    ``static`` are the plays that need nothing from the table or the position:
+    points, a permanent, an ace or a six. ``aimed`` plays depend on the table only
+    (scuttles, jacks, jokers, twos and nines) and are kept per ``_Table``. ``late``
+    is the rank of a one-off that depends on the rest of the position (3, 4, 5, 7).
+    """
+
+    __slots__ = (
+        "aims", "card", "late", "oneoff", "rank", "scuttles", "seat", "seven", "static", "strength",
+    )  # fmt: skip
+
+    def __init__(self, seat: int, card: Card, seven: bool) -> None:
+        self.seat = seat
+        self.card = card
+        self.seven = seven
+        rank = self.rank = card.rank
         built = []
         if rank in _POINT_RANKS:
             built.append(_mv("points", seat, card, seven=seven))
@@ -394,50 +454,87 @@ def _static_plays(seat: int, card: Card, seven: bool) -> tuple[Move, ...]:
             built.append(_mv(_STATIC_ACTIONS[rank], seat, card, seven=seven))
         if rank == "A" or rank == "6":
             built.append(_mv("oneoff", seat, card, seven=seven))
-        moves = _STATIC[key] = tuple(built)
-    return moves
+        self.static = tuple(built)
+        self.strength = _strength(card)
+        self.late = rank if rank in "3457" else ""
+        self.oneoff = _mv("oneoff", seat, card, seven=seven)
+        # A card has one aimed action besides scuttling (jack, joker, or a 2/9 one-off).
+        self.scuttles: dict[int, Move] = {}
+        self.aims: dict[int, Move] = {}
+
+    def aimed(self, t: _Table) -> tuple[Move, ...]:
+        """Return the plays of this card that aim at the table ``t`` (in move order)."""
+        rank = self.rank
+        out: list[Move] = []
+        if rank in _POINT_RANKS:
+            strength = self.strength
+            scuttles = [base for base_strength, base in t.scuttle if base_strength < strength]
+            if scuttles:
+                out += self._at("scuttle", scuttles, self.scuttles)
+            if rank == "2" or rank == "9":
+                t.aim()
+                out += self._at("oneoff", t.two if rank == "2" else t.nine, self.aims)
+        elif rank == "J":
+            t.aim()
+            assert t.jack is not None
+            out += self._at("jack", t.jack, self.aims)
+        elif rank == "X":
+            t.aim()
+            out += self._at("joker", t.joker, self.aims)
+        return tuple(out) if out else _NO_MOVES
+
+    def _at(self, action: str, targets: list[Card], cache: dict[int, Move]) -> list[Move]:
+        """Return this card's ``action`` aimed at each target, interned by the target's id."""
+        moves = []
+        for target in targets:
+            move = cache.get(id(target))
+            if move is None:
+                move = cache[id(target)] = _mv(
+                    action, self.seat, self.card, target, seven=self.seven
+                )
+            moves.append(move)
+        return moves
 
 
-def _card_plays(
-    p: Position, t: _Table, seat: int, card: Card, seven: bool, out: list[Move]
-) -> None:
-    """Append every legal way to play ``card`` as a main action (from hand or a seven)."""
-    out.extend(_static_plays(seat, card, seven))
-    rank = card.rank
-    if rank in _POINT_RANKS:
-        strength = _strength(card)
-        for base_strength, base in t.scuttle:
-            if base_strength < strength:
-                out.append(_mv("scuttle", seat, card, base, seven=seven))
-        if rank in "234579":
-            _oneoffs(p, t, seat, card, seven, out)
-    elif rank == "J":
-        t.aim()
-        assert t.jack is not None
-        out.extend(_mv("jack", seat, card, base, seven=seven) for base in t.jack)
-    elif rank == "X":
-        t.aim()
-        out.extend(_mv("joker", seat, card, base, seven=seven) for base in t.joker)
+_PLANS: tuple[dict[int, _Plan], ...] = tuple({} for _ in range(6))
+"""Plans by ``2 * seat + seven``, then by the card's id (cards are interned)."""
 
 
-def _oneoffs(p: Position, t: _Table, seat: int, card: Card, seven: bool, out: list[Move]) -> None:
-    rank = card.rank
+def _plan(seat: int, card: Card, seven: bool) -> _Plan:
+    plans = _PLANS[2 * seat + seven]
+    plan = plans.get(id(card))
+    if plan is None:
+        plan = plans[id(card)] = _Plan(seat, card, seven)
+    return plan
+
+
+def _card_plays(p: Position, t: _Table, plan: _Plan, out: list[Move]) -> None:
+    """Append every legal way to play the plan's card as a main action."""
+    out += plan.static
+    aimed = t.moves.get(plan)
+    if aimed is None:
+        aimed = t.moves[plan] = plan.aimed(t)
+    out += aimed
+    if plan.late:
+        _late_oneoffs(p, plan, out)
+
+
+def _late_oneoffs(p: Position, plan: _Plan, out: list[Move]) -> None:
+    """Append the one-offs of a 3, 4, 5 or 7, which depend on the scrap, deck or hands."""
+    rank = plan.late
     if rank == "3":
         if _eligible_scrap(p):
-            out.append(_mv("oneoff", seat, card, seven=seven))
+            out.append(plan.oneoff)
     elif rank == "5" or rank == "7":
         if p.deck:
-            out.append(_mv("oneoff", seat, card, seven=seven))
-    elif rank == "4":
+            out.append(plan.oneoff)
+    else:
+        seat, card, seven = plan.seat, plan.card, plan.seven
         for victim in range(len(p.hands)):
             if victim != seat and p.hands[victim]:
                 out.append(_mv("oneoff", seat, card, player=victim, seven=seven))
                 if len(p.hands) == 2:
-                    out.append(_mv("oneoff", seat, card, seven=seven))
-    else:
-        t.aim()
-        targets = t.two if rank == "2" else t.nine
-        out.extend(_mv("oneoff", seat, card, target, seven=seven) for target in targets)
+                    out.append(plan.oneoff)
 
 
 def _main_moves(p: Position, seat: int) -> list[Move]:
@@ -448,11 +545,23 @@ def _main_moves(p: Position, seat: int) -> list[Move]:
         limit = HAND_LIMITS[p.variant]
         if limit is None or len(hand) < limit:
             moves.append(_mv("draw", seat))
-    table = _Table(p, seat)
+    table = _facts(p.variant, p.stacks, p.permanents).table(seat)
+    cached = table.moves
+    plans = _PLANS[2 * seat]
     frozen = p.frozen
     for card in sorted(hand, key=_BY_CODE):
-        if not frozen or card not in frozen:
-            _card_plays(p, table, seat, card, False, moves)
+        if frozen and card in frozen:
+            continue
+        plan = plans.get(id(card))
+        if plan is None:
+            plan = _plan(seat, card, False)
+        moves += plan.static
+        aimed = cached.get(plan)
+        if aimed is None:
+            aimed = cached[plan] = plan.aimed(table)
+        moves += aimed
+        if plan.late:
+            _late_oneoffs(p, plan, moves)
     return moves
 
 
@@ -480,7 +589,8 @@ def _seven_moves(p: Position) -> list[Move]:
     moves: list[Move] = []
     for card in p.revealed:
         judged = _seven_view(p, card)
-        _card_plays(judged, _Table(judged, seat), seat, card, True, moves)
+        table = _facts(judged.variant, judged.stacks, judged.permanents).table(seat)
+        _card_plays(judged, table, _plan(seat, card, True), moves)
     if not moves:
         moves = [_mv("scrap", seat, card, seven=True) for card in p.revealed]
     return moves
@@ -718,7 +828,8 @@ def _check_seven(p: Position, m: Move, seat: int) -> None:
         for other in p.revealed:
             judged = _seven_view(p, other)
             playable: list[Move] = []
-            _card_plays(judged, _Table(judged, seat), seat, other, True, playable)
+            table = _facts(judged.variant, judged.stacks, judged.permanents).table(seat)
+            _card_plays(judged, table, _plan(seat, other, True), playable)
             if playable:
                 raise _fail("MUST_PLAY_REVEALED", f"{other.text()} can be played, so it must be", m)
         return

@@ -441,6 +441,20 @@ class TestWinCheck:
         p = pos(hands="- / -", points="- / TH TS 3C", deck="AC")
         assert 1 == apply(p, "P0 draw").result.winner  # type: ignore[union-attr]
 
+    def test_shared_table_is_judged_by_each_positions_variant(self) -> None:
+        # The engine reuses a table's facts while positions share its tuples; a
+        # position of another variant with the very same tuples must not inherit them.
+        standard = pos(hands="- / -", points="TH[JS:P1,JC:P1] / 9H 2H", deck="AC")
+        classic = standard._replace(variant=Variant.CLASSIC)
+        assert standard.stacks is classic.stacks
+        for first, second in ((standard, classic), (classic, standard)):
+            results = {p.variant: apply(p, "P0 draw").result for p in (first, second)}
+            assert results[Variant.CLASSIC] is None
+            assert (Termination.GOAL, 1) == (
+                results[Variant.STANDARD].termination,  # type: ignore[union-attr]
+                results[Variant.STANDARD].winner,  # type: ignore[union-attr]
+            )
+
 
 class TestServiceEndings:
     def test_two_player_resignation_gives_the_round_away(self) -> None:
