@@ -10,6 +10,7 @@ next from being read.
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -121,7 +122,7 @@ class MatchLog:
     last_line: int = 1
 
 
-class BaseVisitor(Generic[T]):
+class BaseVisitor(ABC, Generic[T]):
     """Hooks a reader calls while it walks one match; ``result`` is what the read returns."""
 
     def begin_match(self, line: int) -> None:
@@ -149,9 +150,9 @@ class BaseVisitor(Generic[T]):
     def end_match(self, line: int) -> None:
         """Called after the last line of a match."""
 
+    @abstractmethod
     def result(self) -> T:
-        """Return what the read produced."""
-        raise NotImplementedError
+        """Return what the read produced (each visitor says what that is)."""
 
 
 class LogFormatError(Exception):
