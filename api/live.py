@@ -19,7 +19,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Principal, require_read
 from api.competitions import CompetitionId
-from api.matches import MatchController, MatchId
+from api.matches import MatchId, readable_match
 from api.schemas import problem_responses
 from domain.errors import MalformedError
 from projections.live import LiveFeed
@@ -79,7 +79,7 @@ class LiveController(Controller):
     ) -> ServerSentEvent:
         """Stream the match's events from the start, or after ``Last-Event-ID``."""
         after = resume_after(last_event_id)
-        row = await MatchController._readable(pool, principal, match_id)
+        row = await readable_match(pool, principal, match_id)
         return ServerSentEvent(_stream(LiveFeed(pool, stream=row["stream"]), after))
 
     @get(

@@ -13,7 +13,6 @@ import base64
 import binascii
 from datetime import datetime
 from typing import Annotated, Any, Literal
-from urllib.parse import urlencode
 from uuid import UUID, uuid4
 
 from litestar import Controller, Request, Response, get, post
@@ -47,7 +46,7 @@ from api.match_schemas import (
     VoidIn,
 )
 from api.problems import validation_failed
-from api.schemas import problem_responses
+from api.schemas import link_to_next, problem_responses
 from domain.errors import (
     ForbiddenError,
     InvalidSetupError,
@@ -190,6 +189,28 @@ def seated(game: str, seat: int | None, move: str) -> str:
             )
         return text
     return f"{token} {text}"
+
+
+async def readable_match(
+    pool: AsyncConnectionPool, principal: Principal | None, match_id: UUID
+) -> dict[str, Any]:
+    """Return a match's ``matches`` row if the caller may read it.
+
+    Raises:
+        NotFoundError (MATCH_NOT_FOUND): there is no such match.
+        UnauthenticatedError, ForbiddenError: its competition's reads are private.
+    """
+    async with pool.connection() as conn:
+        row = await find_match(conn, match_id)
+    if row is None:
+        raise NotFoundError(
+            f"there is no match {str(match_id)!r}",
+            code="MATCH_NOT_FOUND",
+            details={"match_id": str(match_id)},
+        )
+    if row["competition_id"] is not None:
+        require_read_of(principal, row["competition_id"], public_reads=row["public_reads"])
+    return row
 
 
 class MatchController(Controller):
@@ -512,12 +533,7 @@ class MatchController(Controller):
         more = len(rows) > limit
         rows = rows[:limit]
         next_cursor = _encode_match_cursor(rows[-1]) if more else None
-        headers = {}
-        if next_cursor is not None:
-            params = {k: v for k, v in request.query_params.items() if k != "cursor"}
-            params["cursor"] = next_cursor
-            url = request.url.with_replacements(query=urlencode(params))
-            headers["Link"] = f'<{url}>; rel="next"'
+        headers = {} if next_cursor is None else link_to_next(request, next_cursor)
         page = MatchPage(items=[MatchSummaryOut.from_row(r) for r in rows], next_cursor=next_cursor)
         return Response(page, headers=headers)
 
@@ -535,7 +551,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
     ) -> Response[MatchOut]:
         """Return the match with its version as the ETag."""
-        row = await self._readable(pool, principal, match_id)
+        row = await readable_match(pool, principal, match_id)
         async with pool.connection() as conn:
             state, version = await recorder.load(conn, row["stream"])
         return Response(match_out(match_id, state, version), headers={"ETag": etag(version)})
@@ -554,7 +570,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
     ) -> Response[LegalMovesOut]:
         """List legal moves; they reveal hands, so a live match needs a scorer's token."""
-        row = await self._readable(pool, principal, match_id)
+        row = await readable_match(pool, principal, match_id)
         if row["status"] == "live" and not can_see_hidden(principal, row["competition_id"]):
             raise ForbiddenError(
                 "legal moves reveal hands: a scorer's token for this match is needed",
@@ -594,7 +610,7 @@ class MatchController(Controller):
         limit: Annotated[int, Parameter(ge=1, le=1000, description="Most events (1-1000).")] = 200,
     ) -> Response[EventPage]:
         """Page through the stream with ``?after=``; ``Link: rel="next"`` names the next page."""
-        row = await self._readable(pool, principal, match_id)
+        row = await readable_match(pool, principal, match_id)
         async with pool.connection() as conn:
             events = await read_stream(conn, row["stream"], after_version=after, limit=limit + 1)
         more = len(events) > limit
@@ -714,26 +730,10 @@ class MatchController(Controller):
             return _with_dealer(draft, draw_first_dealer(rules.seats(draft)), drawn=True)
         return _with_dealer(draft, data.first_dealer, drawn=False)
 
-    @staticmethod
-    async def _readable(
-        pool: AsyncConnectionPool, principal: Principal | None, match_id: UUID
-    ) -> dict[str, Any]:
-        async with pool.connection() as conn:
-            row = await find_match(conn, match_id)
-            if row is None:
-                raise NotFoundError(
-                    f"there is no match {str(match_id)!r}",
-                    code="MATCH_NOT_FOUND",
-                    details={"match_id": str(match_id)},
-                )
-        if row["competition_id"] is not None:
-            require_read_of(principal, row["competition_id"], public_reads=row["public_reads"])
-        return row
-
     async def _writable(
         self, pool: AsyncConnectionPool, principal: Principal, match_id: UUID
     ) -> dict[str, Any]:
-        row = await self._readable(pool, principal, match_id)
+        row = await readable_match(pool, principal, match_id)
         require_scope(principal, row["competition_id"])
         return row
 
@@ -799,4 +799,4 @@ def _answer(status_code: int, body: dict[str, Any]) -> Response[Any]:
     return Response(body, status_code=status_code, headers=headers)
 
 
-__all__ = ["MatchController", "can_see_hidden", "etag", "match_out", "seated"]
+__all__ = ["MatchController", "can_see_hidden", "etag", "match_out", "readable_match", "seated"]

@@ -16,7 +16,7 @@ from litestar.params import Parameter
 from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Principal
-from api.matches import MatchController, MatchId, can_see_hidden
+from api.matches import MatchId, can_see_hidden, readable_match
 from api.schemas import problem_responses
 from domain.errors import ForbiddenError, MalformedError, NotFoundError
 from domain.stream import rules_for
@@ -64,7 +64,7 @@ class ReplayController(Controller):
         pool: NamedDependency[AsyncConnectionPool],
     ) -> dict[str, Any]:
         """Return the series read model (rounds or deals, totals, result)."""
-        row = await MatchController._readable(pool, principal, match_id)
+        row = await readable_match(pool, principal, match_id)
         async with pool.connection() as conn:
             series = await find_series(conn, match_id)
         if series is None:
@@ -99,7 +99,7 @@ class ReplayController(Controller):
         state: State,
     ) -> dict[str, Any]:
         """Return the timeline; while live, anonymous readers see only public facts."""
-        row = await MatchController._readable(pool, principal, match_id)
+        row = await readable_match(pool, principal, match_id)
         track, names = await self._track(pool, state, row)
         redact = row["status"] == "live" and not can_see_hidden(principal, row["competition_id"])
         return {
@@ -129,7 +129,7 @@ class ReplayController(Controller):
         ] = "public",
     ) -> dict[str, Any]:
         """Return the match after ``ply``; seat and full views need a finished match or a scorer."""
-        row = await MatchController._readable(pool, principal, match_id)
+        row = await readable_match(pool, principal, match_id)
         track, _ = await self._track(pool, state, row, names=False)
         assert track.config is not None
         chosen = parse_seat(seat, rules_for(track.config.game).seats(track.config))

@@ -96,10 +96,15 @@ def next_page(
     if next_before is None:
         return None, {}
     cursor = encode_cursor(next_before)
+    return cursor, link_to_next(request, cursor)
+
+
+def link_to_next(request: Request[Any, Any, Any], cursor: str) -> dict[str, str]:
+    """Return the ``Link: rel="next"`` header: this request's URL with ``cursor`` in place."""
     params = {k: v for k, v in request.query_params.items() if k != "cursor"}
     params["cursor"] = cursor
     url = request.url.with_replacements(query=urlencode(params))
-    return cursor, {"Link": f'<{url}>; rel="next"'}
+    return {"Link": f'<{url}>; rel="next"'}
 
 
 # -- shared -------------------------------------------------------------------------

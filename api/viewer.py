@@ -21,7 +21,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Principal, require_read
 from api.competitions import CompetitionId
-from api.matches import MatchController, MatchId
+from api.matches import MatchId, readable_match
 from api.schemas import problem_responses
 from store import accounts
 
@@ -88,7 +88,7 @@ class ViewerController(Controller):
             NotFoundError (MATCH_NOT_FOUND): there is no such match.
             UnauthenticatedError, ForbiddenError: its competition's reads are private.
         """
-        row = await MatchController._readable(pool, principal, match_id)
+        row = await readable_match(pool, principal, match_id)
         title = f"{str(row['game']).capitalize()} match"
         html = page("match", str(match_id), title, f"/matches/{match_id}")
         return Response(html, media_type="text/html; charset=utf-8")
