@@ -271,7 +271,8 @@ class Importer:
                 )
 
         identities = [EventIdentity(text_event_id(match_id, v)) for v in range(1, len(events) + 1)]
-        outcome = await self._record(stream, steps, identities, check, header, player_ids)
+        # The replay resolved the text's notes and takebacks into versions: record those.
+        outcome = await self._record(stream, replayed.steps, identities, check, header, player_ids)
         if outcome is None:
             return await self._present(
                 stream, header.line, regenerated, with_ids=False

@@ -91,10 +91,12 @@ class LogEvent:
 
 @dataclass(frozen=True, slots=True)
 class LogMove:
-    """One move a text log gives (commands, not events): a round start, a move, a resignation.
+    """One thing a text log records (commands, not events): a round start, a move, a correction.
 
-    ``kind`` is ``deal`` (``deal`` holds the setup), ``move`` (``text``) or
-    ``resign-match`` (``seat``).
+    ``kind`` is ``deal`` (``deal`` holds the setup), ``move`` (``text``),
+    ``resign-match`` (``seat``), ``note`` (``text``; ``anchor`` says what it is on:
+    ``match``, ``round``, ``line`` or ``end``), ``takeback`` (``to`` is the
+    ``(round, move)`` gone back to, ``text`` the reason) or ``void`` (``text``, the reason).
     """
 
     line: int
@@ -102,6 +104,8 @@ class LogMove:
     text: str = ""
     deal: Mapping[str, Any] | None = None
     seat: int | None = None
+    anchor: str | None = None
+    to: tuple[int, int] | None = None
 
 
 @dataclass(slots=True)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID, uuid5
 
-from domain.errors import DomainError
+from domain.errors import DomainError, IllegalMoveError
 from domain.events import Event
 from domain.logs.base import LogError, LogEvent, LogHeader, LogMove, MatchLog
 from domain.logs.jsonl import dumps
@@ -30,8 +30,10 @@ from domain.stream import (
     ResignMatch,
     StartRound,
     TakeBack,
+    VersionedEvent,
     VoidMatch,
     decide,
+    effective_events,
     fold,
     fold_stream,
     move_text,
@@ -45,20 +47,43 @@ _DEAL_KEYS = ("deck", "hands", "indicator_position", "indicator")
 
 
 @dataclass(frozen=True, slots=True)
+class Anchor:
+    """Where a text log's note or takeback points; ``replay`` turns it into a version.
+
+    ``kind`` is ``match`` (the match itself), ``round`` (the last round start),
+    ``line`` (the first event of the last command that is not a note), ``end`` (the
+    last event that is not a note) or ``move`` (``to``: the ``(round, move)`` gone back to).
+    """
+
+    kind: str
+    to: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
-    """One command to replay, and the log line it comes from."""
+    """One command to replay, and the log line it comes from.
+
+    With an ``anchor``, ``command`` is an ``AddNote`` or ``TakeBack`` whose version
+    ``replay`` fills in (a text log names lines and moves, not versions).
+    """
 
     command: Command
     line: int
+    anchor: Anchor | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Replayed:
-    """What replaying a log through the decider gave: the events, or the first error."""
+    """What replaying a log through the decider gave: the events, or the first error.
+
+    ``steps`` are the steps replayed, anchors resolved into real versions: what a
+    recorder is given to record the same events.
+    """
 
     events: tuple[Event, ...]
     state: MatchState
     error: LogError | None = None
+    steps: tuple[Step, ...] = ()
 
 
 def deal_of(setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -141,6 +166,14 @@ def steps_from_moves(
             items.append((move.line, "deal", dict(move.deal or {})))
         elif move.kind == "resign-match":
             items.append((move.line, "resign-match", move.seat))
+        elif move.kind == "note":
+            anchor = Anchor(move.anchor or "line")
+            items.append((move.line, "anchored", (AddNote(0, move.text), anchor)))
+        elif move.kind == "takeback":
+            anchor = Anchor("move", move.to)
+            items.append((move.line, "anchored", (TakeBack(0, move.text), anchor)))
+        elif move.kind == "void":
+            items.append((move.line, "void", move.text))
         else:
             items.append((move.line, "move", move.text))
     return _steps(config, header.line, items)
@@ -152,9 +185,10 @@ def _steps(config: MatchConfig, line: int, items: Sequence[tuple[int, str, Any]]
     # A server-dealt round starts inside the move that ends the previous one: every
     # move of a round carries the next logged deal (the decider uses it only then).
     pending: list[int] = []
+    dealt = False
     for item_line, kind, payload in items:
         if kind == "deal":
-            if server and len(steps) == 1:
+            if server and not dealt:
                 steps[0] = Step(CreateMatch(config, payload), line)
             elif server and pending:
                 for index in pending:
@@ -164,6 +198,7 @@ def _steps(config: MatchConfig, line: int, items: Sequence[tuple[int, str, Any]]
             else:
                 steps.append(Step(StartRound(payload), item_line))
             pending = []
+            dealt = True
         elif kind == "resign-match":
             steps.append(Step(ResignMatch(payload), item_line))
         elif kind == "takeback":
@@ -172,6 +207,8 @@ def _steps(config: MatchConfig, line: int, items: Sequence[tuple[int, str, Any]]
             steps.append(Step(VoidMatch(payload), item_line))
         elif kind == "note":
             steps.append(Step(AddNote(*payload), item_line))
+        elif kind == "anchored":
+            steps.append(Step(payload[0], item_line, payload[1]))
         else:
             if server:
                 pending.append(len(steps))
@@ -198,21 +235,108 @@ def _header_mismatch(header: LogHeader, config: MatchConfig) -> str | None:
 
 
 def replay(steps: Sequence[Step]) -> Replayed:
-    """Decide every step in turn from an empty match; stop at the first refusal."""
+    """Decide every step in turn from an empty match; stop at the first refusal.
+
+    Anchored steps (a text log's notes and takebacks) get their versions here, from
+    the events decided so far; the returned ``steps`` hold the resolved commands.
+    """
     state = MatchState()
     events: list[Event] = []
-    for step in steps:
+    resolved: list[Step] | None = None
+    opened = 1
+    for index, step in enumerate(steps):
+        command = step.command
         try:
-            new = decide(state, step.command)
+            if step.anchor is not None:
+                command = _resolve(step, state, events, opened)
+                resolved = list(steps) if resolved is None else resolved
+                resolved[index] = Step(command, step.line)
+            if not isinstance(command, AddNote):
+                opened = len(events) + 1
+            new = decide(state, command)
         except DomainError as e:
-            return Replayed(tuple(events), state, LogError(step.line, e.code, e.message))
+            done = tuple(steps[:index] if resolved is None else resolved[:index])
+            return Replayed(tuple(events), state, LogError(step.line, e.code, e.message), done)
         events.extend(new)
         if any(event.type in UNDOING_EVENTS for event in new):
             # A takeback restores an older state: fold the effective events again.
             state = fold_stream(list(enumerate(events, start=1)))
         else:
             state = fold(new, state)
-    return Replayed(tuple(events), state)
+    return Replayed(tuple(events), state, steps=tuple(steps if resolved is None else resolved))
+
+
+def _resolve(step: Step, state: MatchState, events: Sequence[Event], opened: int) -> Command:
+    """Return an anchored step's command with the version its anchor names."""
+    assert step.anchor is not None and state.config is not None
+    anchor, command = step.anchor, step.command
+    if isinstance(command, TakeBack):
+        assert anchor.to is not None
+        return TakeBack(_version_at(state.config, events, anchor.to), command.reason)
+    assert isinstance(command, AddNote)
+    if anchor.kind == "line":
+        return AddNote(opened, command.text)
+    if anchor.kind in ("round", "end"):
+        started = state.rules.round_started
+        for at in range(len(events), 0, -1):
+            kind = events[at - 1].type
+            if kind == started if anchor.kind == "round" else kind != "NoteAdded":
+                return AddNote(at, command.text)
+    return AddNote(1, command.text)
+
+
+def _version_at(config: MatchConfig, events: Sequence[Event], to: tuple[int, int]) -> int:
+    """Return the version a takeback to ``(round, move)`` names on the effective line.
+
+    It is the last event before that round's next move, so notes on the move stay.
+
+    Raises:
+        IllegalMoveError (TAKEBACK_OUT_OF_RANGE): no such move on the effective line.
+    """
+    versions: dict[tuple[int, int], int] = {}
+    previous: tuple[int, int] | None = None
+    effective = effective_events(list(enumerate(events, start=1)))
+    for version, round_no, move in move_positions(config, effective):
+        if previous is not None and previous[0] != round_no and config.dealing == "server":
+            # A server deals the next round inside the move that ends a round: the
+            # moment after that move is also the moment after the next round's start.
+            versions[previous] = version
+        previous = (round_no, move)
+        versions[previous] = version
+    if to not in versions:
+        word = "round" if config.game == "cuttle" else "deal"
+        raise IllegalMoveError(
+            f"{word} {to[0]!r} has no move {to[1]!r} on the match's effective line",
+            code="TAKEBACK_OUT_OF_RANGE",
+            details={"round": to[0], "move": to[1]},
+        )
+    return versions[to]
+
+
+def move_positions(
+    config: MatchConfig, pairs: Iterable[VersionedEvent]
+) -> list[tuple[int, int, int]]:
+    """Return ``(version, round, move)`` for each effective event: where a text log puts it.
+
+    ``move`` counts the round's moves up to and including the event, so a round's
+    start is move 0; takebacks in the text notation name these positions.
+
+    >>> cfg = MatchConfig('cuttle', 'standard', ('a', 'b'), 0, 'scorer')
+    >>> move_positions(cfg, [(2, Event('RoundStarted', {'round': 1})),
+    ...     (3, Event('MovePlayed', {'move': 'P1 draw'})), (4, Event('NoteAdded', {}))])
+    [(2, 1, 0), (3, 1, 1), (4, 1, 1)]
+    """
+    rules = rules_for(config.game)
+    key = "round" if config.game == "cuttle" else "deal"
+    round_no = move = 0
+    out: list[tuple[int, int, int]] = []
+    for version, event in pairs:
+        if event.type == rules.round_started:
+            round_no, move = int(event.data[key]), 0
+        elif event.type == "MatchResigned" or move_text(config, event) is not None:
+            move += 1
+        out.append((version, round_no, move))
+    return out
 
 
 def first_difference(logged: Sequence[LogEvent], regenerated: Sequence[Event]) -> LogError | None:
@@ -269,9 +393,16 @@ def fingerprint(header: LogHeader, moves: Sequence[LogMove]) -> str:
         "rules_version": header.rules_version,
         "players": [[p.id, p.name] for p in header.players],
         "competition": header.competition_id,
-        "moves": [[m.kind, " ".join(m.text.split()), m.deal, m.seat] for m in moves],
+        "moves": [_played(m) for m in moves if m.kind not in ("note", "void")],
     }
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+def _played(move: LogMove) -> list[Any]:
+    if move.kind == "takeback":
+        assert move.to is not None
+        return [move.kind, *move.to]
+    return [move.kind, " ".join(move.text.split()), move.deal, move.seat]
 
 
 def text_match_id(header: LogHeader, moves: Sequence[LogMove]) -> str:

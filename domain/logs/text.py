@@ -35,7 +35,8 @@ from domain.logs.base import (
     LogPlayer,
     is_text_line,
 )
-from domain.stream import MatchConfig, move_text, rules_for
+from domain.logs.commands import move_positions
+from domain.stream import MatchConfig, VersionedEvent, effective_events, move_text, rules_for
 
 T = TypeVar("T")
 
@@ -44,6 +45,11 @@ _NUMBER = re.compile(r"(?:^|\s)(\d+)\.(?=\s|$)")
 _DEAL = re.compile(r"^(round|deal)\s+(\d+)\s+(.*)$", re.IGNORECASE)
 _RESULT = re.compile(r"^result\b\s*(.*)$", re.IGNORECASE)
 _RESIGN = re.compile(r"^[PS](\d+)\s+resign-match$")
+_QUOTED = r'"((?:[^"\\]|\\.)*)"'
+_TAKEBACK = re.compile(
+    rf"^takeback\b(?:\s+to\s+(round|deal)\s+(\d+)\s+move\s+(\d+)\s+{_QUOTED}$)?", re.IGNORECASE
+)
+_VOID = re.compile(rf"^void\b(?:\s+{_QUOTED}$)?", re.IGNORECASE)
 _KNOWN_TAGS = {
     "Game", "Variant", "Format", "Options", "Dealing", "FirstDealer", "RulesVersion",
     "FirstDealerDrawn", "Match", "Competition", "CompetitionId", "Date", "Event", "Site", "Scorer",
@@ -57,8 +63,8 @@ def _seat_tags(game: str) -> tuple[str, int]:
 def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
     """Read the next text match from ``lines`` into ``visitor``; ``None`` at the end.
 
-    A match runs from its first tag to its ``result`` line (or to the next match's
-    tags, or the end of input).
+    A match runs from its first tag to its ``result`` line and the ``void`` line or
+    comments right after it (or to the next match's tags, or the end of input).
     """
     item = lines.next_content()
     if item is None:
@@ -89,88 +95,191 @@ def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
     header = _header(tags, visitor, item[0] if item is not None else last)
     if header is not None:
         visitor.visit_header(header)
-    expected_number = 1
+    body = _Body(visitor)
     while item is not None:
         number, raw = item
-        last = number
         if not is_text_line(raw):
+            if body.ended:
+                lines.push_back(item)
+                break
+            last = number
             visitor.handle_error(LogError(number, "NOT_TEXT", "binary data in a text log"))
             item = lines.next_content()
             continue
-        text, error = _strip_comments(raw, number)
+        code, comments, error = _split_line(raw.lstrip(), number)
+        text = code.rstrip()
+        # After the result only its void line and comments belong to the match.
+        if text.startswith("[") or (body.ended and text and _VOID.match(text) is None):
+            lines.push_back(item)
+            break
+        last = number
         if error is not None:
             visitor.handle_error(error)
-        text = text.strip()
-        if text.startswith("["):
-            lines.push_back(item)
-            last = number - 1
-            break
         item = lines.next_content()
+        body.line(number, text, comments, header)
+    visitor.end_match(last)
+    return visitor.result()
+
+
+class _Body:
+    """The body of one text match, line by line: what each line records, and its notes.
+
+    A comment is a note on what its line records; a comment alone on its line is a
+    note on what the line above recorded (the match itself before the first round).
+    """
+
+    def __init__(self, visitor: BaseVisitor[Any]) -> None:
+        self.visitor = visitor
+        self.expected_number = 1
+        self.anchor = "match"
+        self.ended = False
+
+    def line(
+        self, number: int, text: str, comments: list[tuple[int, str]], header: LogHeader | None
+    ) -> None:
+        visitor = self.visitor
         if not text:
-            continue
+            self.notes(number, comments, self.anchor)
+            return
+        void = _VOID.match(text)
+        if void is not None:
+            self.void(number, void)
+            self.notes(number, comments, "line")
+            return
         result = _RESULT.match(text)
         if result is not None:
             visitor.visit_result(result.group(1).strip() or "*", number)
-            if item is not None:
-                lines.push_back(item)
-            break
+            self.ended = True
+            self.notes(number, comments, "end")
+            return
         deal = _DEAL.match(text)
         if deal is not None:
             move = _deal_move(number, deal, header, visitor)
             if move is not None:
                 visitor.visit_move(move)
-            expected_number = 1
-            continue
-        for given, move_text_ in _split_moves(text):
-            if given is not None and given != expected_number:
+            self.expected_number = 1
+            self.notes(number, comments, "round")
+            return
+        takeback = _TAKEBACK.match(text)
+        if takeback is not None:
+            self.takeback(number, takeback)
+            self.notes(number, comments, "line")
+            return
+        self.moves(number, text, comments)
+
+    def notes(self, number: int, comments: Iterable[tuple[int, str]], anchor: str) -> None:
+        self.anchor = anchor
+        for _, comment in comments:
+            self.visitor.visit_move(LogMove(number, "note", text=comment, anchor=anchor))
+
+    def void(self, number: int, m: re.Match[str]) -> None:
+        if m.group(1) is None:
+            self.visitor.handle_error(
+                LogError(number, "VOID_INVALID", f'a void line is void "reason", not {m.string!r}')
+            )
+            return
+        self.visitor.visit_move(LogMove(number, "void", text=_unquote(m.group(1))))
+
+    def takeback(self, number: int, m: re.Match[str]) -> None:
+        if m.group(1) is None:
+            self.visitor.handle_error(
+                LogError(
+                    number,
+                    "TAKEBACK_INVALID",
+                    f'a takeback line is takeback to round N move M "reason", not {m.string!r}',
+                )
+            )
+            return
+        to = (int(m.group(2)), int(m.group(3)))
+        self.visitor.visit_move(LogMove(number, "takeback", text=_unquote(m.group(4)), to=to))
+        # Numbering goes on from the move taken back to.
+        self.expected_number = to[1] + 1
+
+    def moves(self, number: int, text: str, comments: list[tuple[int, str]]) -> None:
+        visitor = self.visitor
+        moves = _split_moves(text)
+        # A comment is on the move it follows (the line's first move if none does).
+        pending = list(comments)
+        for index, (given, move_text_, _) in enumerate(moves):
+            if given is not None and given != self.expected_number:
                 visitor.handle_error(
                     LogError(
                         number,
                         "MOVE_NUMBER",
-                        f"move {given} where move {expected_number} was expected",
+                        f"move {given} where move {self.expected_number} was expected",
                     )
                 )
-            expected_number = (given or expected_number) + 1
+            self.expected_number = (given or self.expected_number) + 1
             resign = _RESIGN.match(move_text_)
             if resign is not None:
                 visitor.visit_move(LogMove(number, "resign-match", seat=int(resign.group(1))))
             elif move_text_:
                 visitor.visit_move(LogMove(number, "move", text=move_text_))
-    visitor.end_match(last)
-    return visitor.result()
+            last = index + 1 == len(moves)
+            notes = [c for c in pending if last or c[0] < moves[index + 1][2]]
+            self.notes(number, notes, "line")
+            pending = pending[len(notes) :]
 
 
-def _strip_comments(text: str, number: int) -> tuple[str, LogError | None]:
+def _unquote(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def _split_line(raw: str, number: int) -> tuple[str, list[tuple[int, str]], LogError | None]:
+    """Split a body line into its text (comments blanked) and its comments, with offsets.
+
+    Quoted strings (reasons) may hold braces; comments may hold quotes.
+
+    >>> _split_line('1. P1 draw {slow} 2. P0 pass', 1)[:2]
+    ('1. P1 draw   2. P0 pass', [(11, 'slow')])
+    """
     out: list[str] = []
-    depth_start = -1
-    for index, ch in enumerate(text):
-        if depth_start >= 0:
+    comments: list[tuple[int, str]] = []
+    opened = -1
+    quoted = False
+    index = 0
+    while index < len(raw):
+        ch = raw[index]
+        if opened >= 0:
             if ch == "}":
-                depth_start = -1
-            continue
-        if ch == "{":
-            depth_start = index
-            out.append(" ")
-        else:
+                comments.append((len(out), raw[opened + 1 : index].strip()))
+                out.append(" ")
+                opened = -1
+        elif quoted:
             out.append(ch)
-    if depth_start >= 0:
-        return "".join(out), LogError(
-            number, "COMMENT_UNCLOSED", "a comment opened with '{' is never closed on its line"
+            if ch == "\\" and index + 1 < len(raw):
+                index += 1
+                out.append(raw[index])
+            elif ch == '"':
+                quoted = False
+        elif ch == "{":
+            opened = index
+        else:
+            quoted = ch == '"'
+            out.append(ch)
+        index += 1
+    if opened >= 0:
+        return (
+            "".join(out),
+            comments,
+            LogError(
+                number, "COMMENT_UNCLOSED", "a comment opened with '{' is never closed on its line"
+            ),
         )
-    return "".join(out), None
+    return "".join(out), comments, None
 
 
-def _split_moves(text: str) -> list[tuple[int | None, str]]:
+def _split_moves(text: str) -> list[tuple[int | None, str, int]]:
     marks = list(_NUMBER.finditer(text))
     if not marks:
-        return [(None, " ".join(text.split()))]
-    moves: list[tuple[int | None, str]] = []
+        return [(None, " ".join(text.split()), 0)]
+    moves: list[tuple[int | None, str, int]] = []
     head = text[: marks[0].start()].strip()
     if head:
-        moves.append((None, " ".join(head.split())))
+        moves.append((None, " ".join(head.split()), 0))
     for index, mark in enumerate(marks):
         end = marks[index + 1].start() if index + 1 < len(marks) else len(text)
-        moves.append((int(mark.group(1)), " ".join(text[mark.end() : end].split())))
+        moves.append((int(mark.group(1)), " ".join(text[mark.end() : end].split()), mark.start()))
     return moves
 
 
@@ -300,7 +409,11 @@ def _quote(value: str) -> str:
 
 
 def write_match(header: LogHeader, events: Iterable[LogEvent]) -> str:
-    """Return a match's text notation from its header and logged events (derived left out)."""
+    """Return a match's text notation from its header and logged events (derived left out).
+
+    Corrections show as the table saw them: moves taken back stay, followed by the
+    ``takeback`` line and the moves that replaced them; notes are ``{ comments }``.
+    """
     letter, _ = _seat_tags(header.game)
     tags: list[tuple[str, str]] = [
         ("Game", header.game),
@@ -341,26 +454,75 @@ def write_match(header: LogHeader, events: Iterable[LogEvent]) -> str:
         header.format,
         dict(header.options),
     )
+    return "\n".join(out + _body(header, config, events)) + "\n"
+
+
+def _body(header: LogHeader, config: MatchConfig, events: Iterable[LogEvent]) -> list[str]:
+    """Return the body lines: rounds, moves and takebacks as played, the result, a void.
+
+    Each note is written as a comment on the line of the event it names; an event
+    no line shows (a derived one) is on the line of the move that produced it, and
+    the match itself (``MatchCreated``) on comment lines before the first round.
+    """
+    letter, _ = _seat_tags(header.game)
     rules = rules_for(header.game)
     word = "round" if header.game == "cuttle" else "deal"
+    prelude: list[str] = []
+    lines: list[list[str]] = []
+    ending = ["result *"]
+    void: list[str] = []
+    line_of: dict[int, list[str]] = {}
+    current = prelude
+    pairs: list[VersionedEvent] = []
     number = 0
-    result = "*"
-    for event in events:
-        if event.type == rules.round_started:
-            out.append(f"{word} {event.data[word]} {_deal_text(event.data['setup'])}")
+    for logged in events:
+        event = Event(logged.type, logged.data)
+        kind, data, text = event.type, event.data, None
+        if kind == "NoteAdded":
+            target = line_of.get(int(data["version"]), prelude)
+            target.append("{ " + _one_line(data["text"]) + " }")
+            line_of[logged.version] = target
+        elif kind == "TakenBack":
+            at = {v: (r, m) for v, r, m in move_positions(config, effective_events(pairs))}
+            round_no, number = at[int(data["to_version"])]
+            reason = _quote(_one_line(data["reason"]))
+            text = f"takeback to {word} {round_no} move {number} {reason}"
+        elif kind == rules.round_started:
+            text = f"{word} {data[word]} {_deal_text(data['setup'])}"
             number = 0
-        elif event.type == "MatchResigned":
+        elif kind == "MatchResigned":
             number += 1
-            out.append(f"{number}. {letter}{event.data['seat']} resign-match")
-        elif event.type == "MatchEnded":
-            result = result_text(event.data["winners"], header.game)
+            text = f"{number}. {letter}{data['seat']} resign-match"
+        elif kind == "MatchEnded":
+            ending[0] = f"result {result_text(data['winners'], header.game)}"
+            line_of[logged.version] = ending
+        elif kind == "MatchVoided":
+            void.append(f"void {_quote(_one_line(data['reason']))}")
+            line_of[logged.version] = void
         else:
-            text = move_text(config, Event(event.type, event.data))
-            if text is not None:
+            played = move_text(config, event)
+            if played is not None:
                 number += 1
-                out.append(f"{number}. {text}")
-    out.append(f"result {result}")
-    return "\n".join(out) + "\n"
+                text = f"{number}. {played}"
+        if text is not None:
+            current = [text]
+            lines.append(current)
+        line_of.setdefault(logged.version, current)
+        pairs.append((logged.version, event))
+    out = list(prelude)
+    out += [" ".join(line) for line in (*lines, ending)]
+    if void:
+        out.append(" ".join(void))
+    return out
+
+
+def _one_line(text: str) -> str:
+    """Return ``text`` with its line breaks made spaces, so it stays on its line.
+
+    >>> _one_line('a\\nb')
+    'a b'
+    """
+    return " ".join(text.splitlines())
 
 
 def _deal_text(setup: Mapping[str, Any]) -> str:
