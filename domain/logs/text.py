@@ -11,10 +11,14 @@
     round 1 deck 7H 2C ...      {the scorer's deck order, top first}
     1. P1 draw
     2. P0 points 7H  {Ada scores}
+    3. P1 points 9C
+    takeback to round 1 move 2 "Bob played the wrong nine"
+    3. P1 points 9S
     result P0
 
 Moves are the engines' notation (docs/notation.md); a line may hold several,
-each after its number. Derived events are never written. See docs/log-format.md.
+each after its number. Comments are notes on what their line records; a takeback
+names a round and a move. Derived events are never written. See docs/log-format.md.
 """
 
 from __future__ import annotations
