@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -211,3 +212,59 @@ def simulated_match_lines(draw: st.DrawFn) -> list[str]:
     fmt = "quick" if game == "cuttle" else None
     options: dict[str, Any] = {} if game == "cuttle" else {"loss_limit": 2}
     return list(simulated_lines(game, variant, 1, seed, fmt=fmt, options=options))
+
+
+# --- Text notation: matches with notes, takebacks and voids (#8) --------------------------
+
+
+@st.composite
+def corrected_streams(draw: st.DrawFn) -> tuple[Any, list[tuple[int, Any]]]:
+    """A random match's config and raw stream, with notes, takebacks and maybe a void.
+
+    Moves are random legal ones; between them come notes on any earlier event and
+    takebacks to any version the decider accepts (inside a round or across its end).
+    """
+    from domain.errors import DomainError
+    from domain.stream import AddNote, CreateMatch, MatchConfig, TakeBack, VoidMatch
+    from tests.takebacks.log import Log, shuffled
+
+    game, variant, dealing = draw(
+        st.sampled_from(
+            [
+                ("cuttle", "standard", "scorer"),
+                ("cuttle", "cutthroat", "server"),
+                ("kozel", "default", "server"),
+                ("kozel", "default", "scorer"),
+            ]
+        )
+    )
+    rng = random.Random(draw(st.integers(min_value=0, max_value=2**32)))
+    seats = 3 if variant == "cutthroat" else 2 if game == "cuttle" else 4
+    players = tuple("abcd"[:seats])
+    if game == "cuttle":
+        config = MatchConfig(game, variant, players, 0, dealing, "normal")  # type: ignore[arg-type]
+    else:
+        config = MatchConfig(game, variant, players, 0, dealing, None, {"loss_limit": 3})  # type: ignore[arg-type]
+    server = dealing == "server"
+    log = Log()
+    log.record(CreateMatch(config, shuffled(config, rng) if server else None))
+    for _ in range(rng.randint(10, 160)):
+        if log.state.is_over:
+            break
+        roll = rng.random()
+        try:
+            if roll < 0.08:
+                log.record(AddNote(rng.randint(1, log.version), f"note {log.version}"))
+            elif roll < 0.14:
+                window = log.state.window
+                targets = [v for (v, _), (_, opens) in itertools.pairwise(window) if opens]
+                if targets:
+                    log.record(TakeBack(rng.choice(targets), f"back at {log.version}"))
+            else:
+                log.play_random(rng, 1, server=server)
+        except DomainError:
+            continue
+    if log.state.is_over and rng.random() < 0.5:
+        log.record(VoidMatch("void"))
+        log.record(AddNote(log.version, "after the void"))
+    return config, log.pairs
