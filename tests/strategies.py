@@ -225,7 +225,14 @@ def corrected_streams(draw: st.DrawFn) -> tuple[Any, list[tuple[int, Any]]]:
     takebacks to any version the decider accepts (inside a round or across its end).
     """
     from domain.errors import DomainError
-    from domain.stream import AddNote, CreateMatch, MatchConfig, TakeBack, VoidMatch
+    from domain.stream import (
+        AddNote,
+        CreateMatch,
+        MatchConfig,
+        TakeBack,
+        VoidMatch,
+        effective_events,
+    )
     from tests.takebacks.log import Log, shuffled
 
     game, variant, dealing = draw(
@@ -257,7 +264,14 @@ def corrected_streams(draw: st.DrawFn) -> tuple[Any, list[tuple[int, Any]]]:
                 log.record(AddNote(rng.randint(1, log.version), f"note {log.version}"))
             elif roll < 0.14:
                 window = log.state.window
-                targets = [v for (v, _), (_, opens) in itertools.pairwise(window) if opens]
+                # A takeback that undoes only notes has no text form (see docs/log-format.md).
+                kinds = dict(effective_events(log.pairs))
+                last_play = max(v for v, e in kinds.items() if e.type != "NoteAdded")
+                targets = [
+                    v
+                    for (v, _), (_, opens) in itertools.pairwise(window)
+                    if opens and v < last_play
+                ]
                 if targets:
                     log.record(TakeBack(rng.choice(targets), f"back at {log.version}"))
             else:
