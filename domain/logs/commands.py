@@ -280,9 +280,9 @@ def _resolve(step: Step, state: MatchState, events: Sequence[Event], opened: int
         started = state.rules.round_started
         for at in range(len(events), 0, -1):
             kind = events[at - 1].type
-            if kind == started if anchor.kind == "round" else kind != "NoteAdded":
+            if (kind == started) if anchor.kind == "round" else (kind != "NoteAdded"):
                 return AddNote(at, command.text)
-    return AddNote(1, command.text)
+    return AddNote(1, command.text)  # on the match itself
 
 
 def _version_at(config: MatchConfig, events: Sequence[Event], to: tuple[int, int]) -> int:
