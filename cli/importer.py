@@ -306,10 +306,7 @@ class Importer:
 
         async def create_players(conn: psycopg.AsyncConnection[Any], _: Recorded) -> None:
             # In the match's own transaction: a refused match leaves no players behind.
-            for name, pid in new_players:
-                # The id is the player: a renamed player keeps its stored name.
-                with contextlib.suppress(ConflictError):
-                    await accounts.create_player(conn, name, player_id=UUID(pid))
+            await accounts.ensure_players(conn, [(UUID(pid), name) for name, pid in new_players])
 
         try:
             recorded = await self._recorder.record(
@@ -431,7 +428,10 @@ async def run_import(
     """
     summary = Summary()
     url = database_url()
-    async with open_pool(url) as pool:
+    # An import is repeatable (a recorded match is recognised and skipped), so it
+    # need not wait for each commit's WAL flush: a database crash can lose only whole
+    # matches, which importing the same logs again records.
+    async with open_pool(url, synchronous_commit=False) as pool:
         started = time.perf_counter()
         importer = Importer(recorder_for(pool), dry_run=dry_run)
         workers = _Workers(url, dry_run, jobs) if jobs > 1 else None
