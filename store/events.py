@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import inspect
 import json
@@ -151,9 +152,15 @@ def _hash_prefix(stream_json: str, event: NewEvent, data: str) -> str:
         + '","stream":'
         + stream_json
         + ',"type":'
-        + canonical_json(event.type)
+        + _string_json(event.type)
         + ',"version":'
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _string_json(text: str) -> str:
+    # Event types are few: their JSON is computed once each.
+    return canonical_json(text)
 
 
 def canonical_json(value: Any) -> str:
@@ -216,12 +223,24 @@ def _append_params(
         _array_literal([e.type for e in events]),
         # The data travels as its canonical text: the text the hash covers.
         _array_literal(data),
-        _array_literal([json.dumps(dict(e.metadata)) for e in events]),
+        _array_literal(_metadata_texts(events)),
         _array_literal(
             [_hash_prefix(stream_json, e, d) for e, d in zip(events, data, strict=True)]
         ),
         channel,
     )
+
+
+def _metadata_texts(events: Sequence[NewEvent]) -> list[str]:
+    """Return each event's metadata as JSON; a run of equal metadata is encoded once."""
+    texts: list[str] = []
+    last: Mapping[str, Any] | None = None
+    text = ""
+    for event in events:
+        if last is None or event.metadata != last:
+            last, text = event.metadata, json.dumps(dict(event.metadata))
+        texts.append(text)
+    return texts
 
 
 def _recorded_at_literal(events: Sequence[NewEvent]) -> str:
