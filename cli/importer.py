@@ -297,7 +297,13 @@ class Importer:
         player_ids: Sequence[str],
     ) -> Outcome | None:
         """Record a new match; ``None`` when its stream already exists (compare it then)."""
-        await self._competition(header)
+        if header.competition_id is not None and header.competition_id not in self._competitions:
+            # Check the first match of a competition before creating the competition,
+            # so a refused match leaves no row behind (once per competition and import).
+            checked = self._dry(steps, check)
+            if checked.status == "refused":
+                return checked
+            await self._competition(header)
         new_players = [
             (p.name, pid)
             for p, pid in zip(header.players, player_ids, strict=True)
