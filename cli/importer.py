@@ -298,7 +298,13 @@ class Importer:
         player_ids: Sequence[str],
     ) -> Outcome | None:
         """Record a new match; ``None`` when its stream already exists (compare it then)."""
-        await self._competition(header)
+        if header.competition_id is not None and header.competition_id not in self._competitions:
+            # Check the first match of a competition before creating the competition,
+            # so a refused match leaves no row behind (once per competition and import).
+            checked = self._dry(steps, check)
+            if checked.status == "refused":
+                return checked
+            await self._competition(header)
         new_players = [
             (p.name, pid)
             for p, pid in zip(header.players, player_ids, strict=True)
@@ -307,10 +313,7 @@ class Importer:
 
         async def create_players(conn: psycopg.AsyncConnection[Any], _: Recorded) -> None:
             # In the match's own transaction: a refused match leaves no players behind.
-            for name, pid in new_players:
-                # The id is the player: a renamed player keeps its stored name.
-                with contextlib.suppress(ConflictError):
-                    await accounts.create_player(conn, name, player_id=UUID(pid))
+            await accounts.ensure_players(conn, [(UUID(pid), name) for name, pid in new_players])
 
         try:
             recorded = await self._recorder.record(
@@ -432,10 +435,15 @@ async def run_import(
     """
     summary = Summary()
     url = database_url()
-    async with open_pool(url) as pool:
+    # An import is repeatable (a recorded match is recognised and skipped), so it
+    # need not wait for each commit's WAL flush: a database crash can lose only whole
+    # matches, which importing the same logs again records.
+    async with open_pool(url, synchronous_commit=False) as pool:
         started = time.perf_counter()
         importer = Importer(recorder_for(pool), dry_run=dry_run)
-        workers = _Workers(url, dry_run, jobs) if jobs > 1 else None
+        workers: _Workers | _Overlapped = (
+            _Workers(url, dry_run, jobs) if jobs > 1 else _Overlapped(importer)
+        )
         progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -459,18 +467,14 @@ async def run_import(
                     task = progress.add_task(shown, total=size)
                     source = _Source(shown, raw)
                     for log in read_logs(source):
-                        if workers is None:
-                            _count(summary, await importer.import_match(log), shown, console)
-                        else:
-                            for outcome, where in await workers.submit(log, shown):
-                                _count(summary, outcome, where, console)
+                        for outcome, where in await workers.submit(log, shown):
+                            _count(summary, outcome, where, console)
                         progress.update(task, completed=source.position())
                 finally:
                     if name != "-":
                         raw.close()
-            if workers is not None:
-                for outcome, where in await workers.close():
-                    _count(summary, outcome, where, console)
+            for outcome, where in await workers.close():
+                _count(summary, outcome, where, console)
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -496,6 +500,33 @@ def _import_in_worker(log: MatchLog) -> Outcome:
     assert _worker is not None
     loop, importer = _worker
     return loop.run_until_complete(importer.import_match(log))
+
+
+class _Overlapped:
+    """Two matches in flight in this process: one is checked while the other is written.
+
+    The engine's work is plain Python and the database's is another process, so
+    while one match waits on its transaction the next one is decided.
+    """
+
+    def __init__(self, importer: Importer) -> None:
+        self._importer = importer
+        self._pending: deque[tuple[asyncio.Task[Outcome], str]] = deque()
+
+    async def submit(self, log: MatchLog, shown: str) -> list[tuple[Outcome, str]]:
+        """Start importing one match; return the outcomes finished meanwhile, in order."""
+        self._pending.append((asyncio.create_task(self._importer.import_match(log)), shown))
+        done = []
+        while len(self._pending) > 1 or (self._pending and self._pending[0][0].done()):
+            first, where = self._pending.popleft()
+            done.append((await first, where))
+        return done
+
+    async def close(self) -> list[tuple[Outcome, str]]:
+        """Wait for the matches in flight; return their outcomes in order."""
+        done = [(await task, where) for task, where in self._pending]
+        self._pending.clear()
+        return done
 
 
 class _Workers:

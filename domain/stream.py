@@ -104,6 +104,7 @@ class GameRules(Protocol):
     def setup_data(self, config: MatchConfig, series: Series, deal: Mapping[str, Any]) -> Any: ...
     def initial_position(self, setup_data: Mapping[str, Any]) -> Any: ...
     def decide(self, position: Any, move: str) -> list[Event]: ...
+    def step(self, position: Any, move: str) -> tuple[list[Event], Any]: ...
     def evolve(self, position: Any, event: Event) -> Any: ...
     def outcome(self, position: Any) -> Any: ...
     def score(self, series: Series, outcome: Any, round_no: int) -> tuple[Series, Event]: ...
@@ -177,6 +178,12 @@ class _CuttleRules:
 
     def decide(self, position: Any, move: str) -> list[Event]:
         return cuttle.decide(position, move)
+
+    def step(self, position: Any, move: str) -> tuple[list[Event], Any]:
+        events = cuttle.decide(position, move)
+        for event in events:
+            position = cuttle.evolve(position, event)
+        return events, position
 
     def evolve(self, position: Any, event: Event) -> Any:
         return cuttle.evolve(position, event)
@@ -290,6 +297,9 @@ class _KozelRules:
 
     def decide(self, position: Any, move: str) -> list[Event]:
         return kozel.decide(position, move)
+
+    def step(self, position: Any, move: str) -> tuple[list[Event], Any]:
+        return kozel.step(position, move)
 
     def evolve(self, position: Any, event: Event) -> Any:
         return kozel.evolve(position, event)
@@ -496,32 +506,59 @@ def evolve(state: MatchState, event: Event, version: int | None = None) -> Match
     at = state.version + 1 if version is None else version
     kind, data = event.type, event.data
     if kind == "MatchCreated":
-        config = MatchConfig.from_data(data)
-        created = MatchState(config=config, series=rules_for(config.game).new_series(config))
-        return replace(created, version=at, window=((at, True),))
-    if state.config is None or kind == "TakenBack":
+        created = MatchConfig.from_data(data)
+        new_series = rules_for(created.game).new_series(created)
+        return MatchState(created, new_series, version=at, window=((at, True),))
+    config = state.config
+    if config is None or kind == "TakenBack":
         return replace(state, version=at)
-    state = _advance_window(state, at, event)
-    rules = state.rules
+    window, round_start, moved = _advance_window(state, at, event)
+    # One constructor call per event: ``dataclasses.replace`` is several times slower
+    # and folds run once per recorded event (imports, rebuilds, replays).
+    series, rounds_started, position = state.series, state.rounds_started, state.position
+    result, voided = state.result, state.voided
+    rules = rules_for(config.game)
     if kind == "NoteAdded":
-        return state
-    if kind == "MatchVoided":
-        return replace(state, voided=True)
-    if kind == rules.round_started:
+        pass
+    elif kind == "MatchVoided":
+        voided = True
+    elif kind == rules.round_started:
         position = rules.initial_position(data["setup"])
-        return replace(state, position=position, rounds_started=state.rounds_started + 1)
-    if kind == rules.round_scored:
-        assert state.series is not None
-        series = rules.series_from_scored(state.series, data)
-        return replace(state, series=series, position=None)
-    if kind == "MatchResigned":
-        assert isinstance(state.series, CuttleSeries)
-        return replace(state, series=state.series.resign_match(data["seat"]), position=None)
-    if kind == "MatchEnded":
+        rounds_started += 1
+    elif kind == rules.round_scored:
+        assert series is not None
+        series, position = rules.series_from_scored(series, data), None
+    elif kind == "MatchResigned":
+        assert isinstance(series, CuttleSeries)
+        series, position = series.resign_match(data["seat"]), None
+    elif kind == "MatchEnded":
         result = MatchResult(tuple(data["winners"]), tuple(data["losers"]), data["reason"])
-        return replace(state, result=result, position=None)
-    if state.position is not None:
-        return replace(state, position=rules.evolve(state.position, event))
+        position = None
+    elif position is not None:
+        position = rules.evolve(position, event)
+    return MatchState(
+        config, series, rounds_started, position, result, voided, at, window, round_start, moved
+    )
+
+
+def _after_engine_events(state: MatchState, events: Sequence[Event], position: Any) -> MatchState:
+    """Return ``state`` after an engine's own events, whose fold ``position`` already is."""
+    at = state.version
+    for event in events:
+        at += 1
+        window, round_start, moved = _advance_window(state, at, event)
+        state = MatchState(
+            state.config,
+            state.series,
+            state.rounds_started,
+            position,
+            state.result,
+            state.voided,
+            at,
+            window,
+            round_start,
+            moved,
+        )
     return state
 
 
@@ -543,40 +580,31 @@ def starts_command(config: MatchConfig, event: Event) -> bool:
         return True
     if kind == rules_for(config.game).round_started:
         return config.dealing != "server"
-    if kind in ("MatchCreated", "MatchEnded", "RoundScored", "DealScored"):
-        return False
-    return move_text(config, event) is not None
+    return is_move(config, event)
 
 
-def _advance_window(state: MatchState, at: int, event: Event) -> MatchState:
-    assert state.config is not None
+Window = tuple[tuple[tuple[int, bool], ...], int | None, bool]
+"""A match state's ``window``, ``round_start`` and ``moved_since_start``."""
+
+
+def _advance_window(state: MatchState, at: int, event: Event) -> Window:
     config = state.config
-    window = (*state.window, (at, starts_command(config, event)))
-    if event.type == rules_for(config.game).round_started:
-        return replace(
-            state,
-            version=at,
-            window=window,
-            round_start=len(window) - 1,
-            moved_since_start=False,
-        )
-    if (
-        event.type not in ("NoteAdded", "MatchVoided")
-        and move_text(config, event) is not None
-        and not state.moved_since_start
-    ):
+    assert config is not None
+    kind = event.type
+    if kind in ("NoteAdded", "MatchVoided", "MatchResigned", "TakenBack"):
+        return (*state.window, (at, True)), state.round_start, state.moved_since_start
+    if kind == rules_for(config.game).round_started:
+        window = (*state.window, (at, config.dealing != "server"))
+        return window, len(window) - 1, False
+    move = is_move(config, event)
+    window = (*state.window, (at, move))
+    if move and not state.moved_since_start:
         # The first move of a round closes the round before it to takebacks.
         if state.round_start is not None:
             cut = max(state.round_start - 1, 0)
-            return replace(
-                state,
-                version=at,
-                window=window[cut:],
-                round_start=state.round_start - cut,
-                moved_since_start=True,
-            )
-        return replace(state, version=at, window=window, moved_since_start=True)
-    return replace(state, version=at, window=window)
+            return window[cut:], state.round_start - cut, True
+        return window, None, True
+    return window, state.round_start, state.moved_since_start
 
 
 VersionedEvent = tuple[int, Event]
@@ -887,8 +915,8 @@ def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
             code=rules.not_started_code,
             details={"move": command.move},
         )
-    events = rules.decide(state.position, command.move)
-    after = fold(events, state)
+    events, position = rules.step(state.position, command.move)
+    after = _after_engine_events(state, events, position)
     outcome = rules.outcome(after.position)
     if outcome is None:
         return events, after
@@ -953,6 +981,23 @@ def public_event_data(config: MatchConfig, event: Event) -> dict[str, Any]:
 # --- moves as recorded ------------------------------------------------------------------
 
 _KOZEL_PLAYS = {"CardsLed": "lead", "CardsBeaten": "beat", "CardsThrown": "throw"}
+
+
+def is_move(config: MatchConfig, event: Event) -> bool:
+    """Whether an event records a move: ``move_text(config, event) is not None``, unformatted.
+
+    >>> cfg = MatchConfig('kozel', 'default', ('a', 'b', 'c', 'd'), 0, dealing='physical')
+    >>> is_move(cfg, Event('CardsDrawn', {'draws': []})), is_move(cfg, Event('DealPlayed', {}))
+    (True, False)
+    """
+    kind = event.type
+    if config.game == "cuttle":
+        return kind == "MovePlayed"
+    return (
+        kind in _KOZEL_PLAYS
+        or kind == "MolodkaDeclared"
+        or (kind == "CardsDrawn" and config.dealing == "physical")
+    )
 
 
 def move_text(config: MatchConfig, event: Event) -> str | None:

@@ -47,13 +47,23 @@ async def project_match_summary(
     if not events or state.config is None or state.series is None:
         return
     last = events[-1]
+    result = result_of(state)
+    summary = (
+        last.version,
+        status_of(state),
+        state.rounds_started,
+        json.dumps(series_score(state.series)),
+        None if result is None else json.dumps(result),
+        last.recorded_at,
+        None if result is None else last.recorded_at,
+    )
     created = next((e for e in events if e.type == "MatchCreated"), None)
     if created is not None:
         config = state.config
         await conn.execute(
             "INSERT INTO matches (id, stream, game, variant, competition_id, players, dealing,"
-            " status, version, created_at, updated_at)"
-            " VALUES (%s, %s, %s, %s, %s, %s::uuid[], %s, 'live', %s, %s, %s)",
+            " created_at, version, status, rounds, score, result, updated_at, ended_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s::uuid[], %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (
                 match_id_of(stream),
                 stream,
@@ -62,26 +72,15 @@ async def project_match_summary(
                 config.competition_id,
                 list(config.players),
                 config.dealing,
-                created.version,
                 created.recorded_at,
-                created.recorded_at,
+                *summary,
             ),
         )
-    result = result_of(state)
+        return
     await conn.execute(
         "UPDATE matches SET version = %s, status = %s, rounds = %s, score = %s, result = %s,"
-        " updated_at = %s, ended_at = CASE WHEN %s THEN %s ELSE NULL END WHERE stream = %s",
-        (
-            last.version,
-            status_of(state),
-            state.rounds_started,
-            json.dumps(series_score(state.series)),
-            None if result is None else json.dumps(result),
-            last.recorded_at,
-            result is not None,
-            last.recorded_at,
-            stream,
-        ),
+        " updated_at = %s, ended_at = %s WHERE stream = %s",
+        (*summary, stream),
     )
 
 

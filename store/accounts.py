@@ -179,6 +179,20 @@ async def create_player(
     return existing, False
 
 
+async def ensure_players(conn: AsyncConnection[Any], players: Sequence[tuple[UUID, str]]) -> None:
+    """Create each ``(id, display name)`` player that does not exist yet, in one statement.
+
+    An existing id keeps its stored name: the id is the player (log import).
+    """
+    if not players:
+        return
+    await conn.execute(
+        "INSERT INTO players (id, display_name)"
+        " SELECT * FROM unnest(%s::uuid[], %s::text[]) ON CONFLICT (id) DO NOTHING",
+        ([pid for pid, _ in players], [name for _, name in players]),
+    )
+
+
 async def get_player(conn: AsyncConnection[Any], player_id: UUID) -> Player:
     """Return the player with this id.
 

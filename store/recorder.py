@@ -197,7 +197,12 @@ class Recorder:
         """
         meta = dict(metadata or {})
         async with self._pool.connection() as conn, conn.transaction():
-            state, version = await self.load(conn, stream)
+            if expected_version == 0 and stream not in self._cache:
+                # A new stream has nothing to load; if it exists after all, the append
+                # refuses it (or recognises a retry of the very same events).
+                state, version = MatchState(), 0
+            else:
+                state, version = await self.load(conn, stream)
             if expected_version is not None and expected_version != version:
                 raise VersionConflictError(
                     f"{stream!r} is at version {version}, not {expected_version}: "

@@ -1,8 +1,8 @@
 """Kozel: the four-player partnership game to 12 loss points (rules: kozel.md).
 
 The engine is a decider over ``Position`` values: ``initial_position(setup)``,
-``decide(position, command) -> events``, ``evolve(position, event)``, with
-``legal_moves``, ``apply``, ``outcome`` and ``view`` around it.
+``decide(position, command) -> events``, ``evolve(position, event)`` (``step`` does
+both at once), with ``legal_moves``, ``apply``, ``outcome`` and ``view`` around it.
 """
 
 from domain.kozel.moves import Move
@@ -24,6 +24,7 @@ from domain.kozel.rules import (
     legal_moves,
     outcome,
     play,
+    step,
     to_act,
     unplaced_cards,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "outcome",
     "play",
     "set_beats",
+    "step",
     "team_of",
     "to_act",
     "unplaced_cards",

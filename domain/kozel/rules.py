@@ -683,16 +683,25 @@ def decide(position: Position, command: Move | str) -> list[Event]:
         MalformedError (MALFORMED): the text or move cannot be read.
         IllegalMoveError: the §13 code of the first failing check.
     """
+    return step(position, command)[0]
+
+
+def step(position: Position, command: Move | str) -> tuple[list[Event], Position]:
+    """Return ``decide``'s events and the position they lead to (their fold), in one pass.
+
+    Raises:
+        IllegalMoveError, MalformedError: as ``decide``.
+    """
     move = _command(position, command)
     kind, seat = move.kind, move.seat
     if kind == CARDS:
         draws = list(zip(_draw_seats(position, position.draw), move.cards, strict=True))
-        return [_drawn_event(draws)]
+        return [_drawn_event(draws)], _do_draws(position, draws)
     assert seat is not None
     if kind == MOLODKA and (position.trick or seat != position.leader):
         returned = [[play.seat, _codes(play.cards)] for play in position.trick]
         data = {"seat": seat, "cards": _codes(position.hands[seat]), "returned": returned}
-        return [Event("MolodkaDeclared", data)]
+        return [Event("MolodkaDeclared", data)], _do_declare(position, seat)
     cards = position.hands[seat] if kind == MOLODKA else sort_cards(move.cards)
     if kind == MOLODKA:
         kind = LEAD
@@ -700,7 +709,7 @@ def decide(position: Position, command: Move | str) -> list[Event]:
     events = [Event(event_type, {"seat": seat, "cards": _codes(cards)})]
     p = _do_play(position, seat, kind, cards)
     if len(p.trick) < 4:
-        return events
+        return events, p
     trick = p.trick
     p = _do_settle(p)
     all_cards = [c for play in trick for c in play.cards]
@@ -731,7 +740,7 @@ def decide(position: Position, command: Move | str) -> list[Event]:
                 },
             )
         )
-    return events
+    return events, p
 
 
 def _drawn_event(draws: Sequence[tuple[int, Card]]) -> Event:
@@ -788,6 +797,7 @@ __all__ = [
     "legal_moves",
     "outcome",
     "play",
+    "step",
     "to_act",
     "unplaced_cards",
     "view",

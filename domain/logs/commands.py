@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid5
 
@@ -194,7 +194,7 @@ def _steps(config: MatchConfig, line: int, items: Sequence[tuple[int, str, Any]]
                 for index in pending:
                     step = steps[index]
                     assert isinstance(step.command, Play)
-                    steps[index] = Step(replace(step.command, next_deal=payload), step.line)
+                    steps[index] = Step(Play(step.command.move, payload), step.line)
             else:
                 steps.append(Step(StartRound(payload), item_line))
             pending = []

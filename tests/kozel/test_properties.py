@@ -29,6 +29,7 @@ from domain.kozel import (
     to_act,
     view,
 )
+from domain.kozel import step as kozel_step
 from domain.kozel.pack import PACK
 from domain.match import KozelSeries
 from tests.kozel.test_legal_moves import assert_exact, candidates
@@ -177,6 +178,7 @@ class TestRandomDeals:
                 first = False
             assert_invariants(step.before)
             assert step.after == reduce(evolve, step.events, step.before)
+            assert (step.events, step.after) == kozel_step(step.before, step.command)
             for event in step.events:
                 sight.see(event)
             sight.check(step.after)

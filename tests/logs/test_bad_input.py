@@ -99,6 +99,24 @@ class TestRefusals:
         path = tmp_path / "bad.jsonl"
         assert f"{path}:1: HEADER_MISMATCH " in refused(database_url, path, lines)
 
+    def test_a_refused_match_leaves_no_competition_behind(
+        self, database_url: str, tmp_path: Path, lines: list[str]
+    ) -> None:
+        competition = "6f1d2b9e-0c4a-4e43-9a57-3d2c8b1e4f60"
+        header = json.loads(lines[0])
+        header["competition"] = {"id": competition, "name": "Spring league"}
+        lines[0] = json.dumps(header)
+        edit_event(
+            lines, "MatchCreated", lambda data: data.__setitem__("competition_id", competition)
+        )
+        line = edit_event(
+            lines, "CardsThrown", lambda data: data.__setitem__("seat", (data["seat"] + 1) % 4)
+        )
+        path = tmp_path / "bad.jsonl"
+        assert f"{path}:{line}: NOT_YOUR_TURN " in refused(database_url, path, lines)
+        with psycopg.connect(database_url) as conn:
+            assert [] == conn.execute("SELECT id FROM competitions").fetchall()
+
     def test_missing_header(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
         path = tmp_path / "bad.jsonl"
         assert f"{path}:1: HEADER_MISSING " in refused(database_url, path, lines[1:])
