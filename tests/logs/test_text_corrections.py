@@ -217,7 +217,7 @@ class TestImport:
     def test_adding_a_comment_after_import_is_refused_not_duplicated(
         self, database_url: str, tmp_path: Path
     ) -> None:
-        """The commented text has the same id, so it meets the stored match: MATCH_EXISTS."""
+        """The commented text has the same id, so it meets the stored match and is refused."""
         plain = tmp_path / "plain.txt"
         plain.write_text(KOZEL)
         assert 0 == cli(database_url, "import", str(plain))[0]
@@ -225,5 +225,8 @@ class TestImport:
         commented.write_text(KOZEL.replace("result S0 S2", "result S0 S2 { well played }"))
         code, _, err = cli(database_url, "import", str(commented))
         assert 1 == code
-        assert "MATCH_EXISTS" in err
-        assert "0 matches imported" in err
+        (refusal,) = [line for line in err.splitlines() if line.startswith(f"{commented}:")]
+        assert refusal.split()[1] in ("MATCH_EXISTS", "EVENT_ID_CONFLICT")
+        assert "0 matches imported (0 events), 0 already recorded, 1 refused" in err
+        code, out, _ = cli(database_url, "export", "--all", "--format", "text")
+        assert 1 == out.count("[Game ")
