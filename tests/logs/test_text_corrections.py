@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from domain.events import Event
 from domain.logs.base import Lines, MatchBuilder, MatchLog
 from domain.logs.commands import Replayed, replay, steps_from_moves, text_match_id
@@ -24,7 +26,7 @@ TAKEN_BACK = CUTTLE.replace(
 
 def at_the_end(line: str) -> str:
     """The hand-typed Cuttle match, its last move (line 22) replaced by ``line``."""
-    return CUTTLE.replace("15. P0 resign\nresult P1", line + ' "x"\nresult *')
+    return CUTTLE.replace("15. P0 resign\nresult P1", line + "\nresult *")
 
 
 def read(text: str) -> MatchLog:
@@ -133,12 +135,12 @@ class TestTakebacks:
         assert [(14, "TAKEBACK_INVALID")] == [(e.line, e.code) for e in read(bad).errors][:1]
 
     def test_takeback_to_a_move_not_played_is_out_of_range(self) -> None:
-        result = replayed(at_the_end("takeback to round 1 move 20"))
+        result = replayed(at_the_end('takeback to round 1 move 20 "x"'))
         assert result.error is not None
         assert (22, "TAKEBACK_OUT_OF_RANGE") == (result.error.line, result.error.code)
 
     def test_takeback_to_where_the_match_is_takes_nothing_back(self) -> None:
-        result = replayed(at_the_end("takeback to round 1 move 14"))
+        result = replayed(at_the_end('takeback to round 1 move 14 "x"'))
         assert result.error is not None
         assert (22, "NOTHING_TO_TAKE_BACK") == (result.error.line, result.error.code)
 
@@ -206,12 +208,22 @@ class TestImport:
         assert 0 == code, err
         assert "1 already recorded" in err
 
-    def test_bad_takeback_reports_file_and_line(self, database_url: str, tmp_path: Path) -> None:
+    @pytest.mark.parametrize(
+        ("line", "code"),
+        [
+            ('takeback to round 2 move 0 "x"', "TAKEBACK_OUT_OF_RANGE"),
+            ('takeback to move 3 "x"', "TAKEBACK_INVALID"),
+            ('takeback to round 1 move 3 ""', "REASON_REQUIRED"),
+        ],
+    )
+    def test_bad_takeback_reports_file_and_line(
+        self, database_url: str, tmp_path: Path, line: str, code: str
+    ) -> None:
         path = tmp_path / "bad.txt"
-        path.write_text(at_the_end("takeback to round 2 move 0"))
-        code, _, err = cli(database_url, "import", str(path))
-        assert 1 == code
-        assert f"{path}:22: TAKEBACK_OUT_OF_RANGE " in err
+        path.write_text(at_the_end(line))
+        exit_code, _, err = cli(database_url, "import", str(path))
+        assert 1 == exit_code
+        assert f"{path}:22: {code} " in err
         assert "0 matches imported" in err
 
     def test_adding_a_comment_after_import_is_refused_not_duplicated(

@@ -171,7 +171,10 @@ class TestTextRoundTrip:
         assert f'takeback to {word} 1 move 2 "tapped the wrong card"' in exported
         assert 'void "wrong players entered" { voided by the organiser }' in exported
         assert "\n{ club night }\n" in exported
-        assert "\n2. " in exported and "{ noted late, on move 2 }" in exported
+        (late,) = [line for line in exported.splitlines() if "{ noted late, on move 2 }" in line]
+        assert late.startswith("2. ")
+        (shuffled_line,) = [line for line in exported.splitlines() if "{ shuffled twice }" in line]
+        assert shuffled_line.startswith(f"{word} 1 ")
         assert "{ checked by the referee }" in exported.split("\nresult ")[1]
         path = tmp_path / "match.txt"
         path.write_text(exported)
