@@ -217,6 +217,32 @@ def simulated_match_lines(draw: st.DrawFn) -> list[str]:
 # --- Text notation: matches with notes, takebacks and voids (#8) --------------------------
 
 
+def _play_corrected(log: Any, rng: random.Random) -> None:
+    """Record one random legal move, dealing or naming drawn cards as the dealing needs."""
+    from domain.stream import Play, StartRound
+    from tests.recording.play import physical_deal
+    from tests.takebacks.log import shuffled
+
+    state = log.state
+    config, rules = state.config, state.rules
+    if state.position is None:
+        if config.dealing == "physical":
+            deal = physical_deal(config.game, config.variant, state.series.dealer, rng)
+        else:
+            deal = shuffled(config, rng)
+        log.record(StartRound(deal))
+        return
+    awaited = rules.cards_awaited(state.position)
+    if awaited:
+        unplaced = [c.text() for c in rules.unplaced_cards(state.position)]
+        log.record(Play("cards " + " ".join(rng.sample(unplaced, awaited))))
+        return
+    legal = [m.text() for m in rules.legal_moves(state.position)]
+    choices = [m for m in legal if m.split()[1] not in ("resign", "offer-draw")]
+    server = config.dealing == "server"
+    log.record(Play(rng.choice(choices), shuffled(config, rng) if server else None))
+
+
 @st.composite
 def corrected_streams(draw: st.DrawFn) -> tuple[Any, list[tuple[int, Any]]]:
     """A random match's config and raw stream, with notes, takebacks and maybe a void.
@@ -240,8 +266,10 @@ def corrected_streams(draw: st.DrawFn) -> tuple[Any, list[tuple[int, Any]]]:
             [
                 ("cuttle", "standard", "scorer"),
                 ("cuttle", "cutthroat", "server"),
+                ("cuttle", "classic", "physical"),
                 ("kozel", "default", "server"),
                 ("kozel", "default", "scorer"),
+                ("kozel", "default", "physical"),
             ]
         )
     )
@@ -252,9 +280,8 @@ def corrected_streams(draw: st.DrawFn) -> tuple[Any, list[tuple[int, Any]]]:
         config = MatchConfig(game, variant, players, 0, dealing, "normal")  # type: ignore[arg-type]
     else:
         config = MatchConfig(game, variant, players, 0, dealing, None, {"loss_limit": 3})  # type: ignore[arg-type]
-    server = dealing == "server"
     log = Log()
-    log.record(CreateMatch(config, shuffled(config, rng) if server else None))
+    log.record(CreateMatch(config, shuffled(config, rng) if dealing == "server" else None))
     for _ in range(rng.randint(10, 160)):
         if log.state.is_over:
             break
@@ -275,7 +302,7 @@ def corrected_streams(draw: st.DrawFn) -> tuple[Any, list[tuple[int, Any]]]:
                 if targets:
                     log.record(TakeBack(rng.choice(targets), f"back at {log.version}"))
             else:
-                log.play_random(rng, 1, server=server)
+                _play_corrected(log, rng)
         except DomainError:
             continue
     if log.state.is_over and rng.random() < 0.5:
