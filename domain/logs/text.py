@@ -246,7 +246,9 @@ def _split_line(raw: str, number: int) -> tuple[str, list[tuple[int, str]], LogE
         ch = raw[index]
         if opened >= 0:
             if ch == "}":
-                comments.append((len(out), raw[opened + 1 : index].strip()))
+                comment = raw[opened + 1 : index].strip()
+                if comment:  # an empty { } says nothing: no note
+                    comments.append((len(out), comment))
                 out.append(" ")
                 opened = -1
         elif quoted:

@@ -107,10 +107,11 @@ class TestComments:
         assert result.error is not None
         assert (13, "NOTE_INVALID") == (result.error.line, result.error.code)
 
-    def test_empty_comment_is_refused(self) -> None:
+    def test_empty_comment_is_no_note(self) -> None:
         result = replayed(CUTTLE.replace("{ Bob steals the five }", "{ }"))
-        assert result.error is not None
-        assert (13, "NOTE_INVALID") == (result.error.line, result.error.code)
+        assert result.error is None
+        assert "Bob steals the five" not in [text for text, _ in notes(result.events)]
+        assert len(replayed(CUTTLE).events) - 1 == len(result.events)
 
 
 class TestTakebacks:
