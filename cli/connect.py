@@ -20,7 +20,7 @@ def database_url() -> str:
     """Return the configured database's URL (starting the embedded one), migrated to head."""
     settings = Settings()
     url = resolve_database_url(settings.database_url, settings.data_dir)
-    migrate.upgrade(url)
+    migrate.ensure_head(url)
     return url
 
 

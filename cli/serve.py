@@ -35,7 +35,7 @@ def serve(
     with friendly_errors():
         settings = Settings()
         url = resolve_database_url(settings.database_url, settings.data_dir)
-        migrate.upgrade(url)
+        migrate.ensure_head(url)
     settings = settings.model_copy(update={"database_url": url})
     bind_host = host or settings.host
     bind_port = settings.port if port is None else port

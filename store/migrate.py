@@ -1,18 +1,31 @@
-"""Run the alembic migrations in ``migrations/`` against a database URL."""
+"""Run the alembic migrations in ``migrations/`` against a database URL.
+
+alembic (and SQLAlchemy under it) is imported only when a migration really runs:
+every CLI command checks the schema first, and a database already at head needs
+nothing but one query (``ensure_head``).
+"""
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from pathlib import Path
-
-from alembic import command
-from alembic.config import Config
+from typing import TYPE_CHECKING
 
 import migrations
 from store.database import sqlalchemy_url
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+_VERSIONS = Path(migrations.__file__).parent / "versions"
+_REVISION = re.compile(r'^(down_revision|revision) = (None|"([^"]+)")$', re.MULTILINE)
+
 
 def alembic_config(url: str) -> Config:
     """Build an alembic config for ``url`` without an ini file."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(Path(migrations.__file__).parent))
     config.set_main_option("sqlalchemy.url", sqlalchemy_url(url).replace("%", "%%"))
@@ -22,11 +35,38 @@ def alembic_config(url: str) -> Config:
 
 def upgrade(url: str, revision: str = "head") -> None:
     """Migrate the database up to ``revision``."""
+    from alembic import command
+
     command.upgrade(alembic_config(url), revision)
+
+
+def ensure_head(url: str) -> None:
+    """Migrate the database to head unless it is there already (one query if it is)."""
+    if current(url) != head():
+        upgrade(url)
+
+
+@cache
+def head() -> str:
+    """Return the newest revision in ``migrations/versions``, read from the files.
+
+    The chain is linear: the head is the one revision no other names as its
+    ``down_revision``.
+    """
+    revisions: set[str] = set()
+    downs: set[str] = set()
+    for path in _VERSIONS.glob("*.py"):
+        for key, _, value in _REVISION.findall(path.read_text()):
+            if value:
+                (revisions if key == "revision" else downs).add(value)
+    (newest,) = revisions - downs
+    return newest
 
 
 def downgrade(url: str, revision: str = "base") -> None:
     """Migrate the database down to ``revision``."""
+    from alembic import command
+
     command.downgrade(alembic_config(url), revision)
 
 

@@ -27,6 +27,21 @@ def test_upgrade_downgrade_roundtrip(database_url: str) -> None:
     assert before == tables(database_url)
 
 
+def test_head_read_from_the_files_is_alembics_head() -> None:
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(migrate.alembic_config("postgresql://unused/x"))
+    assert script.get_current_head() == migrate.head()
+
+
+def test_ensure_head_migrates_only_a_database_behind(database_url: str) -> None:
+    migrate.downgrade(database_url, "0005")
+    migrate.ensure_head(database_url)
+    assert migrate.head() == migrate.current(database_url)
+    migrate.ensure_head(database_url)
+    assert migrate.head() == migrate.current(database_url)
+
+
 def test_events_table_refuses_update_and_delete(database_url: str) -> None:
     with psycopg.connect(database_url) as conn:
         conn.execute(
