@@ -15,6 +15,7 @@ import gzip
 import multiprocessing
 import sys
 import time
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -502,7 +503,37 @@ def _import_in_worker(log: MatchLog) -> Outcome:
     return loop.run_until_complete(importer.import_match(log))
 
 
-class _Overlapped:
+class _InFlight(ABC):
+    """Matches being imported concurrently, reported in input order.
+
+    ``start`` begins one match's import; at most ``limit`` are in flight.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._pending: deque[tuple[asyncio.Future[Outcome], str]] = deque()
+
+    @abstractmethod
+    def start(self, log: MatchLog) -> asyncio.Future[Outcome]:
+        """Begin importing one match."""
+
+    async def submit(self, log: MatchLog, shown: str) -> list[tuple[Outcome, str]]:
+        """Start importing one match; return the outcomes finished meanwhile, in order."""
+        self._pending.append((self.start(log), shown))
+        done = []
+        while len(self._pending) > self._limit or (self._pending and self._pending[0][0].done()):
+            first, where = self._pending.popleft()
+            done.append((await first, where))
+        return done
+
+    async def close(self) -> list[tuple[Outcome, str]]:
+        """Wait for every match in flight; return their outcomes in order."""
+        done = [(await future, where) for future, where in self._pending]
+        self._pending.clear()
+        return done
+
+
+class _Overlapped(_InFlight):
     """Two matches in flight in this process: one is checked while the other is written.
 
     The engine's work is plain Python and the database's is another process, so
@@ -510,53 +541,32 @@ class _Overlapped:
     """
 
     def __init__(self, importer: Importer) -> None:
+        super().__init__(limit=1)
         self._importer = importer
-        self._pending: deque[tuple[asyncio.Task[Outcome], str]] = deque()
 
-    async def submit(self, log: MatchLog, shown: str) -> list[tuple[Outcome, str]]:
-        """Start importing one match; return the outcomes finished meanwhile, in order."""
-        self._pending.append((asyncio.create_task(self._importer.import_match(log)), shown))
-        done = []
-        while len(self._pending) > 1 or (self._pending and self._pending[0][0].done()):
-            first, where = self._pending.popleft()
-            done.append((await first, where))
-        return done
-
-    async def close(self) -> list[tuple[Outcome, str]]:
-        """Wait for the matches in flight; return their outcomes in order."""
-        done = [(await task, where) for task, where in self._pending]
-        self._pending.clear()
-        return done
+    def start(self, log: MatchLog) -> asyncio.Future[Outcome]:
+        return asyncio.ensure_future(self._importer.import_match(log))
 
 
-class _Workers:
+class _Workers(_InFlight):
     """Worker processes that import matches; at most two per worker are in flight."""
 
     def __init__(self, url: str, dry_run: bool, jobs: int) -> None:
-        self._jobs = jobs
+        super().__init__(limit=2 * jobs)
         self._executor = ProcessPoolExecutor(
             jobs,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_worker,
             initargs=(url, dry_run),
         )
-        self._pending: deque[tuple[asyncio.Future[Outcome], str]] = deque()
 
-    async def submit(self, log: MatchLog, shown: str) -> list[tuple[Outcome, str]]:
-        """Hand one match to a worker; return the outcomes finished meanwhile, in order."""
+    def start(self, log: MatchLog) -> asyncio.Future[Outcome]:
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor, _import_in_worker, log)
-        self._pending.append((future, shown))
-        done = []
-        while len(self._pending) > 2 * self._jobs or (self._pending and self._pending[0][0].done()):
-            first, where = self._pending.popleft()
-            done.append((await first, where))
-        return done
+        return loop.run_in_executor(self._executor, _import_in_worker, log)
 
     async def close(self) -> list[tuple[Outcome, str]]:
         """Wait for every match in flight, stop the workers, return the outcomes in order."""
-        done = [(await future, where) for future, where in self._pending]
-        self._pending.clear()
+        done = await super().close()
         self._executor.shutdown()
         return done
 
