@@ -6,7 +6,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from api.settings import Settings
@@ -25,27 +24,9 @@ def database_url() -> str:
 
 
 @asynccontextmanager
-async def open_pool(
-    url: str, *, synchronous_commit: bool = True
-) -> AsyncIterator[AsyncConnectionPool[Any]]:
-    """Open a small pool on ``url`` for one command; close it afterwards.
-
-    ``synchronous_commit=False`` lets a commit return before its WAL is flushed: a
-    crash of the database server (not of this process) may then lose the last
-    commits, whole, never part of one.
-    """
-
-    async def configure(conn: psycopg.AsyncConnection[Any]) -> None:
-        await conn.execute("SET synchronous_commit = off")
-        await conn.commit()
-
-    pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-        url,
-        min_size=1,
-        max_size=2,
-        open=False,
-        configure=None if synchronous_commit else configure,
-    )
+async def open_pool(url: str) -> AsyncIterator[AsyncConnectionPool[Any]]:
+    """Open a small pool on ``url`` for one command; close it afterwards."""
+    pool: AsyncConnectionPool[Any] = AsyncConnectionPool(url, min_size=1, max_size=2, open=False)
     await pool.open(wait=True, timeout=30)
     try:
         yield pool

@@ -436,10 +436,7 @@ async def run_import(
     """
     summary = Summary()
     url = database_url()
-    # An import is repeatable (a recorded match is recognised and skipped), so it
-    # need not wait for each commit's WAL flush: a database crash can lose only whole
-    # matches, which importing the same logs again records.
-    async with open_pool(url, synchronous_commit=False) as pool:
+    async with open_pool(url) as pool:
         started = time.perf_counter()
         importer = Importer(recorder_for(pool), dry_run=dry_run)
         workers: _Workers | _Overlapped = (
