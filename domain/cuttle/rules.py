@@ -24,7 +24,7 @@ from operator import attrgetter
 from typing import Any
 
 from domain.cards import Card
-from domain.cuttle.moves import MAIN_ACTIONS, Move, card_key
+from domain.cuttle.moves import MAIN_ACTIONS, MAX_SEATS, Move, card_key
 from domain.cuttle.outcome import Outcome, Termination, Variant
 from domain.cuttle.state import (
     Phase,
@@ -131,16 +131,33 @@ class _Facts:
     def __init__(
         self, variant: Variant, stacks: tuple[Stack, ...], perms: tuple[Stack, ...]
     ) -> None:
-        self.classic = variant is Variant.CLASSIC
+        self.classic = classic = variant is Variant.CLASSIC
         points = [0, 0, 0]
         kings = [0, 0, 0]
         queens = [0, 0, 0]
-        rows = [(stack, controller(stack, variant)) for stack in stacks]
-        for stack, ctrl in rows:
+        # ``controller`` inlined: a table is worked out anew after most moves that touch it.
+        rows = []
+        for stack in stacks:
+            attached = stack.attached
+            if not attached:
+                ctrl = stack.owner
+            elif classic:
+                ctrl = stack.owner if len(attached) % 2 == 0 else 1 - stack.owner
+            else:
+                ctrl = attached[-1][1]
+            rows.append((stack, ctrl))
             points[ctrl] += _VALUE[stack.base.rank]
         self.stacks = rows
-        perm_rows = [(stack, controller(stack, variant)) for stack in perms]
-        for stack, ctrl in perm_rows:
+        perm_rows = []
+        for stack in perms:
+            attached = stack.attached
+            if not attached:
+                ctrl = stack.owner
+            elif classic:
+                ctrl = stack.owner if len(attached) % 2 == 0 else 1 - stack.owner
+            else:
+                ctrl = attached[-1][1]
+            perm_rows.append((stack, ctrl))
             rank = stack.base.rank
             if rank == "K":
                 kings[ctrl] += 1
@@ -338,6 +355,10 @@ def _mv(
     return move
 
 
+_DRAWS = tuple(_mv("draw", seat) for seat in range(MAX_SEATS))
+_PASSES = tuple(_mv("pass", seat) for seat in range(MAX_SEATS))
+_DECLINES = tuple(_mv("decline", seat) for seat in range(MAX_SEATS))
+
 _DISCARDS: dict[tuple[int, ...], Move] = {}
 
 
@@ -368,10 +389,11 @@ class _Table:
     """The targets a seat may aim at on one table (§6, §8, §11), kept with its ``_Facts``.
 
     Scuttle targets are computed at once; jack, joker, two and nine targets only
-    when a card that needs them is played (``aim``).
+    when a card that needs them is played (``aim``). ``plays`` keeps each plan's
+    static and aimed plays together, in move order.
     """
 
-    __slots__ = ("facts", "jack", "joker", "moves", "nine", "scuttle", "seat", "two")
+    __slots__ = ("facts", "jack", "joker", "nine", "plays", "scuttle", "seat", "two")
 
     def __init__(self, facts: _Facts, seat: int) -> None:
         self.facts = facts
@@ -381,7 +403,7 @@ class _Table:
         self.two: list[Card] = []
         self.nine: list[Card] = []
         self.joker: list[Card] = []
-        self.moves: dict[_Plan, tuple[Move, ...]] = {}
+        self.plays: dict[_Plan, tuple[Move, ...]] = {}
 
     def aim(self) -> None:
         """Compute the jack, joker, two and nine targets (once)."""
@@ -439,7 +461,8 @@ class _Plan:
     """
 
     __slots__ = (
-        "aims", "card", "late", "oneoff", "rank", "scuttles", "seat", "seven", "static", "strength",
+        "aims", "card", "fours", "late", "oneoff", "rank", "scuttles", "seat", "seven", "static",
+        "strength",
     )  # fmt: skip
 
     def __init__(self, seat: int, card: Card, seven: bool) -> None:
@@ -458,6 +481,12 @@ class _Plan:
         self.strength = _strength(card)
         self.late = rank if rank in "3457" else ""
         self.oneoff = _mv("oneoff", seat, card, seven=seven)
+        # A four's one-off naming each seat as its victim (``late`` picks the opponents).
+        self.fours = (
+            tuple(_mv("oneoff", seat, card, player=v, seven=seven) for v in range(MAX_SEATS))
+            if rank == "4"
+            else ()
+        )
         # A card has one aimed action besides scuttling (jack, joker, or a 2/9 one-off).
         self.scuttles: dict[int, Move] = {}
         self.aims: dict[int, Move] = {}
@@ -510,11 +539,10 @@ def _plan(seat: int, card: Card, seven: bool) -> _Plan:
 
 def _card_plays(p: Position, t: _Table, plan: _Plan, out: list[Move]) -> None:
     """Append every legal way to play the plan's card as a main action."""
-    out += plan.static
-    aimed = t.moves.get(plan)
-    if aimed is None:
-        aimed = t.moves[plan] = plan.aimed(t)
-    out += aimed
+    plays = t.plays.get(plan)
+    if plays is None:
+        plays = t.plays[plan] = plan.static + plan.aimed(t)
+    out += plays
     if plan.late:
         _late_oneoffs(p, plan, out)
 
@@ -529,11 +557,11 @@ def _late_oneoffs(p: Position, plan: _Plan, out: list[Move]) -> None:
         if p.deck:
             out.append(plan.oneoff)
     else:
-        seat, card, seven = plan.seat, plan.card, plan.seven
-        for victim in range(len(p.hands)):
-            if victim != seat and p.hands[victim]:
-                out.append(_mv("oneoff", seat, card, player=victim, seven=seven))
-                if len(p.hands) == 2:
+        seat, hands = plan.seat, p.hands
+        for victim in range(len(hands)):
+            if victim != seat and hands[victim]:
+                out.append(plan.fours[victim])
+                if len(hands) == 2:
                     out.append(plan.oneoff)
 
 
@@ -544,9 +572,9 @@ def _main_moves(p: Position, seat: int) -> list[Move]:
     if p.deck:
         limit = HAND_LIMITS[p.variant]
         if limit is None or len(hand) < limit:
-            moves.append(_mv("draw", seat))
+            moves.append(_DRAWS[seat])
     table = _facts(p.variant, p.stacks, p.permanents).table(seat)
-    cached = table.moves
+    cached = table.plays
     plans = _PLANS[2 * seat]
     frozen = p.frozen
     for card in sorted(hand, key=_BY_CODE):
@@ -555,11 +583,10 @@ def _main_moves(p: Position, seat: int) -> list[Move]:
         plan = plans.get(id(card))
         if plan is None:
             plan = _plan(seat, card, False)
-        moves += plan.static
-        aimed = cached.get(plan)
-        if aimed is None:
-            aimed = cached[plan] = plan.aimed(table)
-        moves += aimed
+        plays = cached.get(plan)
+        if plays is None:
+            plays = cached[plan] = plan.static + plan.aimed(table)
+        moves += plays
         if plan.late:
             _late_oneoffs(p, plan, moves)
     return moves
@@ -605,17 +632,17 @@ def _generate(p: Position, service: bool = True) -> Iterator[Move]:
         moves = _main_moves(p, seat)
         yield from moves
         if not p.deck or not moves:
-            yield _mv("pass", seat)
+            yield _PASSES[seat]
         if service and not p.offer_refused:
             yield _mv("offer-draw", seat)
     elif phase is Phase.COUNTER:
         responder = p.responder
         assert responder is not None
-        yield _mv("decline", responder)
-        top_seat = p.chain[-1][1]
-        if not _queens(p.permanents, p.variant, top_seat):
-            for card in sorted(p.hands[responder], key=card_key):
-                if card.rank == "2" and card not in p.frozen:
+        yield _DECLINES[responder]
+        twos = [card for card in p.hands[responder] if card.rank == "2"]
+        if twos and not _queens(p.permanents, p.variant, p.chain[-1][1]):
+            for card in sorted(twos, key=card_key):
+                if card not in p.frozen:
                     yield _mv("counter", responder, card)
     elif phase is Phase.RESOLVE_THREE:
         for card in sorted(_eligible_scrap(p), key=card_key):
@@ -701,7 +728,7 @@ def generate_moves(position: Position, *, service: bool = True) -> list[Move]:
         seat = position.turn
         moves = _main_moves(position, seat)
         if not position.deck or not moves:
-            moves.append(_mv("pass", seat))
+            moves.append(_PASSES[seat])
         if service:
             if not position.offer_refused:
                 moves.append(_mv("offer-draw", seat))
@@ -715,7 +742,8 @@ def push(position: Position, move: Move) -> Position:
 
     Like python-chess's ``push``: an illegal move gives an undefined position.
     """
-    return _play(position, move).freeze()
+    after = _quick(position, move)
+    return _play(position, move).freeze() if after is None else after
 
 
 # --- checking ----------------------------------------------------------------------
@@ -1110,6 +1138,98 @@ class _Work:
         return cards  # type: ignore[return-value]
 
 
+def _quick(p: Position, m: Move) -> Position | None:
+    """Return the position after a common move that derives no event, or ``None``.
+
+    A draw, points, a glasses 8, queen or king, the start of a one-off, and a
+    decline that passes a chain on are most moves of a round; they are built here in
+    one step instead of through ``_Work``'s copy. ``_play`` stays the rule: any other
+    move, or one of these that ends the round, returns ``None`` and goes there
+    (tests/cuttle/test_fast_path.py checks that both give the same).
+    """
+    if m.seven:
+        return None
+    action = m.action
+    seat = m.seat
+    assert seat is not None or action == "cards"
+    if action == "decline":
+        assert seat is not None
+        nxt = (seat + 1) % len(p.hands)
+        if nxt == p.chain[-1][1]:
+            return None  # the chain closes: the one-off resolves or fizzles
+        return _new_position(Position, (*p[:_RESPONDER], nxt, *p[_RESPONDER + 1 :]))
+    if p.phase is not Phase.MAIN or seat is None:
+        return None
+    hands = p.hands
+    if action == "draw":
+        deck = p.deck
+        drawn = deck[0]
+        if drawn is None:
+            return None  # the scorer names it first
+        hands = (*hands[:seat], hands[seat] | {drawn}, *hands[seat + 1 :])
+        return _quick_finish(p, hands, p.stacks, p.permanents, deck[1:], max(0, p.shown - 1))
+    card = m.card
+    if card is None:
+        return None
+    rest = hands[seat] - {card}
+    hands = (*hands[:seat], rest, *hands[seat + 1 :])
+    if action == "points":
+        stacks = _inserted(p.stacks, Stack(card, seat))
+        return _quick_finish(p, hands, stacks, p.permanents, p.deck, p.shown)
+    if action in _PERM_ACTIONS:
+        perms = _inserted(p.permanents, Stack(card, seat))
+        return _quick_finish(p, hands, p.stacks, perms, p.deck, p.shown)
+    if action != "oneoff":
+        return None
+    victim = m.player
+    if victim is None and card.rank == "4":
+        victim = 1 - seat
+    return _new_position(
+        Position,
+        (
+            p.variant, p.dealer, p.turn, Phase.COUNTER, p.deck, hands, p.stacks, p.permanents,
+            p.scrap, p.frozen, 0, ((card, seat),), m.target, victim, (seat + 1) % len(hands),
+            p.revealed, p.naming, p.shown, p.offer_refused, p.result,
+        ),
+    )  # fmt: skip
+
+
+_RESPONDER = Position._fields.index("responder")
+
+
+def _inserted(stacks: tuple[Stack, ...], stack: Stack) -> tuple[Stack, ...]:
+    """Return ``stacks`` (in card order) with ``stack`` put in its place."""
+    key = _strength(stack.base)
+    for i, other in enumerate(stacks):
+        if _strength(other.base) > key:
+            return (*stacks[:i], stack, *stacks[i:])
+    return (*stacks, stack)
+
+
+def _quick_finish(
+    p: Position,
+    hands: tuple[frozenset[Card], ...],
+    stacks: tuple[Stack, ...],
+    perms: tuple[Stack, ...],
+    deck: tuple[Card | None, ...],
+    shown: int,
+) -> Position | None:
+    """End the turn after a main action, as ``_Work.finish`` does; ``None`` if a seat won."""
+    turn = p.turn
+    if _winner(p.variant, len(hands), stacks, perms, turn) is not None:
+        return None
+    frozen = p.frozen
+    if frozen:
+        frozen = frozen - hands[turn]
+    return _new_position(
+        Position,
+        (
+            p.variant, p.dealer, (turn + 1) % len(hands), Phase.MAIN, deck, hands, stacks, perms,
+            p.scrap, frozen, 0, (), None, None, None, (), None, shown, False, None,
+        ),
+    )  # fmt: skip
+
+
 def _play(p: Position, m: Move) -> _Work:
     """Apply a checked move and return the work copy with its derived facts."""
     w = _Work(p)
@@ -1411,7 +1531,8 @@ def apply(position: Position, command: Move | str) -> Position:
     """
     move = _to_move(position, command)
     _check(position, move)
-    return _play(position, move).freeze()
+    after = _quick(position, move)
+    return _play(position, move).freeze() if after is None else after
 
 
 def decide(position: Position, command: Move | str) -> list[Event]:
@@ -1426,8 +1547,25 @@ def decide(position: Position, command: Move | str) -> list[Event]:
     """
     move = _to_move(position, command)
     _check(position, move)
-    work = _play(position, move)
-    return [Event("MovePlayed", {"move": move.text()}), *work.facts]
+    text = move.text()
+    after = _quick(position, move)
+    if after is not None:
+        events = [Event("MovePlayed", {"move": text})]
+    else:
+        work = _play(position, move)
+        after = work.freeze()
+        events = [Event("MovePlayed", {"move": text}), *work.facts]
+    _decided[0] = (position, text, after)
+    return events
+
+
+_decided: list[tuple[Position | None, str, Position | None]] = [(None, "", None)]
+"""The last move ``decide`` took: the position, the move's text and the position after.
+
+A recorder folds the events it just decided (``evolve`` of their ``MovePlayed`` from
+the same position), so ``evolve`` answers that one from here instead of playing the
+move again. Held by identity, with the position itself: its id cannot be reused.
+"""
 
 
 def outcome_of(event: Event) -> Outcome | None:
@@ -1446,7 +1584,13 @@ def evolve(position: Position, event: Event) -> Position:
     """Fold one event into the position; derived facts change nothing, unknown types are ignored."""
     if event.type != "MovePlayed":
         return position
-    return _play(position, Move.from_text(str(event.data["move"]))).freeze()
+    text = event.data["move"]
+    decided, decided_text, after = _decided[0]
+    if decided is position and decided_text == text and after is not None:
+        return after
+    move = Move.from_text(str(text))
+    after = _quick(position, move)
+    return _play(position, move).freeze() if after is None else after
 
 
 # --- visibility -------------------------------------------------------------------------
