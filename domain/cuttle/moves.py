@@ -137,7 +137,8 @@ def card_key(card: Card) -> int:
     >>> sorted(['KS', 'AH', 'AC', 'X1'], key=lambda t: card_key(Card.from_text(t)))
     ['AC', 'AH', 'KS', 'X1']
     """
-    return _KEYS[card]
+    key = _KEYS_BY_ID.get(id(card))
+    return _KEYS[card] if key is None else key
 
 
 def _build_keys() -> dict[Card, int]:
@@ -153,6 +154,8 @@ def _build_keys() -> dict[Card, int]:
 
 
 _KEYS = _build_keys()
+# Cards are interned: looking a card up by its id spares its (Python-level) hash.
+_KEYS_BY_ID = {id(card): key for card, key in _KEYS.items()}
 
 
 def _malformed(message: str, move: Move | str) -> MalformedError:

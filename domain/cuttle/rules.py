@@ -166,7 +166,12 @@ class _Facts:
         self.perms = perm_rows
         self.queens = queens
         goals = GOALS[variant]
-        self.at_goal = [points[seat] >= goals[min(kings[seat], 4)] for seat in range(3)]
+        # The pack holds four kings (§3), so a seat's count indexes ``goals`` as it is.
+        self.at_goal = [
+            points[0] >= goals[kings[0]],
+            points[1] >= goals[kings[1]],
+            points[2] >= goals[kings[2]],
+        ]
         self.tables: list[_Table | None] = [None, None, None]
 
     def table(self, seat: int) -> _Table:
@@ -996,6 +1001,16 @@ def _check_queens(p: Position, m: Move, host: Card, ctrl: int, seat: int, what: 
 
 _new_position = tuple.__new__
 
+_ONES = {id(card): frozenset((card,)) for card in pack(Variant.CUTTHROAT)}
+
+
+def _one(card: Card) -> frozenset[Card]:
+    """Return ``{card}`` as a set built once: set operations reuse its stored hash."""
+    # A card's hash is a Python-level call (a dataclass); hands gain and lose a card
+    # on most moves. Cards are interned, so their ids are stable keys.
+    one = _ONES.get(id(card))
+    return frozenset((card,)) if one is None else one
+
 
 def _stack_key(stack: Stack) -> int:
     return _strength(stack.base)
@@ -1109,7 +1124,7 @@ class _Work:
         self.offer_refused = False
 
     def take_from_hand(self, seat: int, card: Card) -> None:
-        self.hands[seat] = self.hands[seat] - {card}
+        self.hands[seat] = self.hands[seat] - _one(card)
 
     def put_stack(self, stack: Stack) -> None:
         self.stacks = tuple(sorted((*self.stacks, stack), key=_stack_key))
@@ -1166,12 +1181,12 @@ def _quick(p: Position, m: Move) -> Position | None:
         drawn = deck[0]
         if drawn is None:
             return None  # the scorer names it first
-        hands = (*hands[:seat], hands[seat] | {drawn}, *hands[seat + 1 :])
+        hands = (*hands[:seat], hands[seat] | _one(drawn), *hands[seat + 1 :])
         return _quick_finish(p, hands, p.stacks, p.permanents, deck[1:], max(0, p.shown - 1))
     card = m.card
     if card is None:
         return None
-    rest = hands[seat] - {card}
+    rest = hands[seat] - _one(card)
     hands = (*hands[:seat], rest, *hands[seat + 1 :])
     if action == "points":
         stacks = _inserted(p.stacks, Stack(card, seat))
@@ -1324,7 +1339,7 @@ def _main_action(w: _Work, m: Move, seat: int) -> None:
             w.naming = "draw"
             return
         (drawn,) = w.take_top(1)
-        w.hands[seat] = w.hands[seat] | {drawn}
+        w.hands[seat] = w.hands[seat] | _one(drawn)
         w.finish()
         return
     assert card is not None
@@ -1475,7 +1490,7 @@ def _after_naming(w: _Work) -> None:
     w.naming = None
     if kind == "draw":
         (drawn,) = w.take_top(1)
-        w.hands[w.turn] = w.hands[w.turn] | {drawn}
+        w.hands[w.turn] = w.hands[w.turn] | _one(drawn)
         w.finish()
     elif kind == "five":
         _five_draw(w)
