@@ -123,47 +123,72 @@ class _Facts:
 
     Controllers, points, kings and queens per seat, whether each seat is at its goal,
     and each seat's targets (``_Table``). Stacks and their tuples are immutable, so the
-    facts of one pair of tuples never change; ``_facts`` keeps the last pair's.
+    facts of one pair of tuples never change; ``_facts`` keeps the last pair's. Most
+    moves that touch the table change one tuple only: the other's facts are taken
+    from ``prev``, the facts of the table before, when that tuple is the same object.
     """
 
-    __slots__ = ("at_goal", "classic", "perms", "queens", "stacks", "tables")
+    __slots__ = (
+        "at_goal", "classic", "kings", "perm_tuple", "perms", "points", "queens", "stack_tuple",
+        "stacks", "tables",
+    )  # fmt: skip
+
+    stacks: list[tuple[Stack, int]]
+    points: list[int]
+    perms: list[tuple[Stack, int]]
+    kings: list[int]
+    queens: list[int]
 
     def __init__(
-        self, variant: Variant, stacks: tuple[Stack, ...], perms: tuple[Stack, ...]
+        self,
+        variant: Variant,
+        stacks: tuple[Stack, ...],
+        perms: tuple[Stack, ...],
+        prev: _Facts | None = None,
     ) -> None:
         self.classic = classic = variant is Variant.CLASSIC
-        points = [0, 0, 0]
-        kings = [0, 0, 0]
-        queens = [0, 0, 0]
+        self.stack_tuple = stacks
+        self.perm_tuple = perms
         # ``controller`` inlined: a table is worked out anew after most moves that touch it.
-        rows = []
-        for stack in stacks:
-            attached = stack.attached
-            if not attached:
-                ctrl = stack.owner
-            elif classic:
-                ctrl = stack.owner if len(attached) % 2 == 0 else 1 - stack.owner
-            else:
-                ctrl = attached[-1][1]
-            rows.append((stack, ctrl))
-            points[ctrl] += _VALUE[stack.base.rank]
+        if prev is not None and prev.stack_tuple is stacks:
+            rows, points = prev.stacks, prev.points
+        else:
+            points = [0, 0, 0]
+            rows = []
+            for stack in stacks:
+                attached = stack.attached
+                if not attached:
+                    ctrl = stack.owner
+                elif classic:
+                    ctrl = stack.owner if len(attached) % 2 == 0 else 1 - stack.owner
+                else:
+                    ctrl = attached[-1][1]
+                rows.append((stack, ctrl))
+                points[ctrl] += _VALUE[stack.base.rank]
         self.stacks = rows
-        perm_rows = []
-        for stack in perms:
-            attached = stack.attached
-            if not attached:
-                ctrl = stack.owner
-            elif classic:
-                ctrl = stack.owner if len(attached) % 2 == 0 else 1 - stack.owner
-            else:
-                ctrl = attached[-1][1]
-            perm_rows.append((stack, ctrl))
-            rank = stack.base.rank
-            if rank == "K":
-                kings[ctrl] += 1
-            elif rank == "Q":
-                queens[ctrl] += 1
+        self.points = points
+        if prev is not None and prev.perm_tuple is perms:
+            perm_rows, kings, queens = prev.perms, prev.kings, prev.queens
+        else:
+            kings = [0, 0, 0]
+            queens = [0, 0, 0]
+            perm_rows = []
+            for stack in perms:
+                attached = stack.attached
+                if not attached:
+                    ctrl = stack.owner
+                elif classic:
+                    ctrl = stack.owner if len(attached) % 2 == 0 else 1 - stack.owner
+                else:
+                    ctrl = attached[-1][1]
+                perm_rows.append((stack, ctrl))
+                rank = stack.base.rank
+                if rank == "K":
+                    kings[ctrl] += 1
+                elif rank == "Q":
+                    queens[ctrl] += 1
         self.perms = perm_rows
+        self.kings = kings
         self.queens = queens
         goals = GOALS[variant]
         # The pack holds four kings (§3), so a seat's count indexes ``goals`` as it is.
@@ -190,11 +215,14 @@ def _facts(variant: Variant, stacks: tuple[Stack, ...], perms: tuple[Stack, ...]
     # Keyed by identity, holding the tuples themselves: consecutive positions share
     # them until a card lands on or leaves the table, and a held tuple's id cannot be
     # reused by another.
+    prev = None
     if _last_facts:
         last = _last_facts[0]
-        if last[0] is stacks and last[1] is perms and last[2] is variant:
-            return last[3]
-    facts = _Facts(variant, stacks, perms)
+        if last[2] is variant:
+            if last[0] is stacks and last[1] is perms:
+                return last[3]
+            prev = last[3]
+    facts = _Facts(variant, stacks, perms, prev)
     _last_facts[:] = ((stacks, perms, variant, facts),)
     return facts
 
@@ -403,7 +431,11 @@ class _Table:
     def __init__(self, facts: _Facts, seat: int) -> None:
         self.facts = facts
         self.seat = seat
-        self.scuttle = [(_strength(s.base), s.base) for s, ctrl in facts.stacks if ctrl != seat]
+        self.scuttle = [
+            (_RANK_STRENGTH[s.base.rank] + _SUIT_STRENGTH[s.base.suit], s.base)
+            for s, ctrl in facts.stacks
+            if ctrl != seat
+        ]
         self.jack: list[Card] | None = None
         self.two: list[Card] = []
         self.nine: list[Card] = []
@@ -501,10 +533,11 @@ class _Plan:
         rank = self.rank
         out: list[Move] = []
         if rank in _POINT_RANKS:
-            strength = self.strength
-            scuttles = [base for base_strength, base in t.scuttle if base_strength < strength]
-            if scuttles:
-                out += self._at("scuttle", scuttles, self.scuttles)
+            if t.scuttle:
+                strength = self.strength
+                scuttles = [base for base_strength, base in t.scuttle if base_strength < strength]
+                if scuttles:
+                    out += self._at("scuttle", scuttles, self.scuttles)
             if rank == "2" or rank == "9":
                 t.aim()
                 out += self._at("oneoff", t.two if rank == "2" else t.nine, self.aims)
