@@ -534,10 +534,17 @@ class _Plan:
         out: list[Move] = []
         if rank in _POINT_RANKS:
             if t.scuttle:
-                strength = self.strength
-                scuttles = [base for base_strength, base in t.scuttle if base_strength < strength]
-                if scuttles:
-                    out += self._at("scuttle", scuttles, self.scuttles)
+                # Most tables are new to the hand they are judged for: the scuttles are
+                # looked up in one loop, without ``_at``'s call and list.
+                strength, made = self.strength, self.scuttles
+                for base_strength, base in t.scuttle:
+                    if base_strength < strength:
+                        move = made.get(id(base))
+                        if move is None:
+                            move = made[id(base)] = _mv(
+                                "scuttle", self.seat, self.card, base, seven=self.seven
+                            )
+                        out.append(move)
             if rank == "2" or rank == "9":
                 t.aim()
                 out += self._at("oneoff", t.two if rank == "2" else t.nine, self.aims)
@@ -611,7 +618,8 @@ def _main_moves(p: Position, seat: int) -> list[Move]:
         limit = HAND_LIMITS[p.variant]
         if limit is None or len(hand) < limit:
             moves.append(_DRAWS[seat])
-    table = _facts(p.variant, p.stacks, p.permanents).table(seat)
+    facts = _facts(p.variant, p.stacks, p.permanents)
+    table = facts.tables[seat] or facts.table(seat)
     cached = table.plays
     plans = _PLANS[2 * seat]
     frozen = p.frozen
@@ -1264,7 +1272,9 @@ def _quick_finish(
 ) -> Position | None:
     """End the turn after a main action, as ``_Work.finish`` does; ``None`` if a seat won."""
     turn = p.turn
-    if _winner(p.variant, len(hands), stacks, perms, turn) is not None:
+    # ``_winner`` finds a seat exactly when one is at its goal (a third seat of two
+    # players never is).
+    if True in _facts(p.variant, stacks, perms).at_goal:
         return None
     frozen = p.frozen
     if frozen:
