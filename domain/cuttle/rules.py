@@ -1230,10 +1230,10 @@ def _quick(p: Position, m: Move) -> Position | None:
     rest = hands[seat] - _one(card)
     hands = (*hands[:seat], rest, *hands[seat + 1 :])
     if action == "points":
-        stacks = _inserted(p.stacks, Stack(card, seat))
+        stacks = _inserted(p.stacks, _new_stack(Stack, (card, seat, ())))
         return _quick_finish(p, hands, stacks, p.permanents, p.deck, p.shown)
     if action in _PERM_ACTIONS:
-        perms = _inserted(p.permanents, Stack(card, seat))
+        perms = _inserted(p.permanents, _new_stack(Stack, (card, seat, ())))
         return _quick_finish(p, hands, p.stacks, perms, p.deck, p.shown)
     if action != "oneoff":
         return None
@@ -1253,11 +1253,18 @@ def _quick(p: Position, m: Move) -> Position | None:
 _RESPONDER = Position._fields.index("responder")
 
 
+_new_stack = tuple.__new__
+"""``Stack(base, owner, attached)`` without the named tuple's Python-level ``__new__``."""
+
+
 def _inserted(stacks: tuple[Stack, ...], stack: Stack) -> tuple[Stack, ...]:
     """Return ``stacks`` (in card order) with ``stack`` put in its place."""
-    key = _strength(stack.base)
+    ranks, suits = _RANK_STRENGTH, _SUIT_STRENGTH
+    base = stack.base
+    key = ranks[base.rank] + suits[base.suit]
     for i, other in enumerate(stacks):
-        if _strength(other.base) > key:
+        base = other.base
+        if ranks[base.rank] + suits[base.suit] > key:
             return (*stacks[:i], stack, *stacks[i:])
     return (*stacks, stack)
 
