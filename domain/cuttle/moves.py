@@ -121,7 +121,8 @@ class Move:
             if self.player is not None:
                 token += f"@P{self.player}"
             parts.append(token)
-        parts.extend(card.text() for card in self.cards)
+        if self.cards:
+            parts.extend(card.text() for card in self.cards)
         return " ".join(parts)
 
     def __str__(self) -> str:

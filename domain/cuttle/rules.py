@@ -811,9 +811,7 @@ def _check(p: Position, m: Move) -> None:
             f"{m.text()!r} names a seat that {p.variant.value} does not have",
             details={"move": m.text()},
         )
-    if p.variant is not Variant.CUTTHROAT and (
-        action == "joker" or any(c is not None and c.is_joker for c in (m.card, m.target, *m.cards))
-    ):
+    if p.variant is not Variant.CUTTHROAT and (action == "joker" or _names_joker(m)):
         raise MalformedError(
             f"{m.text()!r}: jokers are only in cutthroat", details={"move": m.text()}
         )
@@ -872,6 +870,14 @@ def _check(p: Position, m: Move) -> None:
         for card in m.cards:
             if card not in hand:
                 raise _fail("WRONG_DISCARD", f"you hold no {card.text()}", m)
+
+
+def _names_joker(m: Move) -> bool:
+    """Whether a move names a joker (its card, its target or one of its cards)."""
+    card, target = m.card, m.target
+    if (card is not None and card.rank == "X") or (target is not None and target.rank == "X"):
+        return True
+    return bool(m.cards) and any(c.rank == "X" for c in m.cards)
 
 
 def _check_counter(p: Position, m: Move, seat: int) -> None:
