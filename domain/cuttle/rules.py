@@ -1213,7 +1213,6 @@ def _quick(p: Position, m: Move) -> Position | None:
         return None
     action = m.action
     seat = m.seat
-    assert seat is not None or action == "cards"
     if action == "decline":
         assert seat is not None
         nxt = (seat + 1) % len(p.hands)
@@ -1231,8 +1230,8 @@ def _quick(p: Position, m: Move) -> Position | None:
         hands = (*hands[:seat], hands[seat] | _one(drawn), *hands[seat + 1 :])
         return _quick_finish(p, hands, p.stacks, p.permanents, deck[1:], max(0, p.shown - 1))
     card = m.card
-    if card is None:
-        return None
+    if card is None or not (action == "points" or action == "oneoff" or action in _PERM_ACTIONS):
+        return None  # a pass, or a scuttle, jack or joker (they change a stack in place)
     rest = hands[seat] - _one(card)
     hands = (*hands[:seat], rest, *hands[seat + 1 :])
     if action == "points":
@@ -1241,8 +1240,6 @@ def _quick(p: Position, m: Move) -> Position | None:
     if action in _PERM_ACTIONS:
         perms = _inserted(p.permanents, _new_stack(Stack, (card, seat, ())))
         return _quick_finish(p, hands, p.stacks, perms, p.deck, p.shown)
-    if action != "oneoff":
-        return None
     victim = m.player
     if victim is None and card.rank == "4":
         victim = 1 - seat
