@@ -149,12 +149,12 @@ class _Facts:
         self.classic = classic = variant is Variant.CLASSIC
         self.stack_tuple = stacks
         self.perm_tuple = perms
-        # ``controller`` inlined: a table is worked out anew after most moves that touch it.
         if prev is not None and prev.stack_tuple is stacks:
             rows, points = prev.stacks, prev.points
         else:
             points = [0, 0, 0]
             rows = []
+            # ``controller`` inlined: the stacks change after most moves that touch the table.
             for stack in stacks:
                 attached = stack.attached
                 if not attached:
@@ -174,13 +174,7 @@ class _Facts:
             queens = [0, 0, 0]
             perm_rows = []
             for stack in perms:
-                attached = stack.attached
-                if not attached:
-                    ctrl = stack.owner
-                elif classic:
-                    ctrl = stack.owner if len(attached) % 2 == 0 else 1 - stack.owner
-                else:
-                    ctrl = attached[-1][1]
+                ctrl = controller(stack, variant)
                 perm_rows.append((stack, ctrl))
                 rank = stack.base.rank
                 if rank == "K":

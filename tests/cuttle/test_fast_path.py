@@ -22,6 +22,11 @@ def fields_and_types(position: Position) -> list[tuple[type, object]]:
     return [(type(value), value) for value in position]
 
 
+def played(steps: list[tuple[Position, Move | None]]) -> list[tuple[Position, Move]]:
+    """The steps of a playout that play a move (the last position plays none)."""
+    return [(position, move) for position, move in steps if move is not None]
+
+
 def forget_decided() -> None:
     """Drop ``decide``'s memo, so that ``evolve`` plays the move itself."""
     _decided[0] = (None, "", None)
@@ -32,24 +37,22 @@ class TestQuickMoves:
     def test_quick_position_is_the_played_position(
         self, steps: list[tuple[Position, Move | None]]
     ) -> None:
-        for position, move in steps:
-            if move is None:
-                continue
+        taken = 0
+        for position, move in played(steps):
             quick = _quick(position, move)
-            event("quick" if quick is not None else "general")
             if quick is None:
                 continue
+            taken += 1
             work = _play(position, move)
             assert [] == work.facts
             assert fields_and_types(work.freeze()) == fields_and_types(quick)
+        event("the quick path was taken" if taken else "the quick path was not taken")
 
     @given(cuttle_playouts())
     def test_decide_gives_the_general_events(
         self, steps: list[tuple[Position, Move | None]]
     ) -> None:
-        for position, move in steps:
-            if move is None:
-                continue
+        for position, move in played(steps):
             work = _play(position, move)
             expected = [Event("MovePlayed", {"move": move.text()}), *work.facts]
             assert expected == decide(position, move.text())
@@ -60,10 +63,8 @@ class TestEvolveMemo:
     def test_evolve_after_decide_is_evolve_alone(
         self, steps: list[tuple[Position, Move | None]]
     ) -> None:
-        for position, move in steps:
-            if move is None:
-                continue
-            played = _play(position, move).freeze()
+        for position, move in played(steps):
+            expected = _play(position, move).freeze()
             events = decide(position, move.text())
             remembered = position
             for e in events:
@@ -72,15 +73,14 @@ class TestEvolveMemo:
             alone = position
             for e in events:
                 alone = evolve(alone, e)
-            assert fields_and_types(played) == fields_and_types(remembered)
-            assert fields_and_types(played) == fields_and_types(alone)
+            assert fields_and_types(expected) == fields_and_types(remembered)
+            assert fields_and_types(expected) == fields_and_types(alone)
 
     @given(cuttle_playouts())
     def test_memo_answers_only_its_own_position_and_move(
         self, steps: list[tuple[Position, Move | None]]
     ) -> None:
-        moves = [(p, m) for p, m in steps if m is not None]
-        for (position, move), (other, other_move) in pairwise(moves):
+        for (position, move), (other, other_move) in pairwise(played(steps)):
             decide(position, move.text())
             assert _play(other, other_move).freeze() == evolve(
                 other, Event("MovePlayed", {"move": other_move.text()})
