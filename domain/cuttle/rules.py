@@ -676,14 +676,7 @@ def _generate(p: Position, service: bool = True) -> Iterator[Move]:
         if service and not p.offer_refused:
             yield _mv("offer-draw", seat)
     elif phase is Phase.COUNTER:
-        responder = p.responder
-        assert responder is not None
-        yield _DECLINES[responder]
-        twos = [card for card in p.hands[responder] if card.rank == "2"]
-        if twos and not _queens(p.permanents, p.variant, p.chain[-1][1]):
-            for card in sorted(twos, key=card_key):
-                if card not in p.frozen:
-                    yield _mv("counter", responder, card)
+        yield from _counter_moves(p)
     elif phase is Phase.RESOLVE_THREE:
         for card in sorted(_eligible_scrap(p), key=card_key):
             yield _mv("take", seat, card)
@@ -714,6 +707,19 @@ def _generate(p: Position, service: bool = True) -> Iterator[Move]:
     if service:
         for resigner in range(p.players):
             yield _mv("resign", resigner)
+
+
+def _counter_moves(p: Position) -> list[Move]:
+    """The responder's moves in a counter chain: decline, then each two that may counter."""
+    responder = p.responder
+    assert responder is not None
+    moves = [_DECLINES[responder]]
+    twos = [card for card in p.hands[responder] if card.rank == "2"]
+    if twos and not _queens(p.permanents, p.variant, p.chain[-1][1]):
+        for card in sorted(twos, key=card_key):
+            if card not in p.frozen:
+                moves.append(_mv("counter", responder, card))
+    return moves
 
 
 class LegalMoves:
@@ -774,6 +780,9 @@ def generate_moves(position: Position, *, service: bool = True) -> list[Move]:
                 moves.append(_mv("offer-draw", seat))
             moves.extend(_mv("resign", s) for s in range(position.players))
         return moves
+    if position.phase is Phase.COUNTER and not service:
+        # A counter chain is the commonest phase after MAIN; playouts skip the generator.
+        return _counter_moves(position)
     return list(_generate(position, service))
 
 
@@ -1185,7 +1194,11 @@ class _Work:
             self.stacks = result
 
     def to_scrap(self, *cards: Card) -> None:
-        self.scrap = self.scrap | set(cards)
+        try:
+            # Prebuilt singletons carry their hashes: no card is hashed again.
+            self.scrap = self.scrap.union(*map(_ONES.__getitem__, map(id, cards)))
+        except KeyError:  # a card that is not interned
+            self.scrap = self.scrap | set(cards)
 
     def take_top(self, n: int) -> tuple[Card, ...]:
         cards = self.deck[:n]
