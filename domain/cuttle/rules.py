@@ -201,7 +201,10 @@ class _Facts:
         return table
 
 
-_last_facts: list[tuple[tuple[Stack, ...], tuple[Stack, ...], Variant, _Facts]] = []
+_last_facts: list[tuple[tuple[Stack, ...], tuple[Stack, ...], Variant, _Facts]] = [
+    ((), (), Variant.STANDARD, _Facts(Variant.STANDARD, (), ()))
+]
+"""The last table's facts, keyed by its tuples and variant; it starts with an empty table."""
 
 
 def _facts(variant: Variant, stacks: tuple[Stack, ...], perms: tuple[Stack, ...]) -> _Facts:
@@ -209,15 +212,11 @@ def _facts(variant: Variant, stacks: tuple[Stack, ...], perms: tuple[Stack, ...]
     # Keyed by identity, holding the tuples themselves: consecutive positions share
     # them until a card lands on or leaves the table, and a held tuple's id cannot be
     # reused by another.
-    prev = None
-    if _last_facts:
-        last = _last_facts[0]
-        if last[2] is variant:
-            if last[0] is stacks and last[1] is perms:
-                return last[3]
-            prev = last[3]
-    facts = _Facts(variant, stacks, perms, prev)
-    _last_facts[:] = ((stacks, perms, variant, facts),)
+    last = _last_facts[0]
+    if last[0] is stacks and last[1] is perms and last[2] is variant:
+        return last[3]
+    facts = _Facts(variant, stacks, perms, last[3] if last[2] is variant else None)
+    _last_facts[0] = (stacks, perms, variant, facts)
     return facts
 
 
