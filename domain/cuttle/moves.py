@@ -110,6 +110,9 @@ class Move:
         >>> Move('oneoff', 0, Card.from_text('2C'), Card.from_text('QH')).text()
         'P0 oneoff 2C>QH'
         """
+        known = _TEXTS.get(id(self))
+        if known is not None and known[0] is self:
+            return known[1]
         parts = [] if self.seat is None else [f"P{self.seat}"]
         if self.seven:
             parts.append("seven")
@@ -123,13 +126,25 @@ class Move:
             parts.append(token)
         if self.cards:
             parts.extend(card.text() for card in self.cards)
-        return " ".join(parts)
+        text = " ".join(parts)
+        if len(_TEXTS) < 20_000:
+            _TEXTS[id(self)] = (self, text)
+        return text
 
     def __str__(self) -> str:
         return self.text()
 
     def __repr__(self) -> str:
         return f"Move.from_text({self.text()!r})"
+
+
+_TEXTS: dict[int, tuple[Move, str]] = {}
+"""Each move's text, by the move's id; the entry holds the move, so its id stays its own.
+
+The engine's moves are interned, and deciding a move writes its text into the event.
+Bounded (20,000 entries, then texts are only computed): moves made afresh, such as
+the ``cards`` permutations while naming cards, must not pile up here.
+"""
 
 
 def card_key(card: Card) -> int:
