@@ -1619,18 +1619,28 @@ def decide(position: Position, command: Move | str) -> list[Event]:
     Raises:
         MalformedError (MALFORMED), IllegalMoveError: as ``apply``.
     """
+    events, after = step(position, command)
+    _decided[0] = (position, events[0].data["move"], after)
+    return events
+
+
+def step(position: Position, command: Move | str) -> tuple[list[Event], Position]:
+    """Check a move and return its events and the position after it, the move played once.
+
+    The same as ``decide`` followed by ``evolve`` of each event, for a caller that
+    wants both.
+
+    Raises:
+        MalformedError (MALFORMED), IllegalMoveError: as ``apply``.
+    """
     move = _to_move(position, command)
     _check(position, move)
     text = move.text()
     after = _quick(position, move)
     if after is not None:
-        events = [Event("MovePlayed", {"move": text})]
-    else:
-        work = _play(position, move)
-        after = work.freeze()
-        events = [Event("MovePlayed", {"move": text}), *work.facts]
-    _decided[0] = (position, text, after)
-    return events
+        return [Event("MovePlayed", {"move": text})], after
+    work = _play(position, move)
+    return [Event("MovePlayed", {"move": text}), *work.facts], work.freeze()
 
 
 _decided: list[tuple[Position | None, str, Position | None]] = [(None, "", None)]

@@ -11,7 +11,7 @@ from itertools import pairwise
 
 from hypothesis import event, given
 
-from domain.cuttle import Move, Position, decide, evolve
+from domain.cuttle import Move, Position, decide, evolve, step
 from domain.cuttle.rules import _decided, _play, _quick
 from domain.events import Event
 from tests.strategies import cuttle_playouts
@@ -56,6 +56,20 @@ class TestQuickMoves:
             work = _play(position, move)
             expected = [Event("MovePlayed", {"move": move.text()}), *work.facts]
             assert expected == decide(position, move.text())
+
+
+class TestStep:
+    @given(cuttle_playouts())
+    def test_step_is_decide_then_evolve(self, steps: list[tuple[Position, Move | None]]) -> None:
+        for position, move in played(steps):
+            forget_decided()
+            events, after = step(position, move.text())
+            folded = position
+            for e in decide(position, move.text()):
+                folded = evolve(folded, e)
+            assert decide(position, move.text()) == events
+            assert fields_and_types(_play(position, move).freeze()) == fields_and_types(after)
+            assert fields_and_types(folded) == fields_and_types(after)
 
 
 class TestEvolveMemo:
