@@ -10,12 +10,14 @@ from domain.cuttle import RoundSetup, Variant, generate_moves, initial_position,
 VARIANTS = tuple(v.value for v in Variant)
 MOVE_CAP = 5_000
 """Classic rounds may loop without end (ruling 36); a playout stops here."""
+PACKS = {v.value: (v, deck(jokers=v is Variant.CUTTHROAT)) for v in Variant}
+"""Each variant and its pack in deck order, built once (the shuffle starts from it)."""
 
 
 def play_round(rng: random.Random, variant: str) -> int:
     """Play one random round from a shuffled deck; return the number of moves applied."""
-    v = Variant(variant)
-    cards = list(deck(jokers=v is Variant.CUTTHROAT))
+    v, pack = PACKS[variant]
+    cards = list(pack)
     rng.shuffle(cards)
     position = initial_position(RoundSetup(v, rng.randrange(v.players), deck=tuple(cards)))
     moves = 0

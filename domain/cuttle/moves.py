@@ -110,6 +110,9 @@ class Move:
         >>> Move('oneoff', 0, Card.from_text('2C'), Card.from_text('QH')).text()
         'P0 oneoff 2C>QH'
         """
+        known = _TEXTS.get(id(self))
+        if known is not None and known[0] is self:
+            return known[1]
         parts = [] if self.seat is None else [f"P{self.seat}"]
         if self.seven:
             parts.append("seven")
@@ -121,8 +124,12 @@ class Move:
             if self.player is not None:
                 token += f"@P{self.player}"
             parts.append(token)
-        parts.extend(card.text() for card in self.cards)
-        return " ".join(parts)
+        if self.cards:
+            parts.extend(card.text() for card in self.cards)
+        text = " ".join(parts)
+        if len(_TEXTS) < 20_000:
+            _TEXTS[id(self)] = (self, text)
+        return text
 
     def __str__(self) -> str:
         return self.text()
@@ -131,13 +138,23 @@ class Move:
         return f"Move.from_text({self.text()!r})"
 
 
+_TEXTS: dict[int, tuple[Move, str]] = {}
+"""Each move's text, by the move's id; the entry holds the move, so its id stays its own.
+
+The engine's moves are interned, and deciding a move writes its text into the event.
+Bounded (20,000 entries, then texts are only computed): moves made afresh, such as
+the ``cards`` permutations while naming cards, must not pile up here.
+"""
+
+
 def card_key(card: Card) -> int:
     """Sort key of a card: rank (A low, K high), then suit (C < D < H < S), jokers last.
 
     >>> sorted(['KS', 'AH', 'AC', 'X1'], key=lambda t: card_key(Card.from_text(t)))
     ['AC', 'AH', 'KS', 'X1']
     """
-    return _KEYS[card]
+    key = _KEYS_BY_ID.get(id(card))
+    return _KEYS[card] if key is None else key
 
 
 def _build_keys() -> dict[Card, int]:
@@ -153,6 +170,8 @@ def _build_keys() -> dict[Card, int]:
 
 
 _KEYS = _build_keys()
+# Cards are interned: looking a card up by its id spares its (Python-level) hash.
+_KEYS_BY_ID = {id(card): key for card, key in _KEYS.items()}
 
 
 def _malformed(message: str, move: Move | str) -> MalformedError:

@@ -24,7 +24,7 @@ from operator import attrgetter
 from typing import Any
 
 from domain.cards import Card
-from domain.cuttle.moves import MAIN_ACTIONS, Move, card_key
+from domain.cuttle.moves import MAIN_ACTIONS, MAX_SEATS, Move, card_key
 from domain.cuttle.outcome import Outcome, Termination, Variant
 from domain.cuttle.state import (
     Phase,
@@ -123,33 +123,74 @@ class _Facts:
 
     Controllers, points, kings and queens per seat, whether each seat is at its goal,
     and each seat's targets (``_Table``). Stacks and their tuples are immutable, so the
-    facts of one pair of tuples never change; ``_facts`` keeps the last pair's.
+    facts of one pair of tuples never change; ``_facts`` keeps the last pair's. Most
+    moves that touch the table change one tuple only: the other's facts are taken
+    from ``prev``, the facts of the table before, when that tuple is the same object.
     """
 
-    __slots__ = ("at_goal", "classic", "perms", "queens", "stacks", "tables")
+    __slots__ = (
+        "at_goal", "classic", "kings", "perm_tuple", "perms", "points", "queens", "stack_tuple",
+        "stacks", "tables",
+    )  # fmt: skip
+
+    stacks: list[tuple[Stack, int]]
+    points: list[int]
+    perms: list[tuple[Stack, int]]
+    kings: list[int]
+    queens: list[int]
 
     def __init__(
-        self, variant: Variant, stacks: tuple[Stack, ...], perms: tuple[Stack, ...]
+        self,
+        variant: Variant,
+        stacks: tuple[Stack, ...],
+        perms: tuple[Stack, ...],
+        prev: _Facts | None = None,
     ) -> None:
-        self.classic = variant is Variant.CLASSIC
-        points = [0, 0, 0]
-        kings = [0, 0, 0]
-        queens = [0, 0, 0]
-        rows = [(stack, controller(stack, variant)) for stack in stacks]
-        for stack, ctrl in rows:
-            points[ctrl] += _VALUE[stack.base.rank]
+        self.classic = classic = variant is Variant.CLASSIC
+        self.stack_tuple = stacks
+        self.perm_tuple = perms
+        if prev is not None and prev.stack_tuple is stacks:
+            rows, points = prev.stacks, prev.points
+        else:
+            points = [0, 0, 0]
+            rows = []
+            # ``controller`` inlined: the stacks change after most moves that touch the table.
+            for stack in stacks:
+                attached = stack.attached
+                if not attached:
+                    ctrl = stack.owner
+                elif classic:
+                    ctrl = stack.owner if len(attached) % 2 == 0 else 1 - stack.owner
+                else:
+                    ctrl = attached[-1][1]
+                rows.append((stack, ctrl))
+                points[ctrl] += _VALUE[stack.base.rank]
         self.stacks = rows
-        perm_rows = [(stack, controller(stack, variant)) for stack in perms]
-        for stack, ctrl in perm_rows:
-            rank = stack.base.rank
-            if rank == "K":
-                kings[ctrl] += 1
-            elif rank == "Q":
-                queens[ctrl] += 1
+        self.points = points
+        if prev is not None and prev.perm_tuple is perms:
+            perm_rows, kings, queens = prev.perms, prev.kings, prev.queens
+        else:
+            kings = [0, 0, 0]
+            queens = [0, 0, 0]
+            perm_rows = []
+            for stack in perms:
+                ctrl = controller(stack, variant)
+                perm_rows.append((stack, ctrl))
+                rank = stack.base.rank
+                if rank == "K":
+                    kings[ctrl] += 1
+                elif rank == "Q":
+                    queens[ctrl] += 1
         self.perms = perm_rows
+        self.kings = kings
         self.queens = queens
         goals = GOALS[variant]
-        self.at_goal = [points[seat] >= goals[min(kings[seat], 4)] for seat in range(3)]
+        # The pack holds four kings (§3), so a seat's count indexes ``goals`` as it is.
+        self.at_goal = [
+            points[0] >= goals[kings[0]],
+            points[1] >= goals[kings[1]],
+            points[2] >= goals[kings[2]],
+        ]
         self.tables: list[_Table | None] = [None, None, None]
 
     def table(self, seat: int) -> _Table:
@@ -160,7 +201,10 @@ class _Facts:
         return table
 
 
-_last_facts: list[tuple[tuple[Stack, ...], tuple[Stack, ...], Variant, _Facts]] = []
+_last_facts: list[tuple[tuple[Stack, ...], tuple[Stack, ...], Variant, _Facts]] = [
+    ((), (), Variant.STANDARD, _Facts(Variant.STANDARD, (), ()))
+]
+"""The last table's facts, keyed by its tuples and variant; it starts with an empty table."""
 
 
 def _facts(variant: Variant, stacks: tuple[Stack, ...], perms: tuple[Stack, ...]) -> _Facts:
@@ -168,12 +212,11 @@ def _facts(variant: Variant, stacks: tuple[Stack, ...], perms: tuple[Stack, ...]
     # Keyed by identity, holding the tuples themselves: consecutive positions share
     # them until a card lands on or leaves the table, and a held tuple's id cannot be
     # reused by another.
-    if _last_facts:
-        last = _last_facts[0]
-        if last[0] is stacks and last[1] is perms and last[2] is variant:
-            return last[3]
-    facts = _Facts(variant, stacks, perms)
-    _last_facts[:] = ((stacks, perms, variant, facts),)
+    last = _last_facts[0]
+    if last[0] is stacks and last[1] is perms and last[2] is variant:
+        return last[3]
+    facts = _Facts(variant, stacks, perms, last[3] if last[2] is variant else None)
+    _last_facts[0] = (stacks, perms, variant, facts)
     return facts
 
 
@@ -338,6 +381,10 @@ def _mv(
     return move
 
 
+_DRAWS = tuple(_mv("draw", seat) for seat in range(MAX_SEATS))
+_PASSES = tuple(_mv("pass", seat) for seat in range(MAX_SEATS))
+_DECLINES = tuple(_mv("decline", seat) for seat in range(MAX_SEATS))
+
 _DISCARDS: dict[tuple[int, ...], Move] = {}
 
 
@@ -368,20 +415,25 @@ class _Table:
     """The targets a seat may aim at on one table (§6, §8, §11), kept with its ``_Facts``.
 
     Scuttle targets are computed at once; jack, joker, two and nine targets only
-    when a card that needs them is played (``aim``).
+    when a card that needs them is played (``aim``). ``plays`` keeps each plan's
+    static and aimed plays together, in move order.
     """
 
-    __slots__ = ("facts", "jack", "joker", "moves", "nine", "scuttle", "seat", "two")
+    __slots__ = ("facts", "jack", "joker", "nine", "plays", "scuttle", "seat", "two")
 
     def __init__(self, facts: _Facts, seat: int) -> None:
         self.facts = facts
         self.seat = seat
-        self.scuttle = [(_strength(s.base), s.base) for s, ctrl in facts.stacks if ctrl != seat]
+        self.scuttle = [
+            (_RANK_STRENGTH[s.base.rank] + _SUIT_STRENGTH[s.base.suit], s.base)
+            for s, ctrl in facts.stacks
+            if ctrl != seat
+        ]
         self.jack: list[Card] | None = None
         self.two: list[Card] = []
         self.nine: list[Card] = []
         self.joker: list[Card] = []
-        self.moves: dict[_Plan, tuple[Move, ...]] = {}
+        self.plays: dict[_Plan, tuple[Move, ...]] = {}
 
     def aim(self) -> None:
         """Compute the jack, joker, two and nine targets (once)."""
@@ -439,7 +491,8 @@ class _Plan:
     """
 
     __slots__ = (
-        "aims", "card", "late", "oneoff", "rank", "scuttles", "seat", "seven", "static", "strength",
+        "aims", "card", "fours", "late", "oneoff", "rank", "scuttles", "seat", "seven", "static",
+        "strength",
     )  # fmt: skip
 
     def __init__(self, seat: int, card: Card, seven: bool) -> None:
@@ -458,6 +511,12 @@ class _Plan:
         self.strength = _strength(card)
         self.late = rank if rank in "3457" else ""
         self.oneoff = _mv("oneoff", seat, card, seven=seven)
+        # A four's one-off naming each seat as its victim (``late`` picks the opponents).
+        self.fours = (
+            tuple(_mv("oneoff", seat, card, player=v, seven=seven) for v in range(MAX_SEATS))
+            if rank == "4"
+            else ()
+        )
         # A card has one aimed action besides scuttling (jack, joker, or a 2/9 one-off).
         self.scuttles: dict[int, Move] = {}
         self.aims: dict[int, Move] = {}
@@ -467,10 +526,18 @@ class _Plan:
         rank = self.rank
         out: list[Move] = []
         if rank in _POINT_RANKS:
-            strength = self.strength
-            scuttles = [base for base_strength, base in t.scuttle if base_strength < strength]
-            if scuttles:
-                out += self._at("scuttle", scuttles, self.scuttles)
+            if t.scuttle:
+                # Most tables are new to the hand they are judged for: the scuttles are
+                # looked up in one loop, without ``_at``'s call and list.
+                strength, made = self.strength, self.scuttles
+                for base_strength, base in t.scuttle:
+                    if base_strength < strength:
+                        move = made.get(id(base))
+                        if move is None:
+                            move = made[id(base)] = _mv(
+                                "scuttle", self.seat, self.card, base, seven=self.seven
+                            )
+                        out.append(move)
             if rank == "2" or rank == "9":
                 t.aim()
                 out += self._at("oneoff", t.two if rank == "2" else t.nine, self.aims)
@@ -510,11 +577,10 @@ def _plan(seat: int, card: Card, seven: bool) -> _Plan:
 
 def _card_plays(p: Position, t: _Table, plan: _Plan, out: list[Move]) -> None:
     """Append every legal way to play the plan's card as a main action."""
-    out += plan.static
-    aimed = t.moves.get(plan)
-    if aimed is None:
-        aimed = t.moves[plan] = plan.aimed(t)
-    out += aimed
+    plays = t.plays.get(plan)
+    if plays is None:
+        plays = t.plays[plan] = plan.static + plan.aimed(t)
+    out += plays
     if plan.late:
         _late_oneoffs(p, plan, out)
 
@@ -529,11 +595,11 @@ def _late_oneoffs(p: Position, plan: _Plan, out: list[Move]) -> None:
         if p.deck:
             out.append(plan.oneoff)
     else:
-        seat, card, seven = plan.seat, plan.card, plan.seven
-        for victim in range(len(p.hands)):
-            if victim != seat and p.hands[victim]:
-                out.append(_mv("oneoff", seat, card, player=victim, seven=seven))
-                if len(p.hands) == 2:
+        seat, hands = plan.seat, p.hands
+        for victim in range(len(hands)):
+            if victim != seat and hands[victim]:
+                out.append(plan.fours[victim])
+                if len(hands) == 2:
                     out.append(plan.oneoff)
 
 
@@ -544,9 +610,10 @@ def _main_moves(p: Position, seat: int) -> list[Move]:
     if p.deck:
         limit = HAND_LIMITS[p.variant]
         if limit is None or len(hand) < limit:
-            moves.append(_mv("draw", seat))
-    table = _facts(p.variant, p.stacks, p.permanents).table(seat)
-    cached = table.moves
+            moves.append(_DRAWS[seat])
+    facts = _facts(p.variant, p.stacks, p.permanents)
+    table = facts.tables[seat] or facts.table(seat)
+    cached = table.plays
     plans = _PLANS[2 * seat]
     frozen = p.frozen
     for card in sorted(hand, key=_BY_CODE):
@@ -555,11 +622,10 @@ def _main_moves(p: Position, seat: int) -> list[Move]:
         plan = plans.get(id(card))
         if plan is None:
             plan = _plan(seat, card, False)
-        moves += plan.static
-        aimed = cached.get(plan)
-        if aimed is None:
-            aimed = cached[plan] = plan.aimed(table)
-        moves += aimed
+        plays = cached.get(plan)
+        if plays is None:
+            plays = cached[plan] = plan.static + plan.aimed(table)
+        moves += plays
         if plan.late:
             _late_oneoffs(p, plan, moves)
     return moves
@@ -605,18 +671,11 @@ def _generate(p: Position, service: bool = True) -> Iterator[Move]:
         moves = _main_moves(p, seat)
         yield from moves
         if not p.deck or not moves:
-            yield _mv("pass", seat)
+            yield _PASSES[seat]
         if service and not p.offer_refused:
             yield _mv("offer-draw", seat)
     elif phase is Phase.COUNTER:
-        responder = p.responder
-        assert responder is not None
-        yield _mv("decline", responder)
-        top_seat = p.chain[-1][1]
-        if not _queens(p.permanents, p.variant, top_seat):
-            for card in sorted(p.hands[responder], key=card_key):
-                if card.rank == "2" and card not in p.frozen:
-                    yield _mv("counter", responder, card)
+        yield from _counter_moves(p)
     elif phase is Phase.RESOLVE_THREE:
         for card in sorted(_eligible_scrap(p), key=card_key):
             yield _mv("take", seat, card)
@@ -647,6 +706,19 @@ def _generate(p: Position, service: bool = True) -> Iterator[Move]:
     if service:
         for resigner in range(p.players):
             yield _mv("resign", resigner)
+
+
+def _counter_moves(p: Position) -> list[Move]:
+    """The responder's moves in a counter chain: decline, then each two that may counter."""
+    responder = p.responder
+    assert responder is not None
+    moves = [_DECLINES[responder]]
+    twos = [card for card in p.hands[responder] if card.rank == "2"]
+    if twos and not _queens(p.permanents, p.variant, p.chain[-1][1]):
+        for card in sorted(twos, key=card_key):
+            if card not in p.frozen:
+                moves.append(_mv("counter", responder, card))
+    return moves
 
 
 class LegalMoves:
@@ -701,12 +773,15 @@ def generate_moves(position: Position, *, service: bool = True) -> list[Move]:
         seat = position.turn
         moves = _main_moves(position, seat)
         if not position.deck or not moves:
-            moves.append(_mv("pass", seat))
+            moves.append(_PASSES[seat])
         if service:
             if not position.offer_refused:
                 moves.append(_mv("offer-draw", seat))
             moves.extend(_mv("resign", s) for s in range(position.players))
         return moves
+    if position.phase is Phase.COUNTER and not service:
+        # A counter chain is the commonest phase after MAIN; playouts skip the generator.
+        return _counter_moves(position)
     return list(_generate(position, service))
 
 
@@ -715,7 +790,8 @@ def push(position: Position, move: Move) -> Position:
 
     Like python-chess's ``push``: an illegal move gives an undefined position.
     """
-    return _play(position, move).freeze()
+    after = _quick(position, move)
+    return _play(position, move).freeze() if after is None else after
 
 
 # --- checking ----------------------------------------------------------------------
@@ -737,9 +813,7 @@ def _check(p: Position, m: Move) -> None:
             f"{m.text()!r} names a seat that {p.variant.value} does not have",
             details={"move": m.text()},
         )
-    if p.variant is not Variant.CUTTHROAT and (
-        action == "joker" or any(c is not None and c.is_joker for c in (m.card, m.target, *m.cards))
-    ):
+    if p.variant is not Variant.CUTTHROAT and (action == "joker" or _names_joker(m)):
         raise MalformedError(
             f"{m.text()!r}: jokers are only in cutthroat", details={"move": m.text()}
         )
@@ -798,6 +872,14 @@ def _check(p: Position, m: Move) -> None:
         for card in m.cards:
             if card not in hand:
                 raise _fail("WRONG_DISCARD", f"you hold no {card.text()}", m)
+
+
+def _names_joker(m: Move) -> bool:
+    """Whether a move names a joker (its card, its target or one of its cards)."""
+    card, target = m.card, m.target
+    if (card is not None and card.rank == "X") or (target is not None and target.rank == "X"):
+        return True
+    return bool(m.cards) and any(c.rank == "X" for c in m.cards)
 
 
 def _check_counter(p: Position, m: Move, seat: int) -> None:
@@ -968,6 +1050,16 @@ def _check_queens(p: Position, m: Move, host: Card, ctrl: int, seat: int, what: 
 
 _new_position = tuple.__new__
 
+_ONES = {id(card): frozenset((card,)) for card in pack(Variant.CUTTHROAT)}
+
+
+def _one(card: Card) -> frozenset[Card]:
+    """Return ``{card}`` as a set built once: set operations reuse its stored hash."""
+    # A card's hash is a Python-level call (a dataclass); hands gain and lose a card
+    # on most moves. Cards are interned, so their ids are stable keys.
+    one = _ONES.get(id(card))
+    return frozenset((card,)) if one is None else one
+
 
 def _stack_key(stack: Stack) -> int:
     return _strength(stack.base)
@@ -1081,7 +1173,7 @@ class _Work:
         self.offer_refused = False
 
     def take_from_hand(self, seat: int, card: Card) -> None:
-        self.hands[seat] = self.hands[seat] - {card}
+        self.hands[seat] = self.hands[seat] - _one(card)
 
     def put_stack(self, stack: Stack) -> None:
         self.stacks = tuple(sorted((*self.stacks, stack), key=_stack_key))
@@ -1101,13 +1193,115 @@ class _Work:
             self.stacks = result
 
     def to_scrap(self, *cards: Card) -> None:
-        self.scrap = self.scrap | set(cards)
+        try:
+            # Prebuilt singletons carry their hashes: no card is hashed again.
+            self.scrap = self.scrap.union(*map(_ONES.__getitem__, map(id, cards)))
+        except KeyError:  # a card that is not interned
+            self.scrap = self.scrap | set(cards)
 
     def take_top(self, n: int) -> tuple[Card, ...]:
         cards = self.deck[:n]
         self.deck = self.deck[n:]
         self.shown = max(0, self.shown - n)
         return cards  # type: ignore[return-value]
+
+
+def _quick(p: Position, m: Move) -> Position | None:
+    """Return the position after a common move that derives no event, or ``None``.
+
+    A draw, points, a glasses 8, queen or king, the start of a one-off, and a
+    decline that passes a chain on are most moves of a round; they are built here in
+    one step instead of through ``_Work``'s copy. ``_play`` stays the rule: any other
+    move, or one of these that ends the round, returns ``None`` and goes there
+    (tests/cuttle/test_fast_path.py checks that both give the same).
+    """
+    if m.seven:
+        return None
+    action = m.action
+    seat = m.seat
+    if action == "decline":
+        assert seat is not None
+        nxt = (seat + 1) % len(p.hands)
+        if nxt == p.chain[-1][1]:
+            return None  # the chain closes: the one-off resolves or fizzles
+        return _new_position(Position, (*p[:_RESPONDER], nxt, *p[_RESPONDER + 1 :]))
+    if p.phase is not Phase.MAIN or seat is None:
+        return None
+    hands = p.hands
+    if action == "draw":
+        deck = p.deck
+        drawn = deck[0]
+        if drawn is None:
+            return None  # the scorer names it first
+        hands = (*hands[:seat], hands[seat] | _one(drawn), *hands[seat + 1 :])
+        return _quick_finish(p, hands, p.stacks, p.permanents, deck[1:], max(0, p.shown - 1))
+    card = m.card
+    if card is None or not (action == "points" or action == "oneoff" or action in _PERM_ACTIONS):
+        return None  # a pass, or a scuttle, jack or joker (they change a stack in place)
+    rest = hands[seat] - _one(card)
+    hands = (*hands[:seat], rest, *hands[seat + 1 :])
+    if action == "points":
+        stacks = _inserted(p.stacks, _new_stack(Stack, (card, seat, ())))
+        return _quick_finish(p, hands, stacks, p.permanents, p.deck, p.shown)
+    if action in _PERM_ACTIONS:
+        perms = _inserted(p.permanents, _new_stack(Stack, (card, seat, ())))
+        return _quick_finish(p, hands, p.stacks, perms, p.deck, p.shown)
+    victim = m.player
+    if victim is None and card.rank == "4":
+        victim = 1 - seat
+    return _new_position(
+        Position,
+        (
+            p.variant, p.dealer, p.turn, Phase.COUNTER, p.deck, hands, p.stacks, p.permanents,
+            p.scrap, p.frozen, 0, ((card, seat),), m.target, victim, (seat + 1) % len(hands),
+            p.revealed, p.naming, p.shown, p.offer_refused, p.result,
+        ),
+    )  # fmt: skip
+
+
+_RESPONDER = Position._fields.index("responder")
+
+
+_new_stack = tuple.__new__
+"""``Stack(base, owner, attached)`` without the named tuple's Python-level ``__new__``."""
+
+
+def _inserted(stacks: tuple[Stack, ...], stack: Stack) -> tuple[Stack, ...]:
+    """Return ``stacks`` (in card order) with ``stack`` put in its place."""
+    ranks, suits = _RANK_STRENGTH, _SUIT_STRENGTH
+    base = stack.base
+    key = ranks[base.rank] + suits[base.suit]
+    for i, other in enumerate(stacks):
+        base = other.base
+        if ranks[base.rank] + suits[base.suit] > key:
+            return (*stacks[:i], stack, *stacks[i:])
+    return (*stacks, stack)
+
+
+def _quick_finish(
+    p: Position,
+    hands: tuple[frozenset[Card], ...],
+    stacks: tuple[Stack, ...],
+    perms: tuple[Stack, ...],
+    deck: tuple[Card | None, ...],
+    shown: int,
+) -> Position | None:
+    """End the turn after a main action, as ``_Work.finish`` does; ``None`` if a seat won."""
+    turn = p.turn
+    # ``_winner`` finds a seat exactly when one is at its goal (a third seat of two
+    # players never is).
+    if True in _facts(p.variant, stacks, perms).at_goal:
+        return None
+    frozen = p.frozen
+    if frozen:
+        frozen = frozen - hands[turn]
+    return _new_position(
+        Position,
+        (
+            p.variant, p.dealer, (turn + 1) % len(hands), Phase.MAIN, deck, hands, stacks, perms,
+            p.scrap, frozen, 0, (), None, None, None, (), None, shown, False, None,
+        ),
+    )  # fmt: skip
 
 
 def _play(p: Position, m: Move) -> _Work:
@@ -1204,7 +1398,7 @@ def _main_action(w: _Work, m: Move, seat: int) -> None:
             w.naming = "draw"
             return
         (drawn,) = w.take_top(1)
-        w.hands[seat] = w.hands[seat] | {drawn}
+        w.hands[seat] = w.hands[seat] | _one(drawn)
         w.finish()
         return
     assert card is not None
@@ -1355,7 +1549,7 @@ def _after_naming(w: _Work) -> None:
     w.naming = None
     if kind == "draw":
         (drawn,) = w.take_top(1)
-        w.hands[w.turn] = w.hands[w.turn] | {drawn}
+        w.hands[w.turn] = w.hands[w.turn] | _one(drawn)
         w.finish()
     elif kind == "five":
         _five_draw(w)
@@ -1411,7 +1605,8 @@ def apply(position: Position, command: Move | str) -> Position:
     """
     move = _to_move(position, command)
     _check(position, move)
-    return _play(position, move).freeze()
+    after = _quick(position, move)
+    return _play(position, move).freeze() if after is None else after
 
 
 def decide(position: Position, command: Move | str) -> list[Event]:
@@ -1424,10 +1619,37 @@ def decide(position: Position, command: Move | str) -> list[Event]:
     Raises:
         MalformedError (MALFORMED), IllegalMoveError: as ``apply``.
     """
+    events, after = step(position, command)
+    _decided[0] = (position, events[0].data["move"], after)
+    return events
+
+
+def step(position: Position, command: Move | str) -> tuple[list[Event], Position]:
+    """Check a move and return its events and the position after it, the move played once.
+
+    The same as ``decide`` followed by ``evolve`` of each event, for a caller that
+    wants both.
+
+    Raises:
+        MalformedError (MALFORMED), IllegalMoveError: as ``apply``.
+    """
     move = _to_move(position, command)
     _check(position, move)
+    text = move.text()
+    after = _quick(position, move)
+    if after is not None:
+        return [Event("MovePlayed", {"move": text})], after
     work = _play(position, move)
-    return [Event("MovePlayed", {"move": move.text()}), *work.facts]
+    return [Event("MovePlayed", {"move": text}), *work.facts], work.freeze()
+
+
+_decided: list[tuple[Position | None, str, Position | None]] = [(None, "", None)]
+"""The last move ``decide`` took: the position, the move's text and the position after.
+
+A recorder folds the events it just decided (``evolve`` of their ``MovePlayed`` from
+the same position), so ``evolve`` answers that one from here instead of playing the
+move again. Held by identity, with the position itself: its id cannot be reused.
+"""
 
 
 def outcome_of(event: Event) -> Outcome | None:
@@ -1446,7 +1668,13 @@ def evolve(position: Position, event: Event) -> Position:
     """Fold one event into the position; derived facts change nothing, unknown types are ignored."""
     if event.type != "MovePlayed":
         return position
-    return _play(position, Move.from_text(str(event.data["move"]))).freeze()
+    text = event.data["move"]
+    decided, decided_text, after = _decided[0]
+    if decided is position and decided_text == text and after is not None:
+        return after
+    move = Move.from_text(str(text))
+    after = _quick(position, move)
+    return _play(position, move).freeze() if after is None else after
 
 
 # --- visibility -------------------------------------------------------------------------

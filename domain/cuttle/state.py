@@ -54,6 +54,15 @@ def pack(variant: Variant) -> frozenset[Card]:
 
 _PACK52 = frozenset(deck())
 _PACK54 = frozenset(deck(jokers=True))
+_PACK_IDS = {len(full): frozenset(map(id, full)) for full in (_PACK52, _PACK54)}
+
+
+def _is_pack(cards: tuple[Card, ...], full: frozenset[Card]) -> bool:
+    """Whether ``cards`` hold each card of ``full`` once."""
+    if len(cards) != len(full):
+        return False
+    # Cards are interned, so their ids answer at once; hashing a card is a Python call.
+    return frozenset(map(id, cards)) == _PACK_IDS[len(full)] or set(cards) == full
 
 
 class Stack(NamedTuple):
@@ -191,7 +200,7 @@ class RoundSetup:
             if (start.variant, start.dealer) != (self.variant, self.dealer):
                 raise _invalid("the position's variant and dealer must match the set-up's")
         full = pack(self.variant)
-        if self.deck is not None and (len(self.deck) != len(full) or set(self.deck) != full):
+        if self.deck is not None and not _is_pack(self.deck, full):
             raise _bad_deck(
                 f"the deck must hold each of the {len(full)} cards of {self.variant.value} once"
             )
