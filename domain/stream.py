@@ -180,10 +180,7 @@ class _CuttleRules:
         return cuttle.decide(position, move)
 
     def step(self, position: Any, move: str) -> tuple[list[Event], Any]:
-        events = cuttle.decide(position, move)
-        for event in events:
-            position = cuttle.evolve(position, event)
-        return events, position
+        return cuttle.step(position, move)
 
     def evolve(self, position: Any, event: Event) -> Any:
         return cuttle.evolve(position, event)
