@@ -181,24 +181,31 @@ def steps_from_moves(
 
 def _steps(config: MatchConfig, line: int, items: Sequence[tuple[int, str, Any]]) -> list[Step]:
     server = config.dealing == "server"
-    steps = [Step(CreateMatch(config), line)]
+    deals = [index for index, item in enumerate(items) if item[1] == "deal"]
     # A server-dealt round starts inside the move that ends the previous one: every
-    # move of a round carries the next logged deal (the decider uses it only then).
-    pending: list[int] = []
-    dealt = False
-    for item_line, kind, payload in items:
+    # move of a round carries the next logged deal (the decider uses it only then);
+    # with no logged next round an empty one, refused if a round really ends there.
+    # The first deal starts the match (it rides on CreateMatch), so moves before it
+    # carry none.
+    next_deal: list[Any] = [{}] * len(items)
+    if server and deals:
+        following: Any = {}
+        for index in range(len(items) - 1, deals[0] - 1, -1):
+            next_deal[index] = following
+            if items[index][1] == "deal":
+                following = items[index][2]
+    steps = [Step(CreateMatch(config), line)]
+    moved = False  # a move since the last deal, which then rides on it
+    for index, (item_line, kind, payload) in enumerate(items):
         if kind == "deal":
-            if server and not dealt:
+            if server and index == deals[0]:
                 steps[0] = Step(CreateMatch(config, payload), line)
-            elif server and pending:
-                for index in pending:
-                    step = steps[index]
-                    assert isinstance(step.command, Play)
-                    steps[index] = Step(Play(step.command.move, payload), step.line)
-            else:
+            elif not (server and moved):
                 steps.append(Step(StartRound(payload), item_line))
-            pending = []
-            dealt = True
+            moved = False
+        elif kind == "move":
+            moved = True
+            steps.append(Step(Play(payload, next_deal[index] if server else None), item_line))
         elif kind == "resign-match":
             steps.append(Step(ResignMatch(payload), item_line))
         elif kind == "takeback":
@@ -207,13 +214,9 @@ def _steps(config: MatchConfig, line: int, items: Sequence[tuple[int, str, Any]]
             steps.append(Step(VoidMatch(payload), item_line))
         elif kind == "note":
             steps.append(Step(AddNote(*payload), item_line))
-        elif kind == "anchored":
-            steps.append(Step(payload[0], item_line, payload[1]))
         else:
-            if server:
-                pending.append(len(steps))
-            # No logged next round: an empty deal, refused if a round really ends here.
-            steps.append(Step(Play(payload, next_deal={} if server else None), item_line))
+            assert kind == "anchored", kind
+            steps.append(Step(payload[0], item_line, payload[1]))
     return steps
 
 
