@@ -140,19 +140,20 @@ def hash_prefix(stream: str, event: NewEvent) -> str:
     >>> hash_prefix('kozel-1', NewEvent(UUID(int=2), 'Dealt', {}))
     '{"data":{},"event_id":"00000000-0000-0000-0000-000000000002","stream":"kozel-1","type":"Dealt","version":'
     """
-    return _hash_prefix(canonical_json(stream), event, canonical_json(dict(event.data)))
+    data = canonical_json(dict(event.data))
+    return _hash_prefix(canonical_json(stream), str(event.event_id), event.type, data)
 
 
-def _hash_prefix(stream_json: str, event: NewEvent, data: str) -> str:
+def _hash_prefix(stream_json: str, event_id: str, event_type: str, data: str) -> str:
     return (
         '{"data":'
         + data
         + ',"event_id":"'
-        + str(event.event_id)
+        + event_id
         + '","stream":'
         + stream_json
         + ',"type":'
-        + _string_json(event.type)
+        + _string_json(event_type)
         + ',"version":'
     )
 
@@ -215,17 +216,19 @@ def _append_params(
     stream: str, events: Sequence[NewEvent], expected_version: int | None, channel: str | None
 ) -> tuple[Any, ...]:
     data = [canonical_json(dict(e.data)) for e in events]
+    ids = [str(e.event_id) for e in events]
+    types = [e.type for e in events]
     stream_json = canonical_json(stream)
     return (
         stream,
         expected_version,
-        _array_literal([str(e.event_id) for e in events]),
-        _array_literal([e.type for e in events]),
+        _array_literal(ids),
+        _array_literal(types),
         # The data travels as its canonical text: the text the hash covers.
         _array_literal(data),
         _array_literal(_metadata_texts(events)),
         _array_literal(
-            [_hash_prefix(stream_json, e, d) for e, d in zip(events, data, strict=True)]
+            [_hash_prefix(stream_json, *parts) for parts in zip(ids, types, data, strict=True)]
         ),
         channel,
     )
