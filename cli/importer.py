@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Annotated, Any
 from uuid import UUID
@@ -271,7 +271,14 @@ class Importer:
                     )
                 )
 
-        identities = [EventIdentity(text_event_id(match_id, v)) for v in range(1, len(events) + 1)]
+        # A text log has no times: its events are dated by its Date tag (the day the
+        # match was played, at 00:00 UTC), or by the import when it has none.
+        played = None
+        if header.created_at is not None:
+            played = datetime.fromisoformat(header.created_at).replace(tzinfo=UTC)
+        identities = [
+            EventIdentity(text_event_id(match_id, v), played) for v in range(1, len(events) + 1)
+        ]
         # The replay resolved the text's notes and takebacks into versions: record those.
         outcome = await self._record(stream, replayed.steps, identities, check, header, player_ids)
         if outcome is None:

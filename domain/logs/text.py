@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
 from typing import Any, TypeVar
 
 from domain.errors import DomainError
@@ -337,6 +338,17 @@ def _header(
         else:
             bad("HEADER_INVALID", f"{tag} is a number, not {given[1]!r}", given[0])
             return None
+    played_on = None
+    if "Date" in tags:
+        try:
+            played_on = _date(tags["Date"][1])
+        except ValueError:
+            bad(
+                "HEADER_INVALID",
+                f"Date is YYYY-MM-DD (or PGN's YYYY.MM.DD), not {tags['Date'][1]!r}",
+                tags["Date"][0],
+            )
+            return None
     for tag, (number, _) in tags.items():
         if tag not in _KNOWN_TAGS and not re.fullmatch(f"{letter}[0-{most - 1}](Id)?", tag):
             bad("HEADER_INVALID", f"unknown tag {tag!r}", number)
@@ -354,9 +366,26 @@ def _header(
         rules_version=ints["RulesVersion"],
         competition_id=tags["CompetitionId"][1] if "CompetitionId" in tags else None,
         competition_name=tags["Competition"][1] if "Competition" in tags else None,
-        created_at=tags["Date"][1] if "Date" in tags else None,
+        created_at=played_on,
         line=first_line,
     )
+
+
+def _date(text: str) -> str | None:
+    """Return a ``Date`` tag as ``YYYY-MM-DD``, or ``None`` when unknown (``????.??.??``).
+
+    Raises:
+        ValueError: the tag is not a date.
+
+    >>> _date('2026.11.21'), _date('????.??.??')
+    ('2026-11-21', None)
+    """
+    value = text.strip().replace(".", "-")
+    if not value or set(value) <= {"?", "-"}:
+        return None
+    if len(value) != 10:
+        raise ValueError(value)
+    return date.fromisoformat(value).isoformat()
 
 
 def _deal_move(

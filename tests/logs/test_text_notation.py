@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from domain.kozel import PACK
@@ -65,6 +66,20 @@ class TestTypedByHand:
         assert 0 == code, err
         assert "1 already recorded" in err
 
+    def test_the_date_tag_dates_the_match(self, database_url: str, tmp_path: Path) -> None:
+        typed = (DATA / "cuttle_by_hand.txt").read_text()
+        assert '[Date "2026-11-21"]' in typed
+        path = tmp_path / "played.txt"
+        path.write_text(typed.replace('[Date "2026-11-21"]', '[Date "2025.03.14"]'))
+        assert 0 == cli(database_url, "import", str(path))[0]
+        with psycopg.connect(database_url) as conn:
+            row = conn.execute("SELECT created_at, ended_at FROM matches").fetchone()
+        assert row is not None
+        assert ["2025-03-14", "2025-03-14"] == [moment.date().isoformat() for moment in row]
+        code, out, _ = cli(database_url, "export", "--all", "-f", "text")
+        assert 0 == code
+        assert '[Date "2025-03-14"]' in out
+
     def test_comments_and_layout_do_not_change_the_fingerprint(self) -> None:
         typed = (DATA / "cuttle_by_hand.txt").read_text()
         tidy = typed.replace("{ Bob steals the five }", "").replace("   2. P0", "\n2. P0")
@@ -114,6 +129,13 @@ class TestTextErrors:
         typed = typed.replace("end }", "end")
         match = read(typed)
         assert [(15, "COMMENT_UNCLOSED")] == [(e.line, e.code) for e in match.errors]  # type: ignore[attr-defined]
+
+    def test_a_date_that_is_no_date_is_a_header_error(self) -> None:
+        typed = (DATA / "cuttle_by_hand.txt").read_text()
+        match = read(typed.replace('[Date "2026-11-21"]', '[Date "last Thursday"]'))
+        assert [(7, "HEADER_INVALID")] == [(e.line, e.code) for e in match.errors]  # type: ignore[attr-defined]
+        unknown = read(typed.replace('[Date "2026-11-21"]', '[Date "????.??.??"]'))
+        assert [] == unknown.errors  # type: ignore[attr-defined]
 
     def test_missing_game_tag_is_a_header_error(self) -> None:
         typed = (DATA / "kozel_by_hand.txt").read_text().replace('[Game "kozel"]\n', "")
