@@ -54,6 +54,9 @@ from store import accounts
 from store.events import VersionConflictError
 from store.recorder import EventIdentity, Recorded, Recorder, match_stream
 
+_IMPORT_METADATA = {"source": "import"}
+"""The metadata of events an import records (a canonical log brings its own)."""
+
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".mlog", ".mlog.gz", ".txt", ".txt.gz", ".log", ".log.gz")
 """What a folder's files must end with to be imported."""
 
@@ -279,6 +282,10 @@ class Importer:
         identities = [
             EventIdentity(text_event_id(match_id, v), played) for v in range(1, len(events) + 1)
         ]
+        if header.tags:
+            # Event, Site and Scorer have no column: they ride on MatchCreated's metadata.
+            metadata = {**_IMPORT_METADATA, "tags": dict(header.tags)}
+            identities[0] = EventIdentity(identities[0].event_id, played, metadata)
         # The replay resolved the text's notes and takebacks into versions: record those.
         outcome = await self._record(stream, replayed.steps, identities, check, header, player_ids)
         if outcome is None:
@@ -328,7 +335,7 @@ class Importer:
                 stream,
                 [s.command for s in steps],
                 expected_version=0,
-                metadata={"source": "import"},
+                metadata=_IMPORT_METADATA,
                 identities=identities,
                 check=check,
                 after_append=create_players if new_players else None,

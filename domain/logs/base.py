@@ -74,6 +74,9 @@ class LogHeader:
     ended_at: str | None = None
     events: int | None = None
     line: int = 1
+    tags: Mapping[str, str] = field(default_factory=dict)
+    """A text log's informational tags (``Event``, ``Site``, ``Scorer``); an import keeps
+    them in ``MatchCreated``'s metadata."""
 
 
 @dataclass(frozen=True, slots=True)

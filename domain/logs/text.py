@@ -61,6 +61,10 @@ _KNOWN_TAGS = {
 }  # fmt: skip
 
 
+INFO_TAGS = ("Event", "Site", "Scorer")
+"""Tags that describe where a match was played, not how: kept, never interpreted."""
+
+
 def _seat_tags(game: str) -> tuple[str, int]:
     return ("P", 3) if game == "cuttle" else ("S", 4)
 
@@ -368,6 +372,7 @@ def _header(
         competition_name=tags["Competition"][1] if "Competition" in tags else None,
         created_at=played_on,
         line=first_line,
+        tags={name: tags[name][1] for name in INFO_TAGS if name in tags},
     )
 
 
@@ -478,6 +483,11 @@ def write_match(header: LogHeader, events: Iterable[LogEvent]) -> str:
             tags.append(("Competition", header.competition_name))
     if header.created_at:
         tags.append(("Date", header.created_at[:10]))
+    events = list(events)
+    if events and events[0].type == "MatchCreated":
+        kept = events[0].metadata.get("tags")
+        if isinstance(kept, Mapping):
+            tags += [(name, str(kept[name])) for name in INFO_TAGS if name in kept]
     out = [f"[{name} {_quote(value)}]" for name, value in tags]
     out.append("")
     config = MatchConfig(

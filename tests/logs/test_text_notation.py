@@ -80,6 +80,18 @@ class TestTypedByHand:
         assert 0 == code
         assert '[Date "2025-03-14"]' in out
 
+    def test_event_site_and_scorer_tags_are_kept(self, database_url: str) -> None:
+        typed = (DATA / "cuttle_by_hand.txt").read_text()
+        assert '[Site "Thursday club"]' in typed
+        assert 0 == cli(database_url, "import", str(DATA / "cuttle_by_hand.txt"))[0]
+        with psycopg.connect(database_url) as conn:
+            row = conn.execute("SELECT metadata FROM events WHERE type = 'MatchCreated'").fetchone()
+        assert row is not None
+        assert {"source": "import", "tags": {"Site": "Thursday club"}} == row[0]
+        code, out, _ = cli(database_url, "export", "--all", "-f", "text")
+        assert 0 == code
+        assert '[Site "Thursday club"]' in out
+
     def test_comments_and_layout_do_not_change_the_fingerprint(self) -> None:
         typed = (DATA / "cuttle_by_hand.txt").read_text()
         tidy = typed.replace("{ Bob steals the five }", "").replace("   2. P0", "\n2. P0")
