@@ -178,6 +178,19 @@ class TestKeepsGoing:
         assert "1 refused" in err
         assert len(lines) - (starts[2] - starts[1]) - 2 == stored_events(database_url)
 
+    @pytest.mark.parametrize("jobs", ["1", "2"])
+    def test_a_match_twice_in_one_file_is_recorded_once(
+        self, database_url: str, tmp_path: Path, lines: list[str], jobs: str
+    ) -> None:
+        # Matches overlap in flight (two per process): the copy may be decided while
+        # the first is still being written, and must still come out already recorded.
+        path = write(tmp_path / "twice.jsonl", lines + lines)
+        code, _, err = cli(database_url, "import", "--jobs", jobs, path)
+        assert 0 == code, err
+        assert "1 matches imported" in err
+        assert "1 already recorded, 0 refused" in err
+        assert len(lines) - 1 == stored_events(database_url)
+
     def test_worker_processes_report_in_input_order(
         self, database_url: str, tmp_path: Path
     ) -> None:
