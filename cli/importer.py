@@ -51,7 +51,7 @@ from domain.logs.commands import (
 )
 from domain.stream import MatchState
 from store import accounts
-from store.events import VersionConflictError
+from store.events import EventIdConflictError, VersionConflictError
 from store.recorder import EventIdentity, Recorded, Recorder, match_stream
 
 _IMPORT_METADATA = {"source": "import"}
@@ -344,6 +344,14 @@ class Importer:
             raise
         except VersionConflictError:
             return None
+        except EventIdConflictError as e:
+            # The recorder appends a new stream without reading it first, so a stream
+            # already holding some of these ids (with other events after or among
+            # them) surfaces here: compare it like any existing stream. Ids recorded
+            # in another stream are this log's own fault.
+            if await self._stream_exists(stream):
+                return None
+            return _refused(header.line, e.code, e.message)
         except DomainError as e:
             # Find the line: the recorder says what was refused, a replay says where.
             located = replay(steps).error
@@ -354,6 +362,11 @@ class Importer:
             return Outcome("present", len(recorded.events))
         self._players.update(pid for _, pid in new_players)
         return Outcome("imported", len(recorded.events))
+
+    async def _stream_exists(self, stream: str) -> bool:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute("SELECT 1 FROM events WHERE stream = %s LIMIT 1", (stream,))
+            return await cur.fetchone() is not None
 
     async def _present(
         self,

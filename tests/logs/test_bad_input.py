@@ -117,6 +117,20 @@ class TestRefusals:
         with psycopg.connect(database_url) as conn:
             assert [] == conn.execute("SELECT id FROM competitions").fetchall()
 
+    def test_event_ids_of_another_match_are_refused(
+        self, database_url: str, tmp_path: Path, lines: list[str]
+    ) -> None:
+        assert 0 == cli(database_url, "import", write(tmp_path / "first.jsonl", lines))[0]
+        before = stored_events(database_url)
+        header = json.loads(lines[0])
+        header["match"] = "0b6c3e58-1f7d-4c2a-9e8b-5a4d3c2b1a09"
+        lines[0] = json.dumps(header)
+        path = write(tmp_path / "copy.jsonl", lines)
+        code, _, err = cli(database_url, "import", path)
+        assert 1 == code
+        assert f"{path}:1: EVENT_ID_CONFLICT " in err
+        assert before == stored_events(database_url)
+
     def test_missing_header(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
         path = tmp_path / "bad.jsonl"
         assert f"{path}:1: HEADER_MISSING " in refused(database_url, path, lines[1:])
