@@ -509,7 +509,9 @@ def evolve(state: MatchState, event: Event, version: int | None = None) -> Match
     config = state.config
     if config is None or kind == "TakenBack":
         return replace(state, version=at)
-    window, round_start, moved = _advance_window(state, at, event)
+    window, round_start, moved = _advance_window(
+        config, (state.window, state.round_start, state.moved_since_start), at, event
+    )
     # One constructor call per event: ``dataclasses.replace`` is several times slower
     # and folds run once per recorded event (imports, rebuilds, replays).
     series, rounds_started, position = state.series, state.rounds_started, state.position
@@ -540,23 +542,22 @@ def evolve(state: MatchState, event: Event, version: int | None = None) -> Match
 
 def _after_engine_events(state: MatchState, events: Sequence[Event], position: Any) -> MatchState:
     """Return ``state`` after an engine's own events, whose fold ``position`` already is."""
+    assert state.config is not None
     at = state.version
+    window: Window = (state.window, state.round_start, state.moved_since_start)
     for event in events:
         at += 1
-        window, round_start, moved = _advance_window(state, at, event)
-        state = MatchState(
-            state.config,
-            state.series,
-            state.rounds_started,
-            position,
-            state.result,
-            state.voided,
-            at,
-            window,
-            round_start,
-            moved,
-        )
-    return state
+        window = _advance_window(state.config, window, at, event)
+    return MatchState(
+        state.config,
+        state.series,
+        state.rounds_started,
+        position,
+        state.result,
+        state.voided,
+        at,
+        *window,
+    )
 
 
 def starts_command(config: MatchConfig, event: Event) -> bool:
@@ -573,35 +574,34 @@ def starts_command(config: MatchConfig, event: Event) -> bool:
     True
     """
     kind = event.type
-    if kind in ("NoteAdded", "MatchVoided", "MatchResigned", "TakenBack"):
+    if kind in _COMMAND_EVENTS:
         return True
     if kind == rules_for(config.game).round_started:
         return config.dealing != "server"
     return is_move(config, event)
 
 
+_COMMAND_EVENTS = ("NoteAdded", "MatchVoided", "MatchResigned", "TakenBack")
+"""Events that are a whole command by themselves (none of them is a move)."""
+
+
 Window = tuple[tuple[tuple[int, bool], ...], int | None, bool]
 """A match state's ``window``, ``round_start`` and ``moved_since_start``."""
 
 
-def _advance_window(state: MatchState, at: int, event: Event) -> Window:
-    config = state.config
-    assert config is not None
-    kind = event.type
-    if kind in ("NoteAdded", "MatchVoided", "MatchResigned", "TakenBack"):
-        return (*state.window, (at, True)), state.round_start, state.moved_since_start
-    if kind == rules_for(config.game).round_started:
-        window = (*state.window, (at, config.dealing != "server"))
-        return window, len(window) - 1, False
-    move = is_move(config, event)
-    window = (*state.window, (at, move))
-    if move and not state.moved_since_start:
+def _advance_window(config: MatchConfig, window: Window, at: int, event: Event) -> Window:
+    entries, round_start, moved = window
+    starts = starts_command(config, event)
+    entries = (*entries, (at, starts))
+    if event.type == rules_for(config.game).round_started:
+        return entries, len(entries) - 1, False
+    if starts and event.type not in _COMMAND_EVENTS and not moved:
         # The first move of a round closes the round before it to takebacks.
-        if state.round_start is not None:
-            cut = max(state.round_start - 1, 0)
-            return window[cut:], state.round_start - cut, True
-        return window, None, True
-    return window, state.round_start, state.moved_since_start
+        if round_start is None:
+            return entries, None, True
+        cut = max(round_start - 1, 0)
+        return entries[cut:], round_start - cut, True
+    return entries, round_start, moved
 
 
 VersionedEvent = tuple[int, Event]
@@ -1009,13 +1009,13 @@ def move_text(config: MatchConfig, event: Event) -> str | None:
     >>> move_text(cfg, Event('TrickTaken', {'winner': 2})) is None
     True
     """
+    if not is_move(config, event):
+        return None
     data = event.data
     if config.game == "cuttle":
-        return str(data["move"]) if event.type == "MovePlayed" else None
+        return str(data["move"])
     if event.type in _KOZEL_PLAYS:
         return f"S{data['seat']} {_KOZEL_PLAYS[event.type]} {' '.join(data['cards'])}"
     if event.type == "MolodkaDeclared":
         return f"S{data['seat']} molodka"
-    if event.type == "CardsDrawn" and config.dealing == "physical":
-        return "cards " + " ".join(card for _, card in data["draws"])
-    return None
+    return "cards " + " ".join(card for _, card in data["draws"])

@@ -1,8 +1,8 @@
 """Replays: a match's timeline of plies, and the position after any ply, cheaply.
 
-A ply is an event that records a move (``domain.stream.move_text`` is not
-``None``); ply 0 is the match before its first move. The position "after ply N"
-folds every event up to the next ply, but stops before the next round starts, so
+A ply is an event that records a move (``domain.stream.is_move``); ply 0 is the
+match before its first move. The position "after ply N" folds every event up to
+the next ply, but stops before the next round starts, so
 the last ply of a round shows the round's final table (with the round scored).
 
 Plies are counted over the raw stream: a move a takeback undid (issue #8) keeps
@@ -36,7 +36,7 @@ from domain.stream import (
     MatchState,
     effective_events,
     evolve,
-    move_text,
+    is_move,
     public_event_data,
     rules_for,
 )
@@ -128,7 +128,7 @@ class Track:
                 elif event.type == "NoteAdded":
                     note = Correction(version, dict(event.data), who)
                     self.notes.setdefault(event.data["version"], []).append(note)
-                elif move_text(config, event) is not None:
+                elif is_move(config, event):
                     if len(self.plies) % self.every == 0:
                         self.snapshots[len(self.plies)] = self.tail
                     self.plies.append(index)

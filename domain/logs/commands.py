@@ -36,6 +36,7 @@ from domain.stream import (
     effective_events,
     fold,
     fold_stream,
+    is_move,
     move_text,
     rules_for,
 )
@@ -336,7 +337,7 @@ def move_positions(
     for version, event in pairs:
         if event.type == rules.round_started:
             round_no, move = int(event.data[key]), 0
-        elif event.type == "MatchResigned" or move_text(config, event) is not None:
+        elif event.type == "MatchResigned" or is_move(config, event):
             move += 1
         out.append((version, round_no, move))
     return out
