@@ -466,9 +466,7 @@ async def run_import(
     async with open_pool(url) as pool:
         started = time.perf_counter()
         importer = Importer(recorder_for(pool), dry_run=dry_run)
-        workers: _Workers | _Overlapped = (
-            _Workers(url, dry_run, jobs) if jobs > 1 else _Overlapped(importer)
-        )
+        workers: _InFlight = _Workers(url, dry_run, jobs) if jobs > 1 else _Overlapped(importer)
         progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),

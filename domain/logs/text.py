@@ -45,12 +45,12 @@ from domain.stream import MatchConfig, VersionedEvent, effective_events, move_te
 
 T = TypeVar("T")
 
-_TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9]*)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
+_QUOTED = r'"((?:[^"\\]|\\.)*)"'
+_TAG = re.compile(rf"^\[\s*([A-Za-z][A-Za-z0-9]*)\s+{_QUOTED}\s*\]$")
 _NUMBER = re.compile(r"(?:^|\s)(\d+)\.(?=\s|$)")
 _DEAL = re.compile(r"^(round|deal)\s+(\d+)\s+(.*)$", re.IGNORECASE)
 _RESULT = re.compile(r"^result\b\s*(.*)$", re.IGNORECASE)
 _RESIGN = re.compile(r"^[PS](\d+)\s+resign-match$")
-_QUOTED = r'"((?:[^"\\]|\\.)*)"'
 _TAKEBACK = re.compile(
     rf"^takeback\b(?:\s+to\s+(round|deal)\s+(\d+)\s+move\s+(\d+)\s+{_QUOTED}$)?", re.IGNORECASE
 )
