@@ -152,6 +152,22 @@ def _already_exists(kind: str, id_: UUID) -> ConflictError:
     )
 
 
+async def _row_by_id(
+    conn: AsyncConnection[Any], table: str, columns: str, kind: str, id_: UUID
+) -> dict[str, Any]:
+    """Return the row of ``table`` with this id, or raise ``<KIND>_NOT_FOUND``."""
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(f"SELECT {columns} FROM {table} WHERE id = %s", (id_,))
+        row = await cur.fetchone()
+    if row is None:
+        raise NotFoundError(
+            f"no {kind} has id {str(id_)!r}",
+            code=f"{kind.upper()}_NOT_FOUND",
+            details={"id": str(id_)},
+        )
+    return row
+
+
 # -- players ------------------------------------------------------------------------
 
 
@@ -199,16 +215,7 @@ async def get_player(conn: AsyncConnection[Any], player_id: UUID) -> Player:
     Raises:
         NotFoundError (PLAYER_NOT_FOUND): no such player.
     """
-    async with conn.cursor(row_factory=dict_row) as cur:
-        await cur.execute(f"SELECT {_PLAYER_COLUMNS} FROM players WHERE id = %s", (player_id,))
-        row = await cur.fetchone()
-    if row is None:
-        raise NotFoundError(
-            f"no player has id {str(player_id)!r}",
-            code="PLAYER_NOT_FOUND",
-            details={"id": str(player_id)},
-        )
-    return _player(row)
+    return _player(await _row_by_id(conn, "players", _PLAYER_COLUMNS, "player", player_id))
 
 
 async def list_players(
@@ -283,17 +290,9 @@ async def get_competition(conn: AsyncConnection[Any], competition_id: UUID) -> C
     Raises:
         NotFoundError (COMPETITION_NOT_FOUND): no such competition.
     """
-    async with conn.cursor(row_factory=dict_row) as cur:
-        await cur.execute(
-            f"SELECT {_COMPETITION_COLUMNS} FROM competitions WHERE id = %s", (competition_id,)
-        )
-        row = await cur.fetchone()
-    if row is None:
-        raise NotFoundError(
-            f"no competition has id {str(competition_id)!r}",
-            code="COMPETITION_NOT_FOUND",
-            details={"id": str(competition_id)},
-        )
+    row = await _row_by_id(
+        conn, "competitions", _COMPETITION_COLUMNS, "competition", competition_id
+    )
     return _competition(row)
 
 
@@ -410,16 +409,7 @@ async def get_token(conn: AsyncConnection[Any], token_id: UUID) -> Token:
     Raises:
         NotFoundError (TOKEN_NOT_FOUND): no such token.
     """
-    async with conn.cursor(row_factory=dict_row) as cur:
-        await cur.execute(f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE id = %s", (token_id,))
-        row = await cur.fetchone()
-    if row is None:
-        raise NotFoundError(
-            f"no token has id {str(token_id)!r}",
-            code="TOKEN_NOT_FOUND",
-            details={"id": str(token_id)},
-        )
-    return _token(row)
+    return _token(await _row_by_id(conn, "api_tokens", _TOKEN_COLUMNS, "token", token_id))
 
 
 async def revoke_token(conn: AsyncConnection[Any], token_id: UUID) -> Token:
