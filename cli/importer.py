@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import gzip
 import multiprocessing
 import sys
@@ -463,6 +464,24 @@ async def run_import(
     """
     summary = Summary()
     url = database_url()
+    thresholds = _collect_less()
+    try:
+        await _import_all(paths, dry_run, quiet, console, jobs, url, summary)
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+    return summary
+
+
+async def _import_all(
+    paths: Sequence[str],
+    dry_run: bool,
+    quiet: bool,
+    console: Console,
+    jobs: int,
+    url: str,
+    summary: Summary,
+) -> None:
     async with open_pool(url) as pool:
         started = time.perf_counter()
         importer = Importer(recorder_for(pool), dry_run=dry_run)
@@ -499,7 +518,22 @@ async def run_import(
             for outcome, where in await workers.close():
                 _count(summary, outcome, where, console)
     summary.seconds = time.perf_counter() - started
-    return summary
+
+
+def _collect_less() -> tuple[int, int, int]:
+    """Collect garbage less often from now on; return the thresholds it replaced.
+
+    An import allocates a dozen short-lived, acyclic objects per event, and at
+    CPython's default a collection runs every 700 allocations (and now and then walks
+    every long-lived module and engine table). Freezing what exists now and
+    collecting every 50,000 allocations saves 5-10% of the import's CPU time
+    (docs/benchmarks.md); memory stays flat, because almost nothing an import makes
+    is cyclic.
+    """
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+    return thresholds
 
 
 _worker: tuple[asyncio.AbstractEventLoop, Importer] | None = None
@@ -517,6 +551,7 @@ def _start_worker(url: str, dry_run: bool) -> None:
 
     loop = asyncio.new_event_loop()
     _worker = (loop, loop.run_until_complete(open_importer()))
+    _collect_less()  # a worker lives for one import
 
 
 def _import_in_worker(log: MatchLog) -> Outcome:

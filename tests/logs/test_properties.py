@@ -2,13 +2,36 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from hypothesis import given
+from hypothesis import strategies as st
 
 from domain.logs import jsonl, text
 from domain.logs.base import Lines, LogEvent, LogHeader, LogPlayer, MatchBuilder
 from domain.logs.commands import first_difference, replay, steps_from_events, steps_from_moves
 from domain.stream import MatchConfig, VersionedEvent, effective_events, fold_stream
 from tests.strategies import corrected_streams, simulated_match_lines
+
+# Any JSON the json module reads: integers of any size, NaN and infinities, lone
+# surrogates (escaped when ensure_ascii), keys in any order.
+_any_json: st.SearchStrategy[Any] = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(), children),
+    max_leaves=10,
+)
+
+
+class TestJsonLines:
+    @given(value=_any_json, ascii_only=st.booleans())
+    def test_a_line_reads_as_the_json_module_reads_it(self, value: Any, ascii_only: bool) -> None:
+        """The fast reader gives exactly the json module's values, big integers included."""
+        line = json.dumps(value, ensure_ascii=ascii_only)
+        parsed, error = jsonl._parse(1, line)
+        assert error is None
+        # repr tells 1 from 1.0 and compares NaN with itself.
+        assert repr(json.loads(line)) == repr(parsed)
 
 
 class TestCanonical:
