@@ -12,13 +12,21 @@ the same matches four times under fresh ids (so every copy is really imported);
 the peak RSS of the import process is sampled for both files. The database is
 the embedded server in a temporary directory, or the server of
 MATCHLOG_DATABASE_URL (a fresh database is created on it for each run).
+
+It also prints the CPU time per event of the import (its process and workers) and,
+on the embedded server, of PostgreSQL (every backend and helper process): their sum
+bounds what the machine's cores can import, however the work is spread. Start-up
+(the interpreter, imports, and with ``--jobs`` each worker's) is in the import's
+CPU, so small files overstate it: the 4x run shows the steady cost.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -26,6 +34,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -86,12 +95,59 @@ def fresh_database(admin_url: str) -> str:
     return url
 
 
-def run_import(url: str, path: Path, jobs: int) -> tuple[float, int, int]:
-    """Import ``path`` into ``url``; return wall seconds, events imported and peak RSS bytes.
+def server_cpu(pgdata: Path | None) -> float:
+    """Return the CPU seconds the embedded server has used so far (0 for another server).
 
-    The RSS is the import's own process plus its worker processes, if any.
+    The postmaster's own time, its ended children's (backends of closed connections)
+    and its live children's.
+    """
+    if pgdata is None:
+        return 0.0
+    master = psutil.Process(int((pgdata / "postmaster.pid").read_text().split()[0]))
+    times = master.cpu_times()
+    total: float = times.user + times.system + times.children_user + times.children_system
+    for child in master.children():
+        with contextlib.suppress(psutil.NoSuchProcess):
+            child_times = child.cpu_times()
+            total += child_times.user + child_times.system
+    return total
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+@dataclass(frozen=True)
+class Run:
+    """One import: wall seconds, events, peak RSS bytes, import and server CPU seconds."""
+
+    seconds: float
+    events: int
+    peak: int
+    import_cpu: float
+    server_cpu: float
+
+    def figures(self) -> str:
+        """Return the run's figures as one line."""
+        rate, mib = self.events / self.seconds, self.peak / 2**20
+        cpu = f"CPU/event: import {self.import_cpu / self.events * 1e6:.0f} µs"
+        if self.server_cpu:
+            cpu += f", server {self.server_cpu / self.events * 1e6:.0f} µs"
+        return (
+            f"{self.events} events in {self.seconds:.2f} s = {rate:,.0f} events/s, "
+            f"peak RSS {mib:.0f} MiB; {cpu}"
+        )
+
+
+def run_import(url: str, path: Path, jobs: int, pgdata: Path | None) -> Run:
+    """Import ``path`` into ``url`` and measure it.
+
+    The RSS is the import's own process plus its worker processes, if any; so is the
+    import CPU (the workers are waited for, so their time is the child's).
     """
     env = {**os.environ, "MATCHLOG_DATABASE_URL": url}
+    cpu_before, server_before = _children_cpu(), server_cpu(pgdata)
     started = time.perf_counter()
     proc = psutil.Popen(
         [sys.executable, "-m", "cli.main", "import", "-q", "--jobs", str(jobs), str(path)],
@@ -111,12 +167,13 @@ def run_import(url: str, path: Path, jobs: int) -> tuple[float, int, int]:
         raise SystemExit(f"import failed ({proc.returncode}):\n{err}")
     found = _SUMMARY.search(err)
     assert found is not None, err
-    return elapsed, int(found.group(2)), peak
-
-
-def _figures(events: int, seconds: float, peak: int) -> str:
-    rate, mib = events / seconds, peak / 2**20
-    return f"{events} events in {seconds:.2f} s = {rate:,.0f} events/s, peak RSS {mib:.0f} MiB"
+    return Run(
+        elapsed,
+        int(found.group(2)),
+        peak,
+        _children_cpu() - cpu_before,
+        server_cpu(pgdata) - server_before,
+    )
 
 
 def main() -> None:
@@ -131,11 +188,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="matchlog-bench-import-") as tmp:
         root = Path(tmp)
         configured = os.environ.get("MATCHLOG_DATABASE_URL")
-        admin_url = (
-            with_database(canonical_url(configured), "postgres")
-            if configured
-            else start_embedded(root / "data").admin_url
-        )
+        pgdata: Path | None = None
+        if configured:
+            admin_url = with_database(canonical_url(configured), "postgres")
+        else:
+            embedded = start_embedded(root / "data")
+            admin_url, pgdata = embedded.admin_url, embedded.pgdata
         one, four = root / "x1.jsonl", root / "x4.jsonl"
         started = time.perf_counter()
         simulate(one, args.matches, args.seed)
@@ -145,22 +203,27 @@ def main() -> None:
             f"1x file {one.stat().st_size / 1e6:.1f} MB, "
             f"4x file {four.stat().st_size / 1e6:.1f} MB"
         )
+        cores = os.cpu_count() or 1
         for jobs in args.jobs:
-            rates, peaks = [], []
-            for run in range(args.runs):
-                seconds, events, peak = run_import(fresh_database(admin_url), one, jobs)
-                rates.append(events / seconds)
-                peaks.append(peak)
-                print(f"  --jobs {jobs}, 1x run {run + 1}: {_figures(events, seconds, peak)}")
-            seconds4, events4, peak4 = run_import(fresh_database(admin_url), four, jobs)
-            print(f"  --jobs {jobs}, 4x run: {_figures(events4, seconds4, peak4)}")
-            median = statistics.median(rates)
+            runs = []
+            for number in range(args.runs):
+                runs.append(run_import(fresh_database(admin_url), one, jobs, pgdata))
+                print(f"  --jobs {jobs}, 1x run {number + 1}: {runs[-1].figures()}")
+            four_run = run_import(fresh_database(admin_url), four, jobs, pgdata)
+            print(f"  --jobs {jobs}, 4x run: {four_run.figures()}")
+            median = statistics.median(r.events / r.seconds for r in runs)
             print(f"--jobs {jobs}: median 1x {median:,.0f} validated events/s (target >= 20,000)")
-            base = statistics.median(peaks)
+            base = statistics.median(r.peak for r in runs)
             print(
-                f"--jobs {jobs}: peak RSS 1x {base / 2**20:.0f} MiB, 4x {peak4 / 2**20:.0f} MiB "
-                f"(ratio {peak4 / base:.2f})"
+                f"--jobs {jobs}: peak RSS 1x {base / 2**20:.0f} MiB, "
+                f"4x {four_run.peak / 2**20:.0f} MiB (ratio {four_run.peak / base:.2f})"
             )
+            if pgdata is not None:
+                cpu = statistics.median((r.import_cpu + r.server_cpu) / r.events for r in runs)
+                print(
+                    f"--jobs {jobs}: median CPU {cpu * 1e6:.0f} µs per event in all, so "
+                    f"{cores} cores fully busy could import at most {cores / cpu:,.0f} events/s"
+                )
 
 
 if __name__ == "__main__":
