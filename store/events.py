@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any, Final, TypeVar, cast
 from uuid import UUID
 
-import orjson
+import msgspec
 import psycopg
 import rfc8785
 from psycopg_pool import AsyncConnectionPool
@@ -168,7 +168,7 @@ def _string_json(text: str) -> str:
 def canonical_json(value: Any) -> str:
     """Return the RFC 8785 canonical JSON text of ``value``.
 
-    Values without floats whose keys are ASCII take a fast path through orjson,
+    Values without floats whose keys are ASCII take a fast path through msgspec,
     which writes them exactly as RFC 8785 does (a property test holds it to the
     reference); anything else goes through ``rfc8785``.
 
@@ -179,15 +179,18 @@ def canonical_json(value: Any) -> str:
     """
     if _is_plain(value):
         try:
-            return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
-        except orjson.JSONEncodeError:
-            pass  # a lone surrogate, say: the reference decides what to do with it
+            return _PLAIN_JSON(value).decode()
+        except UnicodeEncodeError:
+            pass  # a lone surrogate: the reference decides what to do with it
     return rfc8785.dumps(value).decode()
+
+
+_PLAIN_JSON: Final = msgspec.json.Encoder(order="sorted").encode
 
 
 def _is_plain(value: Any) -> bool:
     # RFC 8785 sorts keys by UTF-16 code units and prints floats the ECMAScript way;
-    # for ASCII keys and no floats orjson's output is identical. Exact type
+    # for ASCII keys and no floats msgspec's output is identical. Exact type
     # checks, not isinstance: a subclass (an IntEnum, say) takes the rfc8785 path.
     # A loop, not recursion: this runs for every event an import appends.
     pending = [value]

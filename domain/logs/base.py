@@ -253,4 +253,7 @@ def is_text_line(text: str) -> bool:
     >>> is_text_line('{"a": 1}'), is_text_line('\\x00\\x01')
     (True, False)
     """
+    if text.isascii():
+        # The common case, and a cheap one: an ASCII line can only fail by a NUL.
+        return "\x00" not in text
     return _NOT_TEXT.search(text) is None

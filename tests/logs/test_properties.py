@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from domain.logs import jsonl, text
@@ -25,6 +25,9 @@ _any_json: st.SearchStrategy[Any] = st.recursive(
 
 class TestJsonLines:
     @given(value=_any_json, ascii_only=st.booleans())
+    @example(value="\ud800", ascii_only=False)
+    @example(value=["\udfff", float("nan")], ascii_only=True)
+    @example(value={"n": 2**70, "m": -(2**64) - 1, "f": 1e300}, ascii_only=True)
     def test_a_line_reads_as_the_json_module_reads_it(self, value: Any, ascii_only: bool) -> None:
         """The fast reader gives exactly the json module's values, big integers included."""
         line = json.dumps(value, ensure_ascii=ascii_only)
