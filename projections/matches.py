@@ -8,9 +8,9 @@ from typing import Any
 
 import psycopg
 
-from domain.events import RecordedEvent
 from domain.match import series_score
 from domain.stream import MatchState
+from store.recorder import Projection
 
 
 def match_id_of(stream: str) -> str:
@@ -37,33 +37,47 @@ def result_of(state: MatchState) -> dict[str, Any] | None:
     }
 
 
+_MATCH_COLUMNS = (
+    "id, stream, game, variant, competition_id, players, dealing, created_at,"
+    " version, status, rounds, score, result, updated_at, ended_at"
+)
+_MATCH_ROW = "(%s, %s, %s, %s, %s, %s::uuid[], %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+
+
 async def project_match_summary(
-    conn: psycopg.AsyncConnection[Any],
-    stream: str,
-    state: MatchState,
-    events: Sequence[RecordedEvent],
+    conn: psycopg.AsyncConnection[Any], projections: Sequence[Projection]
 ) -> None:
-    """Insert or update the ``matches`` row of ``stream`` after ``events``."""
-    if not events or state.config is None or state.series is None:
-        return
-    last = events[-1]
-    result = result_of(state)
-    summary = (
-        last.version,
-        status_of(state),
-        state.rounds_started,
-        json.dumps(series_score(state.series)),
-        None if result is None else json.dumps(result),
-        last.recorded_at,
-        None if result is None else last.recorded_at,
-    )
-    created = next((e for e in events if e.type == "MatchCreated"), None)
-    if created is not None:
+    """Insert or update the ``matches`` row of each stream after its events.
+
+    New matches (their ``MatchCreated`` among the events) are inserted by one
+    statement, however many an import records at once.
+    """
+    created: list[Any] = []
+    for projection in projections:
+        stream, state, events = projection.stream, projection.state, projection.events
+        if not events or state.config is None or state.series is None:
+            continue
+        last = events[-1]
+        result = result_of(state)
+        summary = (
+            last.version,
+            status_of(state),
+            state.rounds_started,
+            json.dumps(series_score(state.series)),
+            None if result is None else json.dumps(result),
+            last.recorded_at,
+            None if result is None else last.recorded_at,
+        )
+        started = next((e for e in events if e.type == "MatchCreated"), None)
+        if started is None:
+            await conn.execute(
+                "UPDATE matches SET version = %s, status = %s, rounds = %s, score = %s,"
+                " result = %s, updated_at = %s, ended_at = %s WHERE stream = %s",
+                (*summary, stream),
+            )
+            continue
         config = state.config
-        await conn.execute(
-            "INSERT INTO matches (id, stream, game, variant, competition_id, players, dealing,"
-            " created_at, version, status, rounds, score, result, updated_at, ended_at)"
-            " VALUES (%s, %s, %s, %s, %s, %s::uuid[], %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        created.extend(
             (
                 match_id_of(stream),
                 stream,
@@ -72,16 +86,16 @@ async def project_match_summary(
                 config.competition_id,
                 list(config.players),
                 config.dealing,
-                created.recorded_at,
+                started.recorded_at,
                 *summary,
-            ),
+            )
         )
-        return
-    await conn.execute(
-        "UPDATE matches SET version = %s, status = %s, rounds = %s, score = %s, result = %s,"
-        " updated_at = %s, ended_at = %s WHERE stream = %s",
-        (*summary, stream),
-    )
+    if created:
+        rows = len(created) // _MATCH_ROW.count("%s")
+        await conn.execute(
+            f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES " + ", ".join([_MATCH_ROW] * rows),
+            created,
+        )
 
 
 async def find_match(conn: psycopg.AsyncConnection[Any], match_id: Any) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ from domain.stream import effective_events, fold
 from projections.matches import project_match_summary
 from projections.series import SERIES_EVENTS, project_series
 from projections.standings import project_standings, recompute_standings
+from store.recorder import Projection
 
 INLINE_PROJECTORS = (project_match_summary, project_series, project_standings)
 """The projectors the recorder runs in its transaction, in this order."""
@@ -112,6 +113,7 @@ async def rebuild(
             for pos, stream, version, event_id, kind, at, digest in await cur.fetchall()
         }
         competitions: set[str] = set()
+        chunk: list[Projection] = []
         # Pipelined: the projectors' writes go out without waiting for each answer.
         async with conn.pipeline():
             for stream, recorded in streams.items():
@@ -126,16 +128,29 @@ async def rebuild(
                     # The head is a takeback (dropped from the pairs): the summary
                     # still records the stream's version and time.
                     kept.append(head)
-                await project_match_summary(conn, stream, state, kept)
-                await project_series(conn, stream, state, kept)
+                chunk.append(Projection(stream, state, kept))
+                if len(chunk) == _CHUNK:
+                    await _project(conn, chunk)
                 if state.config is not None and state.config.competition_id and state.is_over:
                     competitions.add(state.config.competition_id)
                 done += head.version
                 if progress is not None:
                     progress(done, total)
+            await _project(conn, chunk)
         for competition_id in sorted(competitions):
             await recompute_standings(conn, competition_id)
     return RebuildStats(events=done, streams=len(streams), competitions=len(competitions))
+
+
+_CHUNK = 256
+"""Streams whose rows the rebuild writes with one statement per read table."""
+
+
+async def _project(conn: psycopg.AsyncConnection[Any], chunk: list[Projection]) -> None:
+    """Write the summary and series rows of ``chunk``'s streams; empty the chunk."""
+    await project_match_summary(conn, chunk)
+    await project_series(conn, chunk)
+    chunk.clear()
 
 
 __all__ = ["INLINE_PROJECTORS", "READ_TABLES", "SERIES_EVENTS", "RebuildStats", "rebuild"]

@@ -15,10 +15,10 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
-from domain.events import RecordedEvent
 from domain.match import CuttleSeries, KozelSeries, series_score
 from domain.stream import MatchState
 from projections.matches import match_id_of, result_of
+from store.recorder import Projection
 
 
 def cuttle_rounds(series: CuttleSeries) -> list[dict[str, Any]]:
@@ -96,39 +96,48 @@ def result_with_resignation(state: MatchState) -> dict[str, Any] | None:
     return result
 
 
+_SERIES_ROW = "(%s, %s, %s, %s, %s, %s::uuid[], %s, %s, %s, %s)"
+
+
 async def project_series(
-    conn: psycopg.AsyncConnection[Any],
-    stream: str,
-    state: MatchState,
-    events: Sequence[RecordedEvent],
+    conn: psycopg.AsyncConnection[Any], projections: Sequence[Projection]
 ) -> None:
-    """Insert or update the ``match_series`` row of ``stream`` after ``events``."""
-    if state.config is None or state.series is None:
+    """Insert or update the ``match_series`` row of each stream after its events (one statement)."""
+    rows: list[Any] = []
+    for projection in projections:
+        stream, state, events = projection.stream, projection.state, projection.events
+        if state.config is None or state.series is None:
+            continue
+        if not any(e.type in SERIES_EVENTS for e in events):
+            continue  # a plain move: the series row would be written back unchanged
+        config = state.config
+        ended = next((e.global_position for e in events if e.type == "MatchEnded"), None)
+        result = result_with_resignation(state)
+        rows.extend(
+            (
+                match_id_of(stream),
+                stream,
+                config.game,
+                config.variant,
+                config.competition_id,
+                list(config.players),
+                json.dumps(rounds_of(state)),
+                json.dumps(series_score(state.series)),
+                None if result is None else json.dumps(result),
+                ended,
+            )
+        )
+    if not rows:
         return
-    if not any(e.type in SERIES_EVENTS for e in events):
-        return  # a plain move: the series row would be written back unchanged
-    config = state.config
-    ended = next((e.global_position for e in events if e.type == "MatchEnded"), None)
-    result = result_with_resignation(state)
+    count = len(rows) // _SERIES_ROW.count("%s")
     await conn.execute(
         "INSERT INTO match_series (match_id, stream, game, variant, competition_id, players,"
-        " rounds, totals, result, ended_position)"
-        " VALUES (%s, %s, %s, %s, %s, %s::uuid[], %s, %s, %s, %s)"
-        " ON CONFLICT (match_id) DO UPDATE SET rounds = EXCLUDED.rounds,"
+        " rounds, totals, result, ended_position) VALUES "
+        + ", ".join([_SERIES_ROW] * count)
+        + " ON CONFLICT (match_id) DO UPDATE SET rounds = EXCLUDED.rounds,"
         " totals = EXCLUDED.totals, result = EXCLUDED.result,"
         " ended_position = coalesce(EXCLUDED.ended_position, match_series.ended_position)",
-        (
-            match_id_of(stream),
-            stream,
-            config.game,
-            config.variant,
-            config.competition_id,
-            list(config.players),
-            json.dumps(rounds_of(state)),
-            json.dumps(series_score(state.series)),
-            None if result is None else json.dumps(result),
-            ended,
-        ),
+        rows,
     )
 
 

@@ -19,8 +19,7 @@ import psycopg
 from openskill.models import PlackettLuce
 from psycopg.rows import dict_row
 
-from domain.events import RecordedEvent
-from domain.stream import MatchState
+from store.recorder import Projection
 
 TIEBREAKS = (
     "head-to-head",
@@ -395,16 +394,22 @@ async def recompute_standings(conn: psycopg.AsyncConnection[Any], competition_id
 
 
 async def project_standings(
-    conn: psycopg.AsyncConnection[Any],
-    stream: str,
-    state: MatchState,
-    events: Sequence[RecordedEvent],
+    conn: psycopg.AsyncConnection[Any], projections: Sequence[Projection]
 ) -> None:
-    """Recompute the competition's standings when one of its matches ends or is voided."""
-    if state.config is None or state.config.competition_id is None:
-        return
-    if any(e.type in ("MatchEnded", "MatchVoided") for e in events):
-        await recompute_standings(conn, state.config.competition_id)
+    """Recompute the standings of each competition one of whose matches ended or was voided.
+
+    Once per competition, however many of its matches the transaction wrote: an
+    import of a season recomputes each batch's competitions once, not every match's.
+    """
+    touched = {
+        p.state.config.competition_id
+        for p in projections
+        if p.state.config is not None
+        and p.state.config.competition_id is not None
+        and any(e.type in ("MatchEnded", "MatchVoided") for e in p.events)
+    }
+    for competition_id in sorted(touched):
+        await recompute_standings(conn, competition_id)
 
 
 async def find_standings(

@@ -42,11 +42,19 @@ from domain.stream import (
 )
 from store.events import Notifier, VersionConflictError, append, read_stream
 
-Projector = Callable[
-    [psycopg.AsyncConnection[Any], str, MatchState, Sequence[RecordedEvent]], Awaitable[None]
-]
-"""An inline projection: called in the append's transaction with the stream, the
-match state after the new events, and the events as recorded."""
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """What one stream gained in a transaction: the state after it, the events as recorded."""
+
+    stream: str
+    state: MatchState
+    events: Sequence[RecordedEvent]
+
+
+Projector = Callable[[psycopg.AsyncConnection[Any], Sequence[Projection]], Awaitable[None]]
+"""An inline projection: called in the append's transaction with what each stream the
+transaction wrote gained (one entry per stream), so it can write all its rows at once."""
 
 AfterAppend = Callable[[psycopg.AsyncConnection[Any], "Recorded"], Awaitable[None]]
 """A per-call hook run in the same transaction after the projectors (e.g. storing an
@@ -226,8 +234,9 @@ class Recorder:
             # A retry of events already recorded (the same ids, as two imports of one
             # log racing) was projected the first time: project nothing twice.
             if not result.already_recorded:
+                projected = [Projection(stream, after, result.events)]
                 for projector in self._projectors:
-                    await projector(conn, stream, after, result.events)
+                    await projector(conn, projected)
                 if after_append is not None:
                     await after_append(conn, recorded)
         self._remember(stream, recorded.version, after)
@@ -313,6 +322,7 @@ __all__ = [
     "AfterAppend",
     "Check",
     "EventIdentity",
+    "Projection",
     "Projector",
     "Recorded",
     "Recorder",
