@@ -388,14 +388,14 @@ async def append_batch(
     """
     if not appends:
         return []
+    if sum(len(events) for _, events, _ in appends) > MAX_EVENTS_PER_TRANSACTION:
+        raise ValueError(f"at most {MAX_EVENTS_PER_TRANSACTION} events per transaction")
     arrays = _EventArrays()
     for stream, events, _ in appends:
         if not events:
             raise ValueError(f"an append_batch item needs events; {stream!r} has none")
         _distinct_ids(stream, events)
         arrays.add(stream, events)
-    if len(arrays.events) > MAX_EVENTS_PER_TRANSACTION:
-        raise ValueError(f"at most {MAX_EVENTS_PER_TRANSACTION} events per transaction")
     streams = [stream for stream, _, _ in appends]
     expected = [version for _, _, version in appends]
     params = (
