@@ -214,26 +214,54 @@ def _is_plain(value: Any) -> bool:
     return True
 
 
+class _EventArrays:
+    """The per-event arrays of an ``events_append*`` call, built stream by stream.
+
+    ``append`` fills it with one stream, ``append_batch`` with several: both send
+    the same texts, flattened in stream order.
+    """
+
+    __slots__ = ("data", "events", "ids", "prefixes", "types")
+
+    def __init__(self) -> None:
+        self.events: list[NewEvent] = []
+        self.ids: list[str] = []
+        self.types: list[str] = []
+        self.data: list[str] = []
+        self.prefixes: list[str] = []
+
+    def add(self, stream: str, events: Sequence[NewEvent]) -> None:
+        """Add ``stream``'s events after those added before."""
+        data = [canonical_json(dict(e.data)) for e in events]
+        ids = [str(e.event_id) for e in events]
+        types = [e.type for e in events]
+        stream_json = canonical_json(stream)
+        self.events.extend(events)
+        self.ids.extend(ids)
+        self.types.extend(types)
+        # The data travels as its canonical text: the text the hash covers.
+        self.data.extend(data)
+        self.prefixes.extend(
+            _hash_prefix(stream_json, *parts) for parts in zip(ids, types, data, strict=True)
+        )
+
+    def literals(self) -> tuple[str, str, str, str, str]:
+        """Return the ids, types, data, metadata and hash prefixes as array literals."""
+        return (
+            _array_literal(self.ids),
+            _array_literal(self.types),
+            _array_literal(self.data),
+            _array_literal(_metadata_texts(self.events)),
+            _array_literal(self.prefixes),
+        )
+
+
 def _append_params(
     stream: str, events: Sequence[NewEvent], expected_version: int | None, channel: str | None
 ) -> tuple[Any, ...]:
-    data = [canonical_json(dict(e.data)) for e in events]
-    ids = [str(e.event_id) for e in events]
-    types = [e.type for e in events]
-    stream_json = canonical_json(stream)
-    return (
-        stream,
-        expected_version,
-        _array_literal(ids),
-        _array_literal(types),
-        # The data travels as its canonical text: the text the hash covers.
-        _array_literal(data),
-        _array_literal(_metadata_texts(events)),
-        _array_literal(
-            [_hash_prefix(stream_json, *parts) for parts in zip(ids, types, data, strict=True)]
-        ),
-        channel,
-    )
+    arrays = _EventArrays()
+    arrays.add(stream, events)
+    return (stream, expected_version, *arrays.literals(), channel)
 
 
 def _metadata_texts(events: Sequence[NewEvent]) -> list[str]:
@@ -246,6 +274,13 @@ def _metadata_texts(events: Sequence[NewEvent]) -> list[str]:
             last, text = event.metadata, json.dumps(dict(event.metadata))
         texts.append(text)
     return texts
+
+
+def _recorded_at_param(events: Sequence[NewEvent]) -> str | None:
+    """Return the events' recorded-at literal, or ``None`` when every one takes the clock."""
+    if any(e.recorded_at is not None for e in events):
+        return _recorded_at_literal(events)
+    return None
 
 
 def _recorded_at_literal(events: Sequence[NewEvent]) -> str:
@@ -301,12 +336,7 @@ async def append(
             with other content or place, or repeats within ``events``.
         ValueError: the transaction would hold more than 65536 events.
     """
-    ids = [e.event_id for e in events]
-    if len(set(ids)) != len(ids):
-        raise EventIdConflictError(
-            f"an event id repeats within one append to {stream!r}",
-            details={"stream": stream, "event_ids": [str(i) for i in ids]},
-        )
+    ids = _distinct_ids(stream, events)
     if len(events) > MAX_EVENTS_PER_TRANSACTION:
         raise ValueError(f"at most {MAX_EVENTS_PER_TRANSACTION} events per transaction")
     if not events:
@@ -315,13 +345,96 @@ async def append(
         return AppendResult(current, ())
     params = _append_params(stream, events, expected_version, channel)
     sql = _APPEND_SQL
-    if any(e.recorded_at is not None for e in events):
-        sql, params = _APPEND_AT_SQL, (*params, _recorded_at_literal(events))
+    recorded_at = _recorded_at_param(events)
+    if recorded_at is not None:
+        sql, params = _APPEND_AT_SQL, (*params, recorded_at)
     try:
         cur = await conn.execute(sql, params)
     except psycopg.Error as e:
         raise _translate(e, stream, expected_version, ids) from e
+    return _append_result(stream, events, await cur.fetchall())
+
+
+_APPEND_BATCH_SQL: Final = (
+    "SELECT global_position, version, recorded_at, hash, metadata FROM events_append_batch("
+    "%s::text[], %s::bigint[], %s::int[], %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], "
+    "%s::text[], %s::timestamptz[])"
+)
+
+
+async def append_batch(
+    conn: psycopg.AsyncConnection[Any],
+    appends: Sequence[tuple[str, Sequence[NewEvent], int | None]],
+) -> list[AppendResult]:
+    """Append to several streams with one statement, as ``append`` once per item in order.
+
+    Each item is ``(stream, events, expected_version)`` with the meaning it has for
+    ``append``; the results come back one per item, in order, each as ``append``
+    would have returned it (``already_recorded`` included). A stream may appear more
+    than once: a later item sees the rows of the earlier ones. Nothing is NOTIFYed
+    (call ``Notifier.notify()`` after the commit). It runs in the caller's
+    transaction; an error in any item aborts the whole statement, so after the
+    rollback nothing of the batch is left. Streams are locked in item order, as
+    sequential appends would lock them. An empty ``appends`` sends no query.
+
+    Raises:
+        VersionConflictError (VERSION_CONFLICT): a stream is at another version;
+            the error does not say which: ``details["streams"]`` lists them all,
+            ``details["current_version"]`` is the offending stream's version.
+        EventIdConflictError (EVENT_ID_CONFLICT): an event id is already recorded
+            with other content or place, or repeats within one item's events.
+        ValueError: an item has no events, or the transaction would hold more than
+            65536 events.
+    """
+    if not appends:
+        return []
+    if sum(len(events) for _, events, _ in appends) > MAX_EVENTS_PER_TRANSACTION:
+        raise ValueError(f"at most {MAX_EVENTS_PER_TRANSACTION} events per transaction")
+    arrays = _EventArrays()
+    for stream, events, _ in appends:
+        if not events:
+            raise ValueError(f"an append_batch item needs events; {stream!r} has none")
+        _distinct_ids(stream, events)
+        arrays.add(stream, events)
+    streams = [stream for stream, _, _ in appends]
+    expected = [version for _, _, version in appends]
+    params = (
+        _array_literal(streams),
+        "{" + ",".join("NULL" if v is None else str(v) for v in expected) + "}",
+        "{" + ",".join(str(len(events)) for _, events, _ in appends) + "}",
+        *arrays.literals(),
+        _recorded_at_param(arrays.events),
+    )
+    try:
+        cur = await conn.execute(_APPEND_BATCH_SQL, params)
+    except psycopg.Error as e:
+        raise _translate_batch(e, streams, expected, arrays.ids) from e
     rows = await cur.fetchall()
+    results = []
+    first = 0
+    for stream, events, _ in appends:
+        last = first + len(events)
+        results.append(_append_result(stream, events, rows[first:last]))
+        first = last
+    return results
+
+
+def _distinct_ids(stream: str, events: Sequence[NewEvent]) -> list[UUID]:
+    """Return the events' ids; raise EVENT_ID_CONFLICT if one repeats."""
+    ids = [e.event_id for e in events]
+    if len(set(ids)) != len(ids):
+        raise EventIdConflictError(
+            f"an event id repeats within one append to {stream!r}",
+            details={"stream": stream, "event_ids": [str(i) for i in ids]},
+        )
+    return ids
+
+
+def _append_result(
+    stream: str, events: Sequence[NewEvent], rows: Sequence[tuple[Any, ...]]
+) -> AppendResult:
+    # Fresh rows come back without metadata (the caller has it); an idempotent
+    # retry's come with what was stored the first time.
     replay = rows[0][4] is not None
     recorded = tuple(
         RecordedEvent(
@@ -357,16 +470,46 @@ def _version_conflict(stream: str, expected: int | None, current: int) -> Versio
 def _translate(
     error: psycopg.Error, stream: str, expected: int | None, ids: Sequence[UUID]
 ) -> Exception:
+    return _translated(
+        error,
+        lambda current: _version_conflict(stream, expected, current),
+        repr(stream),
+        {"stream": stream, "event_ids": [str(i) for i in ids]},
+    )
+
+
+def _translate_batch(
+    error: psycopg.Error, streams: list[str], expected: list[int | None], ids: list[str]
+) -> Exception:
+    # The failing call inside events_append_batch is not named by the error; the
+    # database's message (which names the stream) goes into ours.
+    where = f"one of {len(streams)} streams"
+
+    def version_conflict(current: int) -> VersionConflictError:
+        return VersionConflictError(
+            f"{where} is not at its expected version ({error.diag.message_primary})",
+            details={"streams": streams, "expected_versions": expected, "current_version": current},
+        )
+
+    return _translated(error, version_conflict, where, {"streams": streams, "event_ids": ids})
+
+
+def _translated(
+    error: psycopg.Error,
+    version_conflict: Callable[[int], VersionConflictError],
+    where: str,
+    details: dict[str, Any],
+) -> Exception:
     if error.sqlstate == _VERSION_CONFLICT:
-        return _version_conflict(stream, expected, int(error.diag.message_detail or 0))
+        return version_conflict(int(error.diag.message_detail or 0))
     is_id_clash = (
         isinstance(error, psycopg.errors.UniqueViolation)
         and error.diag.constraint_name == "events_event_id_key"
     )
     if error.sqlstate == _EVENT_ID_CONFLICT or is_id_clash:
         return EventIdConflictError(
-            f"event ids already recorded with other content or in another place: {stream!r}",
-            details={"stream": stream, "event_ids": [str(i) for i in ids]},
+            f"event ids already recorded with other content or in another place: {where}",
+            details=details,
         )
     if error.sqlstate == _TOO_MANY:
         return ValueError(f"at most {MAX_EVENTS_PER_TRANSACTION} events per transaction")
