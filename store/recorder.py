@@ -25,7 +25,7 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from domain.cards import format_cards
-from domain.errors import ConflictError
+from domain.errors import ConflictError, DomainError
 from domain.events import Event, NewEvent, RecordedEvent
 from domain.stream import (
     UNDOING_EVENTS,
@@ -40,7 +40,14 @@ from domain.stream import (
     rules_for,
     step,
 )
-from store.events import Notifier, VersionConflictError, append, read_stream
+from store.events import (
+    AppendResult,
+    Notifier,
+    VersionConflictError,
+    append,
+    append_batch,
+    read_stream,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +66,10 @@ transaction wrote gained (one entry per stream), so it can write all its rows at
 AfterAppend = Callable[[psycopg.AsyncConnection[Any], "Recorded"], Awaitable[None]]
 """A per-call hook run in the same transaction after the projectors (e.g. storing an
 idempotent response)."""
+
+AfterBatch = Callable[[psycopg.AsyncConnection[Any], Sequence["Recorded"]], Awaitable[None]]
+"""``record_batch``'s hook: run once in the transaction after the projectors, with what
+every request that wrote events recorded (e.g. creating an import's new players)."""
 
 Check = Callable[[Sequence[Event]], None]
 """A per-call check of the decided events before they are appended; it raises a
@@ -93,6 +104,41 @@ class Recorded:
     events: tuple[RecordedEvent, ...]
     state: MatchState
     already_recorded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One stream's part of a ``record_batch``: what ``record`` takes for one call."""
+
+    stream: str
+    commands: Sequence[Command]
+    expected_version: int | None
+    metadata: Mapping[str, Any] | None = None
+    identities: Sequence[EventIdentity] | None = None
+    check: Check | None = None
+
+
+class _AppendRefused(Exception):
+    """The database refused a batch's append; raised to roll its transaction back."""
+
+    def __init__(self, error: ConflictError) -> None:
+        super().__init__(error.code)
+        self.error = error
+
+
+def _finished(outcomes: list[Recorded | DomainError | None]) -> list[Recorded | DomainError]:
+    assert all(outcome is not None for outcome in outcomes)
+    return [outcome for outcome in outcomes if outcome is not None]
+
+
+def _projections(done: Sequence[Recorded]) -> list[Projection]:
+    """Return one projection per stream: its last state and all its new events, in order."""
+    by_stream: dict[str, Projection] = {}
+    for recorded in done:
+        earlier = by_stream.get(recorded.stream)
+        events = recorded.events if earlier is None else (*earlier.events, *recorded.events)
+        by_stream[recorded.stream] = Projection(recorded.stream, recorded.state, events)
+    return list(by_stream.values())
 
 
 def match_stream(game: str, match_id: uuid.UUID | str) -> str:
@@ -190,10 +236,9 @@ class Recorder:
         """Decide ``commands`` against ``stream`` and append their events: all or none.
 
         ``expected_version`` is the version the client last saw (``None``: skip the
-        check, as the importer does for a new stream it just created). ``check`` sees
-        the decided events before anything is written and may refuse them;
-        ``identities`` (one per decided event) give their ids, times and metadata
-        instead of fresh ones, so an imported log keeps them.
+        check). ``check`` sees the decided events before anything is written and may
+        refuse them; ``identities`` (one per decided event) give their ids, times and
+        metadata instead of fresh ones, so an imported log keeps them.
 
         Raises:
             VersionConflictError (VERSION_CONFLICT): the stream moved on; its
@@ -203,46 +248,138 @@ class Recorder:
             DomainError: the first refused command's code, or the one ``check``
                 raised; nothing is stored.
         """
-        meta = dict(metadata or {})
-        async with self._pool.connection() as conn, conn.transaction():
-            if expected_version == 0 and stream not in self._cache:
-                # A new stream has nothing to load; if it exists after all, the append
-                # refuses it (or recognises a retry of the very same events).
-                state, version = MatchState(), 0
-            else:
-                state, version = await self.load(conn, stream)
-            if expected_version is not None and expected_version != version:
-                raise VersionConflictError(
-                    f"{stream!r} is at version {version}, not {expected_version}: "
-                    "reload the match and try again",
-                    details={
-                        "stream": stream,
-                        "current_version": version,
-                        "expected_version": expected_version,
-                    },
+        hook: AfterBatch | None = None
+        if after_append is not None:
+            single = after_append
+
+            async def hook(conn: psycopg.AsyncConnection[Any], done: Sequence[Recorded]) -> None:
+                await single(conn, done[0])
+
+        request = Request(stream, commands, expected_version, metadata, identities, check)
+        (outcome,) = await self.record_batch([request], after_append=hook)
+        if isinstance(outcome, DomainError):
+            raise outcome
+        return outcome
+
+    async def record_batch(
+        self, requests: Sequence[Request], *, after_append: AfterBatch | None = None
+    ) -> list[Recorded | DomainError]:
+        """Record several requests in one transaction; each is still all or none.
+
+        Returns one outcome per request, in order: what it recorded, or the
+        ``DomainError`` that refused it (as ``record`` would raise it). A refused
+        request leaves the others be. If the database refuses the batch's append (a
+        version or event-id conflict), the transaction is rolled back and each
+        request is recorded on its own, so the outcomes are exactly those of calling
+        ``record`` once per request. ``after_append`` runs once, in the transaction,
+        with every request's ``Recorded`` that wrote events.
+        """
+        outcomes: list[Recorded | DomainError | None] = [None] * len(requests)
+        decided: list[tuple[int, list[NewEvent], MatchState, int]] = []
+        one_by_one = False
+        async with self._pool.connection() as conn:
+            try:
+                async with conn.transaction():
+                    for index, request in enumerate(requests):
+                        try:
+                            decided.append((index, *await self._decide(conn, request)))
+                        except DomainError as e:
+                            outcomes[index] = e
+                    try:
+                        results = await self._append(conn, requests, decided)
+                    except ConflictError as e:
+                        raise _AppendRefused(e) from e  # rolls the transaction back
+                    done = [
+                        Recorded(
+                            requests[index].stream,
+                            result.version,
+                            result.events,
+                            after,
+                            result.already_recorded,
+                        )
+                        for (index, _, after, _), result in zip(decided, results, strict=True)
+                    ]
+                    for (index, *_), recorded in zip(decided, done, strict=True):
+                        outcomes[index] = recorded
+                    # A retry of events already recorded (the same ids, as two imports of
+                    # one log racing) was projected the first time: project nothing twice.
+                    fresh = [recorded for recorded in done if not recorded.already_recorded]
+                    if fresh:
+                        projected = _projections(fresh)
+                        for projector in self._projectors:
+                            await projector(conn, projected)
+                        if after_append is not None:
+                            await after_append(conn, fresh)
+            except _AppendRefused as refused:
+                if len(decided) == 1:
+                    outcomes[decided[0][0]] = refused.error
+                    return _finished(outcomes)
+                one_by_one = True
+        if one_by_one:
+            # Once this connection is back in the pool (two batches in flight must not
+            # wait for each other's), record each decided request alone.
+            for index, *_ in decided:
+                (outcomes[index],) = await self.record_batch(
+                    [requests[index]], after_append=after_append
                 )
-            events, after = await self._decide_all(conn, stream, state, version, commands)
-            if check is not None:
-                check(events)
-            new_events = _new_events(events, meta, identities)
-            # No NOTIFY inside the transaction: PostgreSQL commits notifying
-            # transactions one at a time. The notifier wakes readers after commit.
-            result = await append(conn, stream, new_events, version, channel=None)
-            recorded = Recorded(
-                stream, result.version, result.events, after, result.already_recorded
-            )
-            # A retry of events already recorded (the same ids, as two imports of one
-            # log racing) was projected the first time: project nothing twice.
-            if not result.already_recorded:
-                projected = [Projection(stream, after, result.events)]
-                for projector in self._projectors:
-                    await projector(conn, projected)
-                if after_append is not None:
-                    await after_append(conn, recorded)
-        self._remember(stream, recorded.version, after)
-        if self._notifier is not None:
+            return _finished(outcomes)
+        for recorded in done:
+            self._remember(recorded.stream, recorded.version, recorded.state)
+        if self._notifier is not None and fresh:
             self._notifier.notify()
-        return recorded
+        return _finished(outcomes)
+
+    @staticmethod
+    async def _append(
+        conn: psycopg.AsyncConnection[Any],
+        requests: Sequence[Request],
+        decided: Sequence[tuple[int, list[NewEvent], MatchState, int]],
+    ) -> list[AppendResult]:
+        """Append every decided request's events with one statement, in order."""
+        batch = iter(
+            await append_batch(
+                conn,
+                [
+                    (requests[index].stream, new, version)
+                    for index, new, _, version in decided
+                    if new
+                ],
+            )
+        )
+        # A request that decided no events appends nothing; ``append`` still checks
+        # that its stream is at the version it was decided against.
+        return [
+            next(batch) if new else await append(conn, requests[index].stream, new, version)
+            for index, new, _, version in decided
+        ]
+
+    async def _decide(
+        self, conn: psycopg.AsyncConnection[Any], request: Request
+    ) -> tuple[list[NewEvent], MatchState, int]:
+        """Return a request's new events, the state after them and the version they follow."""
+        if request.expected_version == 0 and request.stream not in self._cache:
+            # A new stream has nothing to load; if it exists after all, the append
+            # refuses it (or recognises a retry of the very same events).
+            state, version = MatchState(), 0
+        else:
+            state, version = await self.load(conn, request.stream)
+        if request.expected_version is not None and request.expected_version != version:
+            raise VersionConflictError(
+                f"{request.stream!r} is at version {version}, not {request.expected_version}: "
+                "reload the match and try again",
+                details={
+                    "stream": request.stream,
+                    "current_version": version,
+                    "expected_version": request.expected_version,
+                },
+            )
+        events, after = await self._decide_all(
+            conn, request.stream, state, version, request.commands
+        )
+        if request.check is not None:
+            request.check(events)
+        new = _new_events(events, dict(request.metadata or {}), request.identities)
+        return new, after, version
 
     async def _decide_all(
         self,
@@ -320,12 +457,14 @@ def _new_events(
 
 __all__ = [
     "AfterAppend",
+    "AfterBatch",
     "Check",
     "EventIdentity",
     "Projection",
     "Projector",
     "Recorded",
     "Recorder",
+    "Request",
     "StartRound",
     "draw_first_dealer",
     "match_stream",
