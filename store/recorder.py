@@ -52,7 +52,10 @@ from store.events import (
 
 @dataclass(frozen=True, slots=True)
 class Projection:
-    """What one stream gained in a transaction: the state after it, the events as recorded."""
+    """What one stream gained in a transaction: the state after it, the events as recorded.
+
+    A transaction writes each stream once, so projectors see each stream at most once.
+    """
 
     stream: str
     state: MatchState
@@ -129,16 +132,6 @@ class _AppendRefused(Exception):
 def _finished(outcomes: list[Recorded | DomainError | None]) -> list[Recorded | DomainError]:
     assert all(outcome is not None for outcome in outcomes)
     return [outcome for outcome in outcomes if outcome is not None]
-
-
-def _projections(done: Sequence[Recorded]) -> list[Projection]:
-    """Return one projection per stream: its last state and all its new events, in order."""
-    by_stream: dict[str, Projection] = {}
-    for recorded in done:
-        earlier = by_stream.get(recorded.stream)
-        events = recorded.events if earlier is None else (*earlier.events, *recorded.events)
-        by_stream[recorded.stream] = Projection(recorded.stream, recorded.state, events)
-    return list(by_stream.values())
 
 
 def match_stream(game: str, match_id: uuid.UUID | str) -> str:
@@ -271,9 +264,17 @@ class Recorder:
         request leaves the others be. If the database refuses the batch's append (a
         version or event-id conflict), the transaction is rolled back and each
         request is recorded on its own, so the outcomes are exactly those of calling
-        ``record`` once per request. ``after_append`` runs once, in the transaction,
-        with every request's ``Recorded`` that wrote events.
+        ``record`` once per request; so are they when two requests name one stream
+        (each is decided against the events of the one before). ``after_append`` runs
+        once, in the transaction, with every request's ``Recorded`` that wrote events.
         """
+        if len({request.stream for request in requests}) < len(requests):
+            # A later request of a stream must be decided against the earlier one's
+            # events, which a batch appends only at its end: go request by request.
+            return [
+                (await self.record_batch([request], after_append=after_append))[0]
+                for request in requests
+            ]
         outcomes: list[Recorded | DomainError | None] = [None] * len(requests)
         decided: list[tuple[int, list[NewEvent], MatchState, int]] = []
         one_by_one = False
@@ -305,7 +306,7 @@ class Recorder:
                     # one log racing) was projected the first time: project nothing twice.
                     fresh = [recorded for recorded in done if not recorded.already_recorded]
                     if fresh:
-                        projected = _projections(fresh)
+                        projected = [Projection(r.stream, r.state, r.events) for r in fresh]
                         for projector in self._projectors:
                             await projector(conn, projected)
                         if after_append is not None:
