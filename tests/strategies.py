@@ -309,3 +309,20 @@ def corrected_streams(draw: st.DrawFn) -> tuple[Any, list[tuple[int, Any]]]:
         log.record(VoidMatch("void"))
         log.record(AddNote(log.version, "after the void"))
     return config, log.pairs
+
+
+# --- Event store: append_batch plans -----------------------------------------------------
+
+# One batch item, abstractly: which of three streams, how many new events, what it
+# expects of the stream's version ("head": the version sequential appends reached,
+# "any": None, "stale": one below that), and which earlier item it repeats (an
+# idempotent retry of its events, to the same stream), if any.
+append_batch_items: st.SearchStrategy[tuple[int, int, str, int | None]] = st.tuples(
+    st.integers(0, 2),
+    st.integers(1, 4),
+    st.sampled_from(["head", "any", "stale"]),
+    st.none() | st.integers(0, 5),
+)
+append_batch_plans: st.SearchStrategy[list[tuple[int, int, str, int | None]]] = st.lists(
+    append_batch_items, min_size=1, max_size=6
+)

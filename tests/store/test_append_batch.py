@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Coroutine, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final, TypeVar
 from uuid import UUID, uuid4
 
 import psycopg
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from domain.events import NewEvent
 from store import migrate
@@ -24,6 +25,7 @@ from store.events import (
     verify,
 )
 from tests.database import fresh_database
+from tests.strategies import append_batch_plans
 
 T = TypeVar("T")
 Conn = psycopg.AsyncConnection[Any]
@@ -31,10 +33,13 @@ Item = tuple[str, Sequence[NewEvent], int | None]
 
 # Each row as the two ways of appending must agree on: everything but the
 # transaction id in the position, and the clock (NULL where the clock was taken).
-ROW_SQL = (
-    "SELECT stream, version, event_id, type, data, metadata, prev_hash, hash, "
-    "global_position & 65535, nullif(recorded_at, now()) FROM events "
-    "ORDER BY global_position"
+ROW_COLUMNS = (
+    "stream, version, event_id, type, data, metadata, prev_hash, hash, "
+    "global_position & 65535, nullif(recorded_at, now())"
+)
+ROW_SQL = f"SELECT {ROW_COLUMNS} FROM events ORDER BY global_position"
+STREAM_ROWS_SQL = (
+    f"SELECT {ROW_COLUMNS} FROM events WHERE stream = ANY(%s) ORDER BY global_position"
 )
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -133,6 +138,53 @@ async def verified(url: str) -> Any:
         return await verify(conn)
 
 
+@pytest.fixture(name="other_database_url")
+def _other_database_url(admin_url: str, template_database: str) -> Iterator[str]:
+    """A second fresh database, to append the same items the other way."""
+    with fresh_database(admin_url, template_database) as url:
+        yield url
+
+
+def concrete_items(plan: list[tuple[int, int, str, int | None]]) -> list[Item]:
+    """Turn an abstract plan into items on fresh streams, tracking the heads."""
+    suffix = uuid4()
+    streams = [f"cuttle-{n}-{suffix}" for n in range(3)]
+    heads = [0, 0, 0]
+    items: list[Item] = []
+    for n, (stream_index, count, expect, repeats) in enumerate(plan):
+        if repeats is not None and repeats < n:
+            stream, events, expected = items[repeats]
+            items.append((stream, events, expected))
+            continue
+        head = heads[stream_index]
+        expected = {"head": head, "any": None, "stale": head - 1 if head else 1}[expect]
+        items.append((streams[stream_index], moves(count, head), expected))
+        heads[stream_index] += count
+    return items
+
+
+async def outcome(url: str, items: list[Item], *, batch: bool) -> tuple[Any, ...]:
+    """Append ``items`` either way; return the results (or error code) and the rows."""
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        results: Any
+        try:
+            if batch:
+                results = [shape(r) for r in await append_batch(conn, items)]
+            else:
+                results = [
+                    shape(await append(conn, stream, events, expected, channel=None))
+                    for stream, events, expected in items
+                ]
+        except (VersionConflictError, EventIdConflictError) as e:
+            results = e.code
+            await conn.rollback()
+        # Only this example's streams: earlier examples' clock times differ.
+        streams = sorted({stream for stream, _, _ in items})
+        rows = await (await conn.execute(STREAM_ROWS_SQL, (streams,))).fetchall()
+        await conn.commit()
+        return results, rows
+
+
 class TestSameAsSequentialAppends:
     def test_rows_and_results_match(
         self, database_url: str, admin_url: str, template_database: str
@@ -144,6 +196,22 @@ class TestSameAsSequentialAppends:
             sequential, sequential_rows_ = run(sequential_rows(other_url, items))
         assert [shape(r) for r in sequential] == [shape(r) for r in batched]
         assert sequential_rows_ == batched_rows
+
+    # The fixtures are per test, not per example: each example appends to streams
+    # of its own in the same two databases, which both see the same history.
+    @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(plan=append_batch_plans)
+    def test_any_plan_matches(
+        self,
+        database_url: str,
+        other_database_url: str,
+        plan: list[tuple[int, int, str, int | None]],
+    ) -> None:
+        """Random items, conflicts and retries included, batched and appended one by one."""
+        items = concrete_items(plan)
+        batched = run(outcome(database_url, items, batch=True))
+        sequential = run(outcome(other_database_url, items, batch=False))
+        assert sequential == batched
 
     def test_results_are_what_is_read_back(self, database_url: str) -> None:
         items = plan()
