@@ -12,6 +12,7 @@ randomness.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import secrets
 import uuid
@@ -121,6 +122,10 @@ class Request:
     check: Check | None = None
 
 
+_Decided = tuple[list[NewEvent], MatchState, int]
+"""A decided request: its new events, the state after them, the version they follow."""
+
+
 class _AppendRefused(Exception):
     """The database refused a batch's append; raised to roll its transaction back."""
 
@@ -179,6 +184,7 @@ class Recorder:
         self._notifier = notifier
         self._cache: OrderedDict[str, tuple[int, MatchState]] = OrderedDict()
         self._cache_size = cache_size
+        self._turn = asyncio.Lock()
 
     @property
     def pool(self) -> AsyncConnectionPool[Any]:
@@ -267,6 +273,12 @@ class Recorder:
         ``record`` once per request; so are they when two requests name one stream
         (each is decided against the events of the one before). ``after_append`` runs
         once, in the transaction, with every request's ``Recorded`` that wrote events.
+
+        New streams (``expected_version`` 0, not cached) are decided before the
+        transaction opens, so two batches in flight overlap their deciding with each
+        other's writing; their appends take turns in call order, so batches are
+        recorded in the order they were handed over (an import's, in its input order;
+        a refused batch's requests follow it one by one before the next batch).
         """
         if len({request.stream for request in requests}) < len(requests):
             # A later request of a stream must be decided against the earlier one's
@@ -276,20 +288,72 @@ class Recorder:
                 for request in requests
             ]
         outcomes: list[Recorded | DomainError | None] = [None] * len(requests)
-        decided: list[tuple[int, list[NewEvent], MatchState, int]] = []
-        one_by_one = False
+        early: dict[int, _Decided] = {}
+        for index, request in enumerate(requests):
+            if request.expected_version == 0 and request.stream not in self._cache:
+                try:
+                    early[index] = await self._decide(None, request)
+                except DomainError as e:
+                    outcomes[index] = e
+        # Batches take turns from here until their append has run: a transaction's
+        # first write fixes its events' positions, so positions follow call order.
+        turn = self._turn if len(requests) > 1 else None
+        held = False
+        if turn is not None:
+            await turn.acquire()
+            held = True
+
+        def appended() -> None:
+            nonlocal held
+            if turn is not None and held:
+                held = False
+                turn.release()
+
+        try:
+            refused = await self._write(requests, early, outcomes, after_append, appended)
+            if refused is not None and len(refused) > 1:
+                # The batch's append was refused: record each decided request alone
+                # (deciding it again: nothing of the batch was stored or cached).
+                for index in refused:
+                    single: list[Recorded | DomainError | None] = [None]
+                    await self._write([requests[index]], {}, single, after_append, None)
+                    outcomes[index] = single[0]
+        finally:
+            appended()
+        return _finished(outcomes)
+
+    async def _write(
+        self,
+        requests: Sequence[Request],
+        early: Mapping[int, _Decided],
+        outcomes: list[Recorded | DomainError | None],
+        after_append: AfterBatch | None,
+        appended: Callable[[], None] | None,
+    ) -> list[int] | None:
+        """Decide what is left, append, project and commit; fill ``outcomes``.
+
+        ``appended`` is called once the append has run. Returns ``None`` when the
+        transaction committed, or the indexes of the requests whose batch the
+        database refused (one: its error is its outcome).
+        """
+        decided: list[tuple[int, _Decided]] = []
         async with self._pool.connection() as conn:
             try:
                 async with conn.transaction():
                     for index, request in enumerate(requests):
-                        try:
-                            decided.append((index, *await self._decide(conn, request)))
-                        except DomainError as e:
-                            outcomes[index] = e
+                        if index in early:
+                            decided.append((index, early[index]))
+                        elif outcomes[index] is None:
+                            try:
+                                decided.append((index, await self._decide(conn, request)))
+                            except DomainError as e:
+                                outcomes[index] = e
                     try:
                         results = await self._append(conn, requests, decided)
                     except ConflictError as e:
                         raise _AppendRefused(e) from e  # rolls the transaction back
+                    if appended is not None:
+                        appended()
                     done = [
                         Recorded(
                             requests[index].stream,
@@ -298,10 +362,8 @@ class Recorder:
                             after,
                             result.already_recorded,
                         )
-                        for (index, _, after, _), result in zip(decided, results, strict=True)
+                        for (index, (_, after, _)), result in zip(decided, results, strict=True)
                     ]
-                    for (index, *_), recorded in zip(decided, done, strict=True):
-                        outcomes[index] = recorded
                     # A retry of events already recorded (the same ids, as two imports of
                     # one log racing) was projected the first time: project nothing twice.
                     fresh = [recorded for recorded in done if not recorded.already_recorded]
@@ -314,27 +376,19 @@ class Recorder:
             except _AppendRefused as refused:
                 if len(decided) == 1:
                     outcomes[decided[0][0]] = refused.error
-                    return _finished(outcomes)
-                one_by_one = True
-        if one_by_one:
-            # Once this connection is back in the pool (two batches in flight must not
-            # wait for each other's), record each decided request alone.
-            for index, *_ in decided:
-                (outcomes[index],) = await self.record_batch(
-                    [requests[index]], after_append=after_append
-                )
-            return _finished(outcomes)
-        for recorded in done:
+                return [index for index, _ in decided]
+        for (index, _), recorded in zip(decided, done, strict=True):
+            outcomes[index] = recorded
             self._remember(recorded.stream, recorded.version, recorded.state)
         if self._notifier is not None and fresh:
             self._notifier.notify()
-        return _finished(outcomes)
+        return None
 
     @staticmethod
     async def _append(
         conn: psycopg.AsyncConnection[Any],
         requests: Sequence[Request],
-        decided: Sequence[tuple[int, list[NewEvent], MatchState, int]],
+        decided: Sequence[tuple[int, _Decided]],
     ) -> list[AppendResult]:
         """Append every decided request's events with one statement, in order."""
         batch = iter(
@@ -342,7 +396,7 @@ class Recorder:
                 conn,
                 [
                     (requests[index].stream, new, version)
-                    for index, new, _, version in decided
+                    for index, (new, _, version) in decided
                     if new
                 ],
             )
@@ -351,14 +405,17 @@ class Recorder:
         # that its stream is at the version it was decided against.
         return [
             next(batch) if new else await append(conn, requests[index].stream, new, version)
-            for index, new, _, version in decided
+            for index, (new, _, version) in decided
         ]
 
     async def _decide(
-        self, conn: psycopg.AsyncConnection[Any], request: Request
-    ) -> tuple[list[NewEvent], MatchState, int]:
-        """Return a request's new events, the state after them and the version they follow."""
-        if request.expected_version == 0 and request.stream not in self._cache:
+        self, conn: psycopg.AsyncConnection[Any] | None, request: Request
+    ) -> _Decided:
+        """Return a request's new events, the state after them and the version they follow.
+
+        ``conn`` ``None``: the request's stream is new, so there is nothing to read.
+        """
+        if conn is None or (request.expected_version == 0 and request.stream not in self._cache):
             # A new stream has nothing to load; if it exists after all, the append
             # refuses it (or recognises a retry of the very same events).
             state, version = MatchState(), 0
@@ -384,7 +441,7 @@ class Recorder:
 
     async def _decide_all(
         self,
-        conn: psycopg.AsyncConnection[Any],
+        conn: psycopg.AsyncConnection[Any] | None,
         stream: str,
         state: MatchState,
         version: int,
@@ -400,9 +457,8 @@ class Recorder:
                 # What a takeback restores is older than the cached state: fold the
                 # stream again, with this batch's events so far.
                 if raw is None:
-                    raw = [
-                        (r.version, Event(r.type, r.data)) for r in await read_stream(conn, stream)
-                    ]
+                    recorded = [] if conn is None else await read_stream(conn, stream)
+                    raw = [(r.version, Event(r.type, r.data)) for r in recorded]
                 state = fold_stream(raw + list(enumerate(events, start=version + 1)))
             else:
                 state = stepped

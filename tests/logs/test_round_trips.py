@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
+from cli.importer import BATCH_MATCHES
 from domain.stream import CreateMatch, MatchConfig, Play, StartRound
 from projections.matches import project_match_summary
 from store.accounts import create_player
@@ -32,6 +33,16 @@ class TestCanonicalRoundTrip:
         code, out, err = cli(database_url, "export", "--all")
         assert 0 == code, err
         assert body == out
+
+    def test_matches_are_recorded_in_the_order_read(
+        self, database_url: str, tmp_path: Path
+    ) -> None:
+        """Several batches in flight still record in input order: export gives the file back."""
+        source = tmp_path / "in.jsonl"
+        body = simulated(source, "kozel", "default", matches=3 * BATCH_MATCHES + 5)
+        code, _, err = cli(database_url, "import", str(source))
+        assert 0 == code, err
+        assert body == cli(database_url, "export", "--all")[1]
 
     def test_importing_twice_records_nothing_new(self, database_url: str, tmp_path: Path) -> None:
         source = tmp_path / "in.jsonl"
