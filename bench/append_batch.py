@@ -40,24 +40,13 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.store_append import MOVE
 from domain.events import NewEvent
 from store import migrate
 from store.database import canonical_url, with_database
 from store.embedded import start_embedded
 from store.events import append, append_batch
 
-MOVE = {
-    "seat": 1,
-    "round": 2,
-    "ply": 17,
-    "move": "scuttle 9H 7D",
-    "card": "9H",
-    "target": "7D",
-    "from": "hand",
-    "to": "scrap",
-    "seen_by": ["north", "south"],
-    "clock_ms": 1234567,
-}
 METADATA = {"recorded_by": "bench", "request_id": "00000000-0000-0000-0000-000000000000"}
 START = datetime(2026, 1, 1, tzinfo=UTC)
 

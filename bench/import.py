@@ -2,6 +2,7 @@
 
     python bench/import.py                      # 2,000 matches, 3 timed runs, --jobs 1 and 2
     python bench/import.py --matches 500 --runs 1 --jobs 2
+    python bench/import.py --matches 500 --season   # all in one competition per game
 
 It simulates the matches (half Cuttle standard ``short``, half Kozel with loss
 limit 4) with ``matchlog simulate``, then runs ``matchlog import -q FILE`` as its
@@ -18,6 +19,10 @@ on the embedded server, of PostgreSQL (every backend and helper process): their 
 bounds what the machine's cores can import, however the work is spread. Start-up
 (the interpreter, imports, and with ``--jobs`` each worker's) is in the import's
 CPU, so small files overstate it: the 4x run shows the steady cost.
+
+``--season`` puts every Cuttle match into one competition and every Kozel match into
+another, as a club's season log would be: each match that ends then recomputes its
+competition's standings (in the 4x file, four competitions per game).
 """
 
 from __future__ import annotations
@@ -83,6 +88,34 @@ def _renamer(copy: int) -> Callable[[re.Match[str]], str]:
         return str(uuid.uuid5(uuid.UUID(m.group(0)), str(copy)))
 
     return rename
+
+
+_GAME = re.compile(r'"game":"([a-z]+)"')
+
+
+def into_seasons(path: Path) -> None:
+    """Put every match of ``path`` into its game's competition, as a season's log is.
+
+    Each finished match then recomputes its competition's standings, which read all
+    the competition's finished matches so far.
+    """
+    lines = path.read_text().splitlines(keepends=True)
+    game = ""
+    with path.open("w") as out:
+        for line in lines:
+            if line.startswith('{"matchlog"'):
+                found = _GAME.search(line)
+                assert found is not None, line[:80]
+                game = found.group(1)
+                season = f'{{"id":"{_season(game)}","name":"Season ({game})"}}'
+                line = line.replace('"competition":null', f'"competition":{season}', 1)
+            elif '"type":"MatchCreated"' in line:
+                line = line.replace('"competition_id":null', f'"competition_id":"{_season(game)}"')
+            out.write(line)
+
+
+def _season(game: str) -> uuid.UUID:
+    return uuid.uuid5(uuid.NAMESPACE_URL, f"matchlog-bench-season-{game}")
 
 
 def fresh_database(admin_url: str) -> str:
@@ -182,6 +215,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="timed runs of the 1x file")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
+        "--season",
+        action="store_true",
+        help="put the matches into one competition per game (standings recomputed as they end)",
+    )
+    parser.add_argument(
         "--jobs", type=int, nargs="+", default=[1, 2], help="`matchlog import --jobs` values"
     )
     args = parser.parse_args()
@@ -197,6 +235,8 @@ def main() -> None:
         one, four = root / "x1.jsonl", root / "x4.jsonl"
         started = time.perf_counter()
         simulate(one, args.matches, args.seed)
+        if args.season:
+            into_seasons(one)
         multiply(one, four, 4)
         print(
             f"simulated {args.matches} matches in {time.perf_counter() - started:.1f} s; "

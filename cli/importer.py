@@ -1,10 +1,12 @@
-"""``matchlog import``: read game logs and record them through the recorder, match by match.
+"""``matchlog import``: read game logs and record them through the recorder.
 
 Files, folders and ``-`` (stdin), either format, gzip or not (recognised by content,
 not by name). Each match is checked by the same engine and recorder as the API and
-recorded in one transaction or not at all; a bad match is reported as
-``file:line: CODE reason`` and the import goes on. Input is streamed: one match is
-held in memory at a time.
+recorded whole or not at all, in input order; a bad match is reported as
+``file:line: CODE reason`` and the import goes on. Matches are recorded in batches
+(``BATCH_MATCHES``, one transaction each; a batch the database refuses is recorded
+match by match), because every SQL statement costs a fixed slice of Python time.
+Input is streamed: only the batches in flight are held in memory.
 """
 
 from __future__ import annotations
@@ -510,9 +512,10 @@ async def run_import(
 ) -> Summary:
     """Import every match of ``paths`` and return what happened; problems are printed.
 
-    With ``jobs`` above 1, matches are checked and recorded by that many worker
-    processes (each with its own recorder; one match is still one transaction), while
-    this process reads the input; results are reported in input order.
+    With ``jobs`` above 1, batches of matches are checked and recorded by that many
+    worker processes (each with its own recorder), while this process reads the
+    input; results are reported in input order, but the workers' batches may be
+    recorded in another order.
     """
     summary = Summary()
     url = database_url()

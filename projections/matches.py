@@ -9,13 +9,26 @@ from typing import Any
 import psycopg
 
 from domain.match import series_score
-from domain.stream import MatchState
+from domain.stream import MatchConfig, MatchState
 from store.recorder import Projection
 
 
 def match_id_of(stream: str) -> str:
     """Return the match id part of a match stream name (``<game>-<uuid>``)."""
     return stream.split("-", 1)[1]
+
+
+def match_identity(stream: str, config: MatchConfig) -> tuple[Any, ...]:
+    """Return the columns a match's read-model rows start with: id, stream, game,
+    variant, competition and players."""
+    return (
+        match_id_of(stream),
+        stream,
+        config.game,
+        config.variant,
+        config.competition_id,
+        list(config.players),
+    )
 
 
 def status_of(state: MatchState) -> str:
@@ -79,12 +92,7 @@ async def project_match_summary(
         config = state.config
         created.extend(
             (
-                match_id_of(stream),
-                stream,
-                config.game,
-                config.variant,
-                config.competition_id,
-                list(config.players),
+                *match_identity(stream, config),
                 config.dealing,
                 started.recorded_at,
                 *summary,

@@ -17,7 +17,7 @@ from psycopg.rows import dict_row
 
 from domain.match import CuttleSeries, KozelSeries, series_score
 from domain.stream import MatchState
-from projections.matches import match_id_of, result_of
+from projections.matches import match_identity, result_of
 from store.recorder import Projection
 
 
@@ -115,12 +115,7 @@ async def project_series(
         result = result_with_resignation(state)
         rows.extend(
             (
-                match_id_of(stream),
-                stream,
-                config.game,
-                config.variant,
-                config.competition_id,
-                list(config.players),
+                *match_identity(stream, config),
                 json.dumps(rounds_of(state)),
                 json.dumps(series_score(state.series)),
                 None if result is None else json.dumps(result),
