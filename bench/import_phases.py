@@ -26,6 +26,7 @@ from uuid import UUID
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from cli.importer import loads_line  # noqa: E402
 from cli.simulate import simulated_lines  # noqa: E402
 from domain.events import Event  # noqa: E402
 from domain.logs import jsonl  # noqa: E402
@@ -40,7 +41,7 @@ def read_all(lines: list[str]) -> list[MatchLog]:
     """Read every match of the canonical log ``lines``."""
     reader = Lines(lines)
     logs = []
-    while (log := jsonl.read_match(reader, MatchBuilder())) is not None:
+    while (log := jsonl.read_match(reader, MatchBuilder(), loads=loads_line)) is not None:
         logs.append(log)
     return logs
 
