@@ -192,6 +192,35 @@ class TestKeepsGoing:
         assert "1 refused" in err
         assert len(lines) - (starts[2] - starts[1]) - 2 == stored_events(database_url)
 
+    def test_a_match_the_database_refuses_leaves_its_batch_recorded(
+        self, database_url: str, tmp_path: Path
+    ) -> None:
+        """The batch's transaction is refused, then its matches are recorded one by one."""
+        body = simulated(tmp_path / "five.jsonl", "kozel", "default", matches=5)
+        lines = body.splitlines()
+        starts = [*(i for i, line in enumerate(lines) if line.startswith('{"matchlog"')), None]
+        third = lines[starts[2] : starts[3]]
+        # The third match's events, recorded first under another match id.
+        header = json.loads(third[0])
+        header["match"] = "0b6c3e58-1f7d-4c2a-9e8b-5a4d3c2b1a09"
+        assert (
+            0
+            == cli(
+                database_url,
+                "import",
+                write(tmp_path / "x.jsonl", [json.dumps(header), *third[1:]]),
+            )[0]
+        )
+        path = write(tmp_path / "five.jsonl", lines)
+        code, _, err = cli(database_url, "import", path)
+        assert 1 == code
+        assert [f"{path}:{starts[2] + 1}: EVENT_ID_CONFLICT"] == re.findall(
+            r"^(\S+: [A-Z_]+) ", err, re.MULTILINE
+        )
+        assert "4 matches imported" in err
+        # Four matches from the file, and the third's events under the other id.
+        assert len(lines) - 5 == stored_events(database_url)
+
     @pytest.mark.parametrize("jobs", ["1", "2"])
     def test_a_match_twice_in_one_file_is_recorded_once(
         self, database_url: str, tmp_path: Path, lines: list[str], jobs: str
