@@ -12,6 +12,7 @@ from pathlib import Path
 
 import psycopg
 
+from cli.importer import BATCH_MATCHES
 from tests.logs.support import cli, simulated
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -26,7 +27,8 @@ def stored_streams(database_url: str) -> dict[str, int]:
 class TestKilledImport:
     def test_kill_9_leaves_only_whole_matches(self, database_url: str, tmp_path: Path) -> None:
         path = tmp_path / "many.jsonl"
-        body = simulated(path, "kozel", "default", matches=40, seed=4)
+        # Several batches (one transaction each), so the kill lands between two.
+        body = simulated(path, "kozel", "default", matches=6 * BATCH_MATCHES, seed=4)
         announced = {
             f"kozel-{h['match']}": h["events"]
             for h in map(json.loads, body.splitlines())
