@@ -751,15 +751,21 @@ def import_(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     jobs: Annotated[
         int,
-        typer.Option("--jobs", "-j", min=1, help="Worker processes that check and record matches."),
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Worker processes that check and record matches: the number of cores "
+            "speeds up large files (matches may then be recorded out of input order).",
+        ),
     ] = 1,
 ) -> None:
     """Import game logs (canonical JSON Lines or text notation, gzip or not).
 
     Every match is replayed through the engine and recorded whole or not at all.
     Bad matches are reported as FILE:LINE: CODE reason and skipped; importing a
-    match again records nothing new. Exit code 0 only when every match was imported
-    or already recorded.
+    match again records nothing new. Exit code 0 only when every match was
+    imported or already recorded.
 
     Examples: matchlog import season.jsonl.gz · matchlog import --dry-run logs/ ·
     zcat old.jsonl.gz | matchlog import - · matchlog import -j 2 big.jsonl
