@@ -41,8 +41,8 @@ import psycopg
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.store_append import MOVE
+from bench.support import fresh_database
 from domain.events import NewEvent
-from store import migrate
 from store.database import canonical_url, with_database
 from store.embedded import start_embedded
 from store.events import append, append_batch
@@ -118,14 +118,6 @@ async def one_run(url: str, streams: int, events: int, batch: int | None) -> Fig
     )
 
 
-def bench_database(admin_url: str) -> str:
-    name = f"matchlog_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    migrate.upgrade(with_database(admin_url, name))
-    return name
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -143,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     configured = os.environ.get("MATCHLOG_DATABASE_URL")
     with tempfile.TemporaryDirectory(prefix="matchlog-bench-") as tmp:
         admin_url = canonical_url(configured) if configured else start_embedded(Path(tmp)).admin_url
-        name = bench_database(admin_url)
+        name = fresh_database(admin_url)
         url = with_database(admin_url, name)
         try:
             runs: dict[str, list[Figures]] = {label: [] for label, _ in ways}

@@ -43,12 +43,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
-import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from store import migrate  # noqa: E402
+from bench.support import fresh_database  # noqa: E402
 from store.database import canonical_url, with_database  # noqa: E402
 from store.embedded import start_embedded  # noqa: E402
 
@@ -118,14 +117,9 @@ def _season(game: str) -> uuid.UUID:
     return uuid.uuid5(uuid.NAMESPACE_URL, f"matchlog-bench-season-{game}")
 
 
-def fresh_database(admin_url: str) -> str:
-    """Create and migrate a new database; return its URL."""
-    name = f"bench_import_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = with_database(admin_url, name)
-    migrate.upgrade(url)
-    return url
+def fresh_url(admin_url: str) -> str:
+    """Return the URL of a new, migrated database for one run."""
+    return with_database(admin_url, fresh_database(admin_url, "bench_import"))
 
 
 def server_cpu(pgdata: Path | None) -> float:
@@ -247,9 +241,9 @@ def main() -> None:
         for jobs in args.jobs:
             runs = []
             for number in range(args.runs):
-                runs.append(run_import(fresh_database(admin_url), one, jobs, pgdata))
+                runs.append(run_import(fresh_url(admin_url), one, jobs, pgdata))
                 print(f"  --jobs {jobs}, 1x run {number + 1}: {runs[-1].figures()}")
-            four_run = run_import(fresh_database(admin_url), four, jobs, pgdata)
+            four_run = run_import(fresh_url(admin_url), four, jobs, pgdata)
             print(f"  --jobs {jobs}, 4x run: {four_run.figures()}")
             median = statistics.median(r.events / r.seconds for r in runs)
             print(f"--jobs {jobs}: median 1x {median:,.0f} validated events/s (target >= 20,000)")

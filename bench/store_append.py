@@ -43,8 +43,8 @@ from psycopg.types.json import Jsonb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.support import fresh_database
 from domain.events import NewEvent
-from store import migrate
 from store.database import canonical_url, with_database
 from store.embedded import start_embedded
 from store.events import Notifier, append
@@ -215,12 +215,9 @@ def run_eventsourcing(recorder: Any, batch: int, writers: int, seconds: float) -
 
 
 def bench_database(admin_url: str) -> str:
-    name = f"matchlog_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = with_database(admin_url, name)
-    migrate.upgrade(url)
-    with psycopg.connect(url) as conn:
+    """Create the run's database (with the plain table beside ours); return its name."""
+    name = fresh_database(admin_url)
+    with psycopg.connect(with_database(admin_url, name)) as conn:
         conn.execute(PLAIN_TABLE)
     return name
 
