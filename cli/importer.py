@@ -22,7 +22,7 @@ import sys
 import time
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -211,15 +211,17 @@ class Outcome:
 class _Pending:
     """A checked match waiting for the recorder: its request and what settling it needs.
 
-    ``compare`` tells a match already recorded (``present``) from a clash, when its
-    stream turns out to exist.
+    ``events`` (event id or ``None``, type, data) are what its stream should hold,
+    compared with what it does hold when the stream turns out to exist; ``with_ids``
+    says whether the ids count (a text log's are derived, a canonical log's given).
     """
 
     request: Request
     steps: Sequence[Step]
     header: LogHeader
     new_players: list[tuple[str, str]]
-    compare: Callable[[], Awaitable[Outcome]]
+    events: Sequence[tuple[str | None, str, Any]]
+    with_ids: bool
 
 
 class Importer:
@@ -231,11 +233,6 @@ class Importer:
         self._dry_run = dry_run
         self._players: set[str] = set()
         self._competitions: set[str] = set()
-
-    async def import_match(self, log: MatchLog) -> Outcome:
-        """Check one read match and record it unless it is already recorded or refused."""
-        (outcome,) = await self.import_batch([log])
-        return outcome
 
     async def import_batch(self, logs: Sequence[MatchLog]) -> list[Outcome]:
         """Check read matches and record the good ones in one transaction, each whole.
@@ -287,15 +284,17 @@ class Importer:
         if isinstance(result, LogRefused):
             return Outcome("refused", errors=(result.error,))
         if isinstance(result, VersionConflictError):
-            return await pending.compare()
+            return await self._compare(pending) or _refused(
+                header.line, "VERSION_CONFLICT", f"{stream!r} changed while it was imported"
+            )
         if isinstance(result, EventIdConflictError):
             # The recorder appends a new stream without reading it first, so a stream
             # already holding some of these ids (with other events after or among
             # them) surfaces here: compare it like any existing stream. Ids recorded
-            # in another stream are this log's own fault.
-            if await self._stream_exists(stream):
-                return await pending.compare()
-            return _refused(header.line, result.code, result.message)
+            # in another stream (this one is empty) are this log's own fault.
+            return await self._compare(pending) or _refused(
+                header.line, result.code, result.message
+            )
         if isinstance(result, DomainError):
             # Find the line: the recorder says what was refused, a replay says where.
             located = replay(pending.steps).error
@@ -329,13 +328,9 @@ class Importer:
             if e.event_id is not None and e.recorded_at is not None
         ]
         player_ids = [p.id or "" for p in header.players]
-
-        async def compare() -> Outcome:
-            return await self._present(stream, header.line, logged, with_ids=True) or _refused(
-                header.line, "VERSION_CONFLICT", f"{stream!r} changed while it was imported"
-            )
-
-        return await self._pending(stream, steps, identities, check, header, player_ids, compare)
+        return await self._pending(
+            stream, steps, identities, check, header, player_ids, (logged, True)
+        )
 
     async def _text(self, log: MatchLog, header: LogHeader) -> Outcome | _Pending:
         player_ids = [p.id or text_player_id(p.name) for p in header.players]
@@ -386,16 +381,8 @@ class Importer:
             metadata = {**_IMPORT_METADATA, "tags": dict(header.tags)}
             identities[0] = EventIdentity(identities[0].event_id, played, metadata)
         # The replay resolved the text's notes and takebacks into versions: record those.
-
-        async def compare() -> Outcome:
-            return await self._present(
-                stream, header.line, regenerated, with_ids=False
-            ) or _refused(
-                header.line, "VERSION_CONFLICT", f"{stream!r} changed while it was imported"
-            )
-
         return await self._pending(
-            stream, replayed.steps, identities, check, header, player_ids, compare
+            stream, replayed.steps, identities, check, header, player_ids, (regenerated, False)
         )
 
     def _dry(self, steps: Sequence[Step], check: Any) -> Outcome:
@@ -413,9 +400,12 @@ class Importer:
         check: Any,
         header: LogHeader,
         player_ids: Sequence[str],
-        compare: Callable[[], Awaitable[Outcome]],
+        expected: tuple[Sequence[tuple[str | None, str, Any]], bool],
     ) -> Outcome | _Pending:
-        """Return the recorder's request for a new match (refused: its outcome)."""
+        """Return the recorder's request for a new match (refused: its outcome).
+
+        ``expected`` is what its stream should hold and whether event ids count.
+        """
         if header.competition_id is not None and header.competition_id not in self._competitions:
             # Check the first match of a competition before creating the competition,
             # so a refused match leaves no row behind (once per competition and import).
@@ -436,12 +426,16 @@ class Importer:
             identities=identities,
             check=check,
         )
-        return _Pending(request, steps, header, new_players, compare)
+        return _Pending(request, steps, header, new_players, *expected)
 
-    async def _stream_exists(self, stream: str) -> bool:
-        async with self._pool.connection() as conn:
-            cur = await conn.execute("SELECT 1 FROM events WHERE stream = %s LIMIT 1", (stream,))
-            return await cur.fetchone() is not None
+    async def _compare(self, pending: _Pending) -> Outcome | None:
+        """Compare a match with its stream: ``present``, MATCH_EXISTS, or ``None`` if empty."""
+        return await self._present(
+            pending.request.stream,
+            pending.header.line,
+            pending.events,
+            with_ids=pending.with_ids,
+        )
 
     async def _present(
         self,
