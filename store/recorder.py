@@ -290,7 +290,7 @@ class Recorder:
         outcomes: list[Recorded | DomainError | None] = [None] * len(requests)
         early: dict[int, _Decided] = {}
         for index, request in enumerate(requests):
-            if request.expected_version == 0 and request.stream not in self._cache:
+            if self._is_new(request):
                 try:
                     early[index] = await self._decide(None, request)
                 except DomainError as e:
@@ -413,13 +413,14 @@ class Recorder:
     ) -> _Decided:
         """Return a request's new events, the state after them and the version they follow.
 
-        ``conn`` ``None``: the request's stream is new, so there is nothing to read.
+        ``conn`` may be ``None`` for a new stream (``_is_new``): there is nothing to read.
         """
-        if conn is None or (request.expected_version == 0 and request.stream not in self._cache):
+        if self._is_new(request):
             # A new stream has nothing to load; if it exists after all, the append
             # refuses it (or recognises a retry of the very same events).
             state, version = MatchState(), 0
         else:
+            assert conn is not None, "only a new stream is decided outside a transaction"
             state, version = await self.load(conn, request.stream)
         if request.expected_version is not None and request.expected_version != version:
             raise VersionConflictError(
@@ -438,6 +439,10 @@ class Recorder:
             request.check(events)
         new = _new_events(events, dict(request.metadata or {}), request.identities)
         return new, after, version
+
+    def _is_new(self, request: Request) -> bool:
+        """Whether a request must start its stream, and this recorder has not seen it."""
+        return request.expected_version == 0 and request.stream not in self._cache
 
     async def _decide_all(
         self,
