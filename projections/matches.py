@@ -31,6 +31,15 @@ def match_identity(stream: str, config: MatchConfig) -> tuple[Any, ...]:
     )
 
 
+def values_list(row: str, rows: Sequence[Sequence[Any]]) -> tuple[str, list[Any]]:
+    """Return ``row`` (a parenthesised placeholder list) once per row, and the rows' values flat.
+
+    >>> values_list("(%s, %s)", [(1, 2), (3, 4)])
+    ('(%s, %s), (%s, %s)', [1, 2, 3, 4])
+    """
+    return ", ".join([row] * len(rows)), [value for values in rows for value in values]
+
+
 def status_of(state: MatchState) -> str:
     """Return ``live``, ``finished`` or ``void`` (a finished match an admin voided)."""
     if state.voided:
@@ -65,7 +74,7 @@ async def project_match_summary(
     New matches (their ``MatchCreated`` among the events) are inserted by one
     statement, however many an import records at once.
     """
-    created: list[Any] = []
+    created: list[tuple[Any, ...]] = []
     for projection in projections:
         stream, state, events = projection.stream, projection.state, projection.events
         if not events or state.config is None or state.series is None:
@@ -90,20 +99,12 @@ async def project_match_summary(
             )
             continue
         config = state.config
-        created.extend(
-            (
-                *match_identity(stream, config),
-                config.dealing,
-                started.recorded_at,
-                *summary,
-            )
+        created.append(
+            (*match_identity(stream, config), config.dealing, started.recorded_at, *summary)
         )
     if created:
-        rows = len(created) // _MATCH_ROW.count("%s")
-        await conn.execute(
-            f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES " + ", ".join([_MATCH_ROW] * rows),
-            created,
-        )
+        rows, params = values_list(_MATCH_ROW, created)
+        await conn.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES {rows}", params)
 
 
 async def find_match(conn: psycopg.AsyncConnection[Any], match_id: Any) -> dict[str, Any] | None:

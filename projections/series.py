@@ -17,7 +17,7 @@ from psycopg.rows import dict_row
 
 from domain.match import CuttleSeries, KozelSeries, series_score
 from domain.stream import MatchState
-from projections.matches import match_identity, result_of
+from projections.matches import match_identity, result_of, values_list
 from store.recorder import Projection
 
 
@@ -103,7 +103,7 @@ async def project_series(
     conn: psycopg.AsyncConnection[Any], projections: Sequence[Projection]
 ) -> None:
     """Insert or update the ``match_series`` row of each stream after its events (one statement)."""
-    rows: list[Any] = []
+    rows: list[tuple[Any, ...]] = []
     for projection in projections:
         stream, state, events = projection.stream, projection.state, projection.events
         if state.config is None or state.series is None:
@@ -113,7 +113,7 @@ async def project_series(
         config = state.config
         ended = next((e.global_position for e in events if e.type == "MatchEnded"), None)
         result = result_with_resignation(state)
-        rows.extend(
+        rows.append(
             (
                 *match_identity(stream, config),
                 json.dumps(rounds_of(state)),
@@ -124,15 +124,14 @@ async def project_series(
         )
     if not rows:
         return
-    count = len(rows) // _SERIES_ROW.count("%s")
+    values, params = values_list(_SERIES_ROW, rows)
     await conn.execute(
         "INSERT INTO match_series (match_id, stream, game, variant, competition_id, players,"
-        " rounds, totals, result, ended_position) VALUES "
-        + ", ".join([_SERIES_ROW] * count)
-        + " ON CONFLICT (match_id) DO UPDATE SET rounds = EXCLUDED.rounds,"
+        f" rounds, totals, result, ended_position) VALUES {values}"
+        " ON CONFLICT (match_id) DO UPDATE SET rounds = EXCLUDED.rounds,"
         " totals = EXCLUDED.totals, result = EXCLUDED.result,"
         " ended_position = coalesce(EXCLUDED.ended_position, match_series.ended_position)",
-        rows,
+        params,
     )
 
 
