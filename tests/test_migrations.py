@@ -54,3 +54,19 @@ def test_events_table_refuses_update_and_delete(database_url: str) -> None:
                 conn.execute(sql)
             conn.rollback()
         assert 1 == conn.execute("SELECT count(*) FROM events").fetchone()[0]  # type: ignore[index]
+
+
+def event_indexes(url: str) -> set[str]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'events'").fetchall()
+    return {r[0] for r in rows}
+
+
+def test_events_keep_only_the_indexes_their_readers_use(database_url: str) -> None:
+    # Every index costs every append; 0008 dropped the category index nothing read.
+    expected = {"events_pkey", "events_stream_version_key", "events_event_id_key"}
+    assert expected | {"events_series_idx"} == event_indexes(database_url)
+    migrate.downgrade(database_url, "0007")
+    assert "events_category_idx" in event_indexes(database_url)
+    migrate.upgrade(database_url)
+    assert "events_category_idx" not in event_indexes(database_url)
