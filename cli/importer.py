@@ -158,24 +158,22 @@ def loads_line(line: str) -> Any:
         return json.loads(line)
 
 
+_read_jsonl = functools.partial(jsonl.read_match, loads=loads_line)
+
+
 def _reader(first: str) -> Any:
     if first.lstrip().startswith("{"):
-        return functools.partial(jsonl.read_match, loads=loads_line)
+        return _read_jsonl
     return text.read_match
 
 
-def read_logs(source: _Source) -> Iterator[MatchLog]:
-    """Yield each match of a source, errors attached; a file-level problem is a match too."""
-    lines = Lines(source.lines())
-    first = lines.next()
-    while first is not None and not first[1].strip():
-        first = lines.next()
+def _opening(source: _Source, lines: Lines) -> MatchLog | Any:
+    """Return the reader a source's format needs, or the match that says why there is none."""
+    first = lines.next_content()
     if first is None:
         if source.failure is None:
-            yield MatchLog(errors=[LogError(1, "EMPTY_LOG", "the input holds no match")])
-        else:
-            yield MatchLog(errors=[LogError(1, "TRUNCATED", source.failure)])
-        return
+            return MatchLog(errors=[LogError(1, "EMPTY_LOG", "the input holds no match")])
+        return MatchLog(errors=[LogError(1, "TRUNCATED", source.failure)])
     stripped = first[1].lstrip()
     if not stripped.startswith(("{", "[")):
         code = "UNKNOWN_FORMAT" if is_text_line(first[1]) else "NOT_TEXT"
@@ -184,10 +182,22 @@ def read_logs(source: _Source) -> Iterator[MatchLog]:
             if code == "NOT_TEXT"
             else "a log starts with a JSON header line '{...' or a text tag '[...'"
         )
-        yield MatchLog(errors=[LogError(first[0], code, message)])
-        return
-    read = _reader(first[1])
+        return MatchLog(errors=[LogError(first[0], code, message)])
     lines.push_back(first)
+    return _reader(first[1])
+
+
+def read_logs(source: _Source) -> Iterator[MatchLog]:
+    """Yield each match of a source, errors attached; a file-level problem is a match too."""
+    lines = Lines(source.lines())
+    read = _opening(source, lines)
+    if isinstance(read, MatchLog):
+        yield read
+        return
+    yield from _read_matches(source, lines, read)
+
+
+def _read_matches(source: _Source, lines: Lines, read: Any) -> Iterator[MatchLog]:
     while True:
         match = read(lines, MatchBuilder())
         if match is None:
@@ -196,6 +206,82 @@ def read_logs(source: _Source) -> Iterator[MatchLog]:
             match.errors.append(LogError(lines.number, "TRUNCATED", source.failure))
             source.failure = None
         yield match
+
+
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    """The raw lines of one or more whole matches of a JSON Lines log, for a worker to read.
+
+    ``start`` is the number of the line before the first; ``more`` says a header line
+    follows the chunk in the file (a match cut short then says the next match
+    starts, not that the file ends); ``failure`` is the damage the input ended
+    with, which the last match read reports (as ``read_logs`` does).
+    """
+
+    start: int
+    lines: list[str]
+    more: bool
+    failure: str | None = None
+
+    def logs(self) -> list[MatchLog]:
+        """Read the chunk's matches, as ``read_logs`` reads them from the whole file."""
+        # The reader only asks of the line after a match whether it is a header.
+        lines = Lines(
+            [*self.lines, '{"matchlog": null}'] if self.more else self.lines, start=self.start
+        )
+        end = self.start + len(self.lines)
+        matches = []
+        while (item := lines.next_content()) is not None and item[0] <= end:
+            lines.push_back(item)
+            match = _read_jsonl(lines, MatchBuilder())
+            assert match is not None, "a content line starts a match"
+            matches.append(match)
+        if self.failure is not None and matches:
+            matches[-1].errors.append(LogError(lines.number, "TRUNCATED", self.failure))
+        return matches
+
+
+def read_chunks(source: _Source) -> Iterator[MatchLog | _Chunk]:
+    """Yield a source's JSON Lines matches as raw chunks cut at their header lines.
+
+    Reading a JSON line costs more than handing its text to another process, so
+    with ``--jobs`` the workers read: this process only finds where each match
+    starts. Text logs and file-level problems come as read matches.
+    """
+    lines = Lines(source.lines())
+    read = _opening(source, lines)
+    if isinstance(read, MatchLog):
+        yield read
+        return
+    if read is not _read_jsonl:
+        yield from _read_matches(source, lines, read)
+        return
+    pending: list[str] = []
+    start = 0
+    while (item := lines.next()) is not None:
+        number, line = item
+        if pending and _starts_match(line):
+            yield _Chunk(start, pending, more=True)
+            pending = []
+        if not pending:
+            start = number - 1
+        pending.append(line)
+    yield _Chunk(start, pending, more=False, failure=source.failure)
+    source.failure = None
+
+
+def _starts_match(line: str) -> bool:
+    """Whether ``jsonl.read_match`` starts a match at ``line``: a header, as it tests one.
+
+    A header whose key is written with escapes is not seen here; then it stays in
+    the chunk before, where the worker's reader starts its match all the same.
+    """
+    if '"matchlog"' not in line or not is_text_line(line):
+        return False
+    try:
+        return jsonl.is_header(loads_line(line))
+    except (ValueError, RecursionError):
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -577,8 +663,9 @@ async def _import_all(
                     size = Path(name).stat().st_size if name != "-" else None
                     task = progress.add_task(shown, total=size)
                     source = _Source(shown, raw)
-                    for log in read_logs(source):
-                        for outcome, where in await workers.submit(log, shown):
+                    items = read_chunks(source) if jobs > 1 else read_logs(source)
+                    for item in items:
+                        for outcome, where in await workers.submit(item, shown):
                             _count(summary, outcome, where, console)
                         progress.update(task, completed=source.position())
                 finally:
@@ -623,10 +710,17 @@ def _start_worker(url: str, dry_run: bool) -> None:
     _collect_less()  # a worker lives for one import
 
 
-def _import_in_worker(logs: list[MatchLog]) -> list[Outcome]:
+def _import_in_worker(items: list[_Item]) -> list[list[Outcome]]:
     assert _worker is not None
     loop, importer = _worker
-    return loop.run_until_complete(importer.import_batch(logs))
+    return loop.run_until_complete(_import_items(importer, items))
+
+
+async def _import_items(importer: Importer, items: list[_Item]) -> list[list[Outcome]]:
+    """Import a batch of read matches and chunks; return each item's outcomes."""
+    read = [[item] if isinstance(item, MatchLog) else item.logs() for item in items]
+    outcomes = iter(await importer.import_batch([log for logs in read for log in logs]))
+    return [[next(outcomes) for _ in logs] for logs in read]
 
 
 BATCH_MATCHES = 32
@@ -637,36 +731,46 @@ BATCH_EVENTS = 4096
 """Events per transaction, at most (however few matches that makes)."""
 
 
+_Item = MatchLog | _Chunk
+"""What a batch is made of: read matches, or (with ``--jobs``) chunks a worker reads."""
+
+
+def _size(item: _Item) -> int:
+    """Return about how many events an item brings (a chunk: its lines)."""
+    if isinstance(item, MatchLog):
+        return len(item.events) + len(item.moves)
+    return len(item.lines)
+
+
 class _InFlight(ABC):
     """Batches of matches being imported concurrently, reported in input order.
 
-    ``submit`` gathers matches into a batch of up to ``BATCH_MATCHES`` matches or
+    ``submit`` gathers items into a batch of up to ``BATCH_MATCHES`` items or
     ``BATCH_EVENTS`` events; ``start`` begins a batch's import; at most ``limit``
     batches wait besides the newest. Memory stays flat: only those batches are held.
     """
 
     def __init__(self, limit: int) -> None:
         self._limit = limit
-        self._pending: deque[tuple[asyncio.Future[list[Outcome]], list[str]]] = deque()
-        self._batch: list[MatchLog] = []
+        self._pending: deque[tuple[asyncio.Future[list[list[Outcome]]], list[str]]] = deque()
+        self._batch: list[_Item] = []
         self._names: list[str] = []
         self._events = 0
 
     @abstractmethod
-    def start(self, logs: list[MatchLog]) -> asyncio.Future[list[Outcome]]:
-        """Begin importing one batch of matches."""
+    def start(self, items: list[_Item]) -> asyncio.Future[list[list[Outcome]]]:
+        """Begin importing one batch; its future gives each item's outcomes."""
 
-    async def submit(self, log: MatchLog, shown: str) -> list[tuple[Outcome, str]]:
-        """Add one match; return the outcomes finished meanwhile, in input order."""
-        self._batch.append(log)
+    async def submit(self, item: _Item, shown: str) -> list[tuple[Outcome, str]]:
+        """Add one item; return the outcomes finished meanwhile, in input order."""
+        self._batch.append(item)
         self._names.append(shown)
-        self._events += len(log.events) + len(log.moves)
+        self._events += _size(item)
         if len(self._batch) >= BATCH_MATCHES or self._events >= BATCH_EVENTS:
             self._flush()
         done: list[tuple[Outcome, str]] = []
         while len(self._pending) > self._limit or (self._pending and self._pending[0][0].done()):
-            future, names = self._pending.popleft()
-            done.extend(zip(await future, names, strict=True))
+            done.extend(await self._finish(*self._pending.popleft()))
         return done
 
     async def close(self) -> list[tuple[Outcome, str]]:
@@ -674,9 +778,16 @@ class _InFlight(ABC):
         self._flush()
         done: list[tuple[Outcome, str]] = []
         for future, names in self._pending:
-            done.extend(zip(await future, names, strict=True))
+            done.extend(await self._finish(future, names))
         self._pending.clear()
         return done
+
+    @staticmethod
+    async def _finish(
+        future: asyncio.Future[list[list[Outcome]]], names: list[str]
+    ) -> list[tuple[Outcome, str]]:
+        results = await future
+        return [(o, name) for outcomes, name in zip(results, names, strict=True) for o in outcomes]
 
     def _flush(self) -> None:
         if self._batch:
@@ -695,8 +806,8 @@ class _Overlapped(_InFlight):
         super().__init__(limit=1)
         self._importer = importer
 
-    def start(self, logs: list[MatchLog]) -> asyncio.Future[list[Outcome]]:
-        return asyncio.ensure_future(self._importer.import_batch(logs))
+    def start(self, items: list[_Item]) -> asyncio.Future[list[list[Outcome]]]:
+        return asyncio.ensure_future(_import_items(self._importer, items))
 
 
 class _Workers(_InFlight):
@@ -711,9 +822,9 @@ class _Workers(_InFlight):
             initargs=(url, dry_run),
         )
 
-    def start(self, logs: list[MatchLog]) -> asyncio.Future[list[Outcome]]:
+    def start(self, items: list[_Item]) -> asyncio.Future[list[list[Outcome]]]:
         loop = asyncio.get_running_loop()
-        return loop.run_in_executor(self._executor, _import_in_worker, logs)
+        return loop.run_in_executor(self._executor, _import_in_worker, items)
 
     async def close(self) -> list[tuple[Outcome, str]]:
         """Wait for every batch in flight, stop the workers, return the outcomes in order."""

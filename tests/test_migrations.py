@@ -58,7 +58,9 @@ def test_events_table_refuses_update_and_delete(database_url: str) -> None:
 
 def event_indexes(url: str) -> set[str]:
     with psycopg.connect(url) as conn:
-        rows = conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'events'").fetchall()
+        rows = conn.execute(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'events'"
+        ).fetchall()
     return {r[0] for r in rows}
 
 

@@ -208,14 +208,19 @@ class MatchBuilder(BaseVisitor[MatchLog]):
 class Lines:
     """Numbered lines with one line of look-back, so a reader can stop at the next match.
 
+    ``start`` is the number of the line before the first, for lines cut from the
+    middle of a file.
+
     >>> lines = Lines(['a', 'b'])
     >>> lines.next(), lines.next(), lines.next()
     ((1, 'a'), (2, 'b'), None)
+    >>> Lines(['c'], start=41).next()
+    (42, 'c')
     """
 
-    def __init__(self, lines: Iterable[str]) -> None:
+    def __init__(self, lines: Iterable[str], *, start: int = 0) -> None:
         self._lines: Iterator[str] = iter(lines)
-        self._number = 0
+        self._number = start
         self._pushed: tuple[int, str] | None = None
 
     @property

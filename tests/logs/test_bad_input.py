@@ -33,11 +33,13 @@ def write(path: Path, lines: list[str]) -> str:
     return str(path)
 
 
-def refused(database_url: str, path: Path, lines: list[str] | None = None) -> str:
+def refused(
+    database_url: str, path: Path, lines: list[str] | None = None, *, jobs: str = "1"
+) -> str:
     """Import ``path`` (written from ``lines`` if given); check it was refused whole."""
     if lines is not None:
         write(path, lines)
-    code, _, err = cli(database_url, "import", str(path))
+    code, _, err = cli(database_url, "import", "--jobs", jobs, str(path))
     assert 1 == code
     assert "Traceback" not in err
     assert 0 == stored_events(database_url)
@@ -54,10 +56,13 @@ def edit_event(lines: list[str], type_: str, change: Callable[[dict[str, Any]], 
 
 
 class TestRefusals:
-    def test_malformed_json(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
+    @pytest.mark.parametrize("jobs", ["1", "2"])
+    def test_malformed_json(
+        self, database_url: str, tmp_path: Path, lines: list[str], jobs: str
+    ) -> None:
         lines[4] = lines[4][:-7]
         path = tmp_path / "bad.jsonl"
-        assert f"{path}:5: MALFORMED_JSON " in refused(database_url, path, lines)
+        assert f"{path}:5: MALFORMED_JSON " in refused(database_url, path, lines, jobs=jobs)
 
     def test_unknown_card(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
         line = edit_event(lines, "CardsLed", lambda data: data["cards"].__setitem__(0, "1Z"))
@@ -80,17 +85,22 @@ class TestRefusals:
         path = tmp_path / "bad.jsonl"
         assert f"{path}:{line}: EVENT_MISMATCH " in refused(database_url, path, lines)
 
-    def test_truncated_file(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
+    @pytest.mark.parametrize("jobs", ["1", "2"])
+    def test_truncated_file(
+        self, database_url: str, tmp_path: Path, lines: list[str], jobs: str
+    ) -> None:
         path = tmp_path / "bad.jsonl"
-        assert f"{path}:20: TRUNCATED " in refused(database_url, path, lines[:20])
+        assert f"{path}:20: TRUNCATED " in refused(database_url, path, lines[:20], jobs=jobs)
 
-    def test_truncated_gzip(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
+    @pytest.mark.parametrize("jobs", ["1", "2"])
+    def test_truncated_gzip(
+        self, database_url: str, tmp_path: Path, lines: list[str], jobs: str
+    ) -> None:
         packed = gzip.compress("".join(line + "\n" for line in lines).encode())
         path = tmp_path / "bad.jsonl.gz"
         path.write_bytes(packed[: len(packed) // 2])
-        assert re.search(
-            rf"^{re.escape(str(path))}:\d+: TRUNCATED ", refused(database_url, path), re.M
-        )
+        err = refused(database_url, path, jobs=jobs)
+        assert re.search(rf"^{re.escape(str(path))}:\d+: TRUNCATED ", err, re.M)
 
     def test_wrong_header(self, database_url: str, tmp_path: Path, lines: list[str]) -> None:
         header = json.loads(lines[0])

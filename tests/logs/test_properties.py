@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from cli.importer import loads_line
+from cli.importer import _Chunk, _Source, loads_line, read_chunks, read_logs
 from domain.logs import jsonl, text
 from domain.logs.base import Lines, LogEvent, LogHeader, LogPlayer, MatchBuilder
 from domain.logs.commands import first_difference, replay, steps_from_events, steps_from_moves
@@ -100,3 +101,49 @@ class TestTextCorrections:
 
 def _played(pairs: list[VersionedEvent]) -> list[tuple[str, object]]:
     return [(e.type, e.data) for _, e in effective_events(pairs) if e.type != "NoteAdded"]
+
+
+# Lines that make a JSON Lines log hard to cut into matches: blank, broken, binary,
+# headers a substring test misses (an escaped key) or finds where there is none.
+_awkward_lines = st.sampled_from(
+    [
+        "",
+        "   ",
+        "{not json",
+        "[]",
+        '{"type": "Drew", "data": {"note": "\\"matchlog\\": 1"}}',
+        '{"\\u006datchlog": 1, "match": "x"}',
+        '{"matchlog": 99}',
+        '{"matchlog": 1}',
+        '{"matchlog": 1, "bad": "\udcff"}',
+        "\x00\x01binary",
+    ]
+)
+
+
+class TestChunks:
+    @given(
+        matches=st.lists(simulated_match_lines(), min_size=1, max_size=3),
+        inserts=st.lists(st.tuples(st.integers(min_value=0), _awkward_lines), max_size=6),
+        drops=st.lists(st.integers(min_value=0), max_size=2),
+    )
+    def test_chunks_read_as_the_whole_file_reads(
+        self, matches: list[list[str]], inserts: list[tuple[int, str]], drops: list[int]
+    ) -> None:
+        """Cutting a log at its header lines for workers loses, adds and moves nothing."""
+        lines = [line for match in matches for line in match]
+        for at in drops:
+            del lines[at % len(lines)]
+        for at, line in inserts:
+            lines.insert(at % (len(lines) + 1), line)
+        data = "".join(line + "\n" for line in lines).encode("utf-8", "surrogateescape")
+
+        def source() -> _Source:
+            return _Source("in.jsonl", io.BytesIO(data))
+
+        chunked = [
+            log
+            for item in read_chunks(source())
+            for log in (item.logs() if isinstance(item, _Chunk) else [item])
+        ]
+        assert list(read_logs(source())) == chunked
