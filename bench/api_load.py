@@ -23,7 +23,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.support import scratch_dir  # noqa: E402
 from domain.stream import CreateMatch, MatchConfig, Play, StartRound, decide, fold, rules_for  # noqa: E402
 from store import migrate  # noqa: E402
 from store.database import resolve_database_url  # noqa: E402
@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-baseline", action="store_true", help="skip the baseline run")
     args = parser.parse_args(argv)
 
-    data_dir = Path(tempfile.mkdtemp(prefix="matchlog-bench-"))
+    data_dir = scratch_dir()
     url = resolve_database_url(os.environ.get("MATCHLOG_DATABASE_URL"), data_dir)
     migrate.upgrade(url)
     token, players = asyncio.run(_seed(url))

@@ -27,7 +27,6 @@ import asyncio
 import os
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ import psycopg
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.store_append import MOVE
-from bench.support import fresh_database
+from bench.support import fresh_database, scratch_dir
 from domain.events import NewEvent
 from store.database import canonical_url, with_database
 from store.embedded import start_embedded
@@ -133,26 +132,26 @@ def main(argv: list[str] | None = None) -> int:
     ways: list[tuple[str, int | None]] = [("append", None)]
     ways += [(f"batch {n}", n) for n in args.batches]
     configured = os.environ.get("MATCHLOG_DATABASE_URL")
-    with tempfile.TemporaryDirectory(prefix="matchlog-bench-") as tmp:
-        admin_url = canonical_url(configured) if configured else start_embedded(Path(tmp)).admin_url
-        name = fresh_database(admin_url)
-        url = with_database(admin_url, name)
-        try:
-            runs: dict[str, list[Figures]] = {label: [] for label, _ in ways}
-            for _ in range(args.repeats):
-                # Interleaved, so drift on a shared machine hits every way alike.
-                for label, batch in ways:
-                    runs[label].append(asyncio.run(one_run(url, args.streams, args.events, batch)))
-            print(
-                f"{args.streams} streams x {args.events} events, median of {args.repeats} runs,"
-                " microseconds per event"
-            )
-            print(f"{'way':>9} {'python cpu':>10} {'wall':>7} {'server cpu':>10}")
-            for label, _ in ways:
-                print(row(label, runs[label]))
-        finally:
-            with psycopg.connect(admin_url, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    tmp = scratch_dir()
+    admin_url = canonical_url(configured) if configured else start_embedded(Path(tmp)).admin_url
+    name = fresh_database(admin_url)
+    url = with_database(admin_url, name)
+    try:
+        runs: dict[str, list[Figures]] = {label: [] for label, _ in ways}
+        for _ in range(args.repeats):
+            # Interleaved, so drift on a shared machine hits every way alike.
+            for label, batch in ways:
+                runs[label].append(asyncio.run(one_run(url, args.streams, args.events, batch)))
+        print(
+            f"{args.streams} streams x {args.events} events, median of {args.repeats} runs,"
+            " microseconds per event"
+        )
+        print(f"{'way':>9} {'python cpu':>10} {'wall':>7} {'server cpu':>10}")
+        for label, _ in ways:
+            print(row(label, runs[label]))
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     return 0
 
 

@@ -35,7 +35,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from collections.abc import Callable
@@ -47,7 +46,7 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.support import fresh_database  # noqa: E402
+from bench.support import fresh_database, scratch_dir  # noqa: E402
 from store.database import canonical_url, with_database  # noqa: E402
 from store.embedded import start_embedded  # noqa: E402
 
@@ -217,47 +216,46 @@ def main() -> None:
         "--jobs", type=int, nargs="+", default=[1, 2], help="`matchlog import --jobs` values"
     )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="matchlog-bench-import-") as tmp:
-        root = Path(tmp)
-        configured = os.environ.get("MATCHLOG_DATABASE_URL")
-        pgdata: Path | None = None
-        if configured:
-            admin_url = with_database(canonical_url(configured), "postgres")
-        else:
-            embedded = start_embedded(root / "data")
-            admin_url, pgdata = embedded.admin_url, embedded.pgdata
-        one, four = root / "x1.jsonl", root / "x4.jsonl"
-        started = time.perf_counter()
-        simulate(one, args.matches, args.seed)
-        if args.season:
-            into_seasons(one)
-        multiply(one, four, 4)
+    root = scratch_dir("matchlog-bench-import-")
+    configured = os.environ.get("MATCHLOG_DATABASE_URL")
+    pgdata: Path | None = None
+    if configured:
+        admin_url = with_database(canonical_url(configured), "postgres")
+    else:
+        embedded = start_embedded(root / "data")
+        admin_url, pgdata = embedded.admin_url, embedded.pgdata
+    one, four = root / "x1.jsonl", root / "x4.jsonl"
+    started = time.perf_counter()
+    simulate(one, args.matches, args.seed)
+    if args.season:
+        into_seasons(one)
+    multiply(one, four, 4)
+    print(
+        f"simulated {args.matches} matches in {time.perf_counter() - started:.1f} s; "
+        f"1x file {one.stat().st_size / 1e6:.1f} MB, "
+        f"4x file {four.stat().st_size / 1e6:.1f} MB"
+    )
+    cores = os.cpu_count() or 1
+    for jobs in args.jobs:
+        runs = []
+        for number in range(args.runs):
+            runs.append(run_import(fresh_url(admin_url), one, jobs, pgdata))
+            print(f"  --jobs {jobs}, 1x run {number + 1}: {runs[-1].figures()}")
+        four_run = run_import(fresh_url(admin_url), four, jobs, pgdata)
+        print(f"  --jobs {jobs}, 4x run: {four_run.figures()}")
+        median = statistics.median(r.events / r.seconds for r in runs)
+        print(f"--jobs {jobs}: median 1x {median:,.0f} validated events/s (target >= 20,000)")
+        base = statistics.median(r.peak for r in runs)
         print(
-            f"simulated {args.matches} matches in {time.perf_counter() - started:.1f} s; "
-            f"1x file {one.stat().st_size / 1e6:.1f} MB, "
-            f"4x file {four.stat().st_size / 1e6:.1f} MB"
+            f"--jobs {jobs}: peak RSS 1x {base / 2**20:.0f} MiB, "
+            f"4x {four_run.peak / 2**20:.0f} MiB (ratio {four_run.peak / base:.2f})"
         )
-        cores = os.cpu_count() or 1
-        for jobs in args.jobs:
-            runs = []
-            for number in range(args.runs):
-                runs.append(run_import(fresh_url(admin_url), one, jobs, pgdata))
-                print(f"  --jobs {jobs}, 1x run {number + 1}: {runs[-1].figures()}")
-            four_run = run_import(fresh_url(admin_url), four, jobs, pgdata)
-            print(f"  --jobs {jobs}, 4x run: {four_run.figures()}")
-            median = statistics.median(r.events / r.seconds for r in runs)
-            print(f"--jobs {jobs}: median 1x {median:,.0f} validated events/s (target >= 20,000)")
-            base = statistics.median(r.peak for r in runs)
+        if pgdata is not None:
+            cpu = statistics.median((r.import_cpu + r.server_cpu) / r.events for r in runs)
             print(
-                f"--jobs {jobs}: peak RSS 1x {base / 2**20:.0f} MiB, "
-                f"4x {four_run.peak / 2**20:.0f} MiB (ratio {four_run.peak / base:.2f})"
+                f"--jobs {jobs}: median CPU {cpu * 1e6:.0f} µs per event in all, so "
+                f"{cores} cores fully busy could import at most {cores / cpu:,.0f} events/s"
             )
-            if pgdata is not None:
-                cpu = statistics.median((r.import_cpu + r.server_cpu) / r.events for r in runs)
-                print(
-                    f"--jobs {jobs}: median CPU {cpu * 1e6:.0f} µs per event in all, so "
-                    f"{cores} cores fully busy could import at most {cores / cpu:,.0f} events/s"
-                )
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -31,6 +30,7 @@ import psycopg  # noqa: E402
 from psycopg_pool import AsyncConnectionPool  # noqa: E402
 
 from bench.api_load import plan_match  # noqa: E402
+from bench.support import scratch_dir  # noqa: E402
 from domain.stream import CreateMatch, MatchConfig, Play, StartRound  # noqa: E402
 from projections.rebuild import INLINE_PROJECTORS, rebuild  # noqa: E402
 from store import accounts, migrate  # noqa: E402
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
 
-    data_dir = Path(tempfile.mkdtemp(prefix="matchlog-bench-"))
+    data_dir = scratch_dir()
     url = resolve_database_url(os.environ.get("MATCHLOG_DATABASE_URL"), data_dir)
     migrate.upgrade(url)
     print(f"recording {args.matches} matches through the recorder ...", flush=True)

@@ -19,7 +19,6 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -35,6 +34,7 @@ from bench.api_load import (  # noqa: E402
     start_server,
     stop_server,
 )
+from bench.support import scratch_dir  # noqa: E402
 from store import migrate  # noqa: E402
 from store.database import resolve_database_url  # noqa: E402
 
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
 
-    data_dir = Path(tempfile.mkdtemp(prefix="matchlog-bench-"))
+    data_dir = scratch_dir()
     url = resolve_database_url(os.environ.get("MATCHLOG_DATABASE_URL"), data_dir)
     migrate.upgrade(url)
     token, players = asyncio.run(_seed(url))

@@ -30,7 +30,6 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 import threading
 import time
 import uuid
@@ -43,7 +42,7 @@ from psycopg.types.json import Jsonb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.support import fresh_database
+from bench.support import fresh_database, scratch_dir
 from domain.events import NewEvent
 from store.database import canonical_url, with_database
 from store.embedded import start_embedded
@@ -233,48 +232,48 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     configured = os.environ.get("MATCHLOG_DATABASE_URL")
-    with tempfile.TemporaryDirectory(prefix="matchlog-bench-") as tmp:
-        admin_url = canonical_url(configured) if configured else start_embedded(Path(tmp)).admin_url
-        name = bench_database(admin_url)
-        url = with_database(admin_url, name)
-        try:
-            with psycopg.connect(url) as conn:
-                row = conn.execute(
-                    "SELECT current_setting('server_version'), "
-                    "current_setting('synchronous_commit'), current_setting('fsync')"
-                ).fetchone()
-            print(f"PostgreSQL {row[0]}, synchronous_commit={row[1]}, fsync={row[2]}")  # type: ignore[index]
-            print(f"{args.seconds:g} s per run, median of {args.repeats} runs, events/s")
-            print(
-                f"{'writers':>7} {'batch':>5} {'ours':>7} {'ours-nf':>7} {'plain':>7} "
-                f"{'evsrc':>7} {'ours/plain':>10} {'ours/evsrc':>10} "
-                f"{'nf/plain':>8} {'nf/evsrc':>8}"
-            )
-            recorders: dict[int, Any] = {}
-            for writers in args.writers:
-                for batch in args.batches:
-                    rates: dict[str, list[float]] = {k: [] for k in SYSTEMS}
-                    recorder = recorders.get(writers) or eventsourcing_recorder(url, writers)
-                    recorders[writers] = recorder
-                    for _ in range(args.repeats):
-                        # Interleave the systems so drift on a shared machine hits all alike.
-                        for key, writer in SYSTEMS.items():
-                            rate = (
-                                run_eventsourcing(recorder, batch, writers, args.seconds)
-                                if writer is None
-                                else run_async(writer, url, batch, writers, args.seconds)
-                            )
-                            rates[key].append(rate)
-                    medians = [f"{statistics.median(rates[k]):>7,.0f}" for k in SYSTEMS]
-                    # Ratios are taken run by run (side by side), then the median.
-                    ratios = [f"{ratio(rates[a], rates[b]):>{width}.2f}" for a, b, width in RATIOS]
-                    print(f"{writers:>7} {batch:>5} {' '.join(medians)} {' '.join(ratios)}")
-                    sys.stdout.flush()
-            for recorder in recorders.values():
-                recorder.datastore.close()
-        finally:
-            with psycopg.connect(admin_url, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    tmp = scratch_dir()
+    admin_url = canonical_url(configured) if configured else start_embedded(Path(tmp)).admin_url
+    name = bench_database(admin_url)
+    url = with_database(admin_url, name)
+    try:
+        with psycopg.connect(url) as conn:
+            row = conn.execute(
+                "SELECT current_setting('server_version'), "
+                "current_setting('synchronous_commit'), current_setting('fsync')"
+            ).fetchone()
+        print(f"PostgreSQL {row[0]}, synchronous_commit={row[1]}, fsync={row[2]}")  # type: ignore[index]
+        print(f"{args.seconds:g} s per run, median of {args.repeats} runs, events/s")
+        print(
+            f"{'writers':>7} {'batch':>5} {'ours':>7} {'ours-nf':>7} {'plain':>7} "
+            f"{'evsrc':>7} {'ours/plain':>10} {'ours/evsrc':>10} "
+            f"{'nf/plain':>8} {'nf/evsrc':>8}"
+        )
+        recorders: dict[int, Any] = {}
+        for writers in args.writers:
+            for batch in args.batches:
+                rates: dict[str, list[float]] = {k: [] for k in SYSTEMS}
+                recorder = recorders.get(writers) or eventsourcing_recorder(url, writers)
+                recorders[writers] = recorder
+                for _ in range(args.repeats):
+                    # Interleave the systems so drift on a shared machine hits all alike.
+                    for key, writer in SYSTEMS.items():
+                        rate = (
+                            run_eventsourcing(recorder, batch, writers, args.seconds)
+                            if writer is None
+                            else run_async(writer, url, batch, writers, args.seconds)
+                        )
+                        rates[key].append(rate)
+                medians = [f"{statistics.median(rates[k]):>7,.0f}" for k in SYSTEMS]
+                # Ratios are taken run by run (side by side), then the median.
+                ratios = [f"{ratio(rates[a], rates[b]):>{width}.2f}" for a, b, width in RATIOS]
+                print(f"{writers:>7} {batch:>5} {' '.join(medians)} {' '.join(ratios)}")
+                sys.stdout.flush()
+        for recorder in recorders.values():
+            recorder.datastore.close()
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     return 0
 
 

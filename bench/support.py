@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 import uuid
+from pathlib import Path
 
 import psycopg
 
@@ -17,3 +21,16 @@ def fresh_database(admin_url: str, prefix: str = "matchlog_bench") -> str:
         conn.execute(f'CREATE DATABASE "{name}"')
     migrate.upgrade(with_database(admin_url, name))
     return name
+
+
+def scratch_dir(prefix: str = "matchlog-bench-") -> Path:
+    """Return a new temporary directory, removed when the bench exits.
+
+    An embedded server started in it stops at exit too: the removal is registered
+    before the server starts, and exit handlers run last-in first-out, so the
+    server is stopped before its files are removed (a ``TemporaryDirectory``
+    removed them under the running server).
+    """
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
