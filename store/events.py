@@ -16,7 +16,6 @@ import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Final, TypeVar, cast
 from uuid import UUID
 
@@ -27,6 +26,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from domain.errors import ConflictError
 from domain.events import NewEvent, RecordedEvent
+from domain.records import builder
 
 T = TypeVar("T")
 
@@ -437,16 +437,16 @@ def _append_result(
     # retry's come with what was stored the first time.
     replay = rows[0][4] is not None
     recorded = tuple(
-        RecordedEvent(
-            global_position=position,
-            stream=stream,
-            version=version,
-            event_id=event.event_id,
-            type=event.type,
-            data=event.data,
-            metadata=stored_metadata if replay else event.metadata,
-            recorded_at=recorded_at,
-            hash=bytes(digest).hex(),
+        _recorded_event(
+            position,
+            stream,
+            version,
+            event.event_id,
+            event.type,
+            event.data,
+            stored_metadata if replay else event.metadata,
+            recorded_at,
+            digest.hex(),
         )
         for (position, version, recorded_at, digest, stored_metadata), event in zip(
             rows, events, strict=True
@@ -563,18 +563,13 @@ async def read_all(
 
 def _recorded(row: tuple[Any, ...]) -> RecordedEvent:
     position, stream, version, event_id, type_, data, metadata, recorded_at, digest = row
-    recorded_at_: datetime = recorded_at
-    return RecordedEvent(
-        global_position=position,
-        stream=stream,
-        version=version,
-        event_id=event_id,
-        type=type_,
-        data=data,
-        metadata=metadata,
-        recorded_at=recorded_at_,
-        hash=bytes(digest).hex(),
+    return _recorded_event(
+        position, stream, version, event_id, type_, data, metadata, recorded_at, digest.hex()
     )
+
+
+# A read or an import builds one per event: skip the frozen __init__ (domain/records.py).
+_recorded_event = builder(RecordedEvent)
 
 
 async def subscribe(

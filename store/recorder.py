@@ -28,6 +28,7 @@ from psycopg_pool import AsyncConnectionPool
 from domain.cards import format_cards
 from domain.errors import ConflictError, DomainError
 from domain.events import Event, NewEvent, RecordedEvent
+from domain.records import builder
 from domain.stream import (
     UNDOING_EVENTS,
     Command,
@@ -506,7 +507,7 @@ def _new_events(
             details={"identities": len(identities), "events": len(events)},
         )
     return [
-        NewEvent(
+        _new_event(
             i.event_id,
             e.type,
             dict(e.data),
@@ -515,6 +516,10 @@ def _new_events(
         )
         for e, i in zip(events, identities, strict=True)
     ]
+
+
+# An import builds one per event: skip the frozen __init__ (domain/records.py).
+_new_event = builder(NewEvent)
 
 
 __all__ = [

@@ -26,6 +26,7 @@ from domain.logs.base import (
     LogPlayer,
     is_text_line,
 )
+from domain.records import builder
 
 T = TypeVar("T")
 
@@ -275,7 +276,11 @@ def _event(number: int, value: Any, count: int, visitor: BaseVisitor[Any]) -> Lo
     if not isinstance(metadata, dict):
         bad("'metadata' is an object")
         return None
-    return LogEvent(number, count, value["type"], value["data"], event_id, recorded_at, metadata)
+    return _log_event(number, count, value["type"], value["data"], event_id, recorded_at, metadata)
+
+
+# An import reads one per line: skip the frozen __init__ (domain/records.py).
+_log_event = builder(LogEvent)
 
 
 _CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
