@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 JSONObject = dict[str, Any]
@@ -24,6 +24,18 @@ class Event:
 
     type: str
     data: Mapping[str, Any]
+
+
+class EventLike(Protocol):
+    """Anything with an event's type and data: an ``Event``, or a logged event as read."""
+
+    @property
+    def type(self) -> str:
+        """The past-tense type name."""
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        """The JSON-ready data."""
 
 
 @dataclass(frozen=True, slots=True)

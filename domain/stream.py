@@ -23,8 +23,9 @@ from typing import Any, Literal, Protocol
 from domain import cuttle, kozel
 from domain.cards import RANKS, Card, parse_cards
 from domain.errors import IllegalMoveError, InvalidSetupError, MalformedError, NotFoundError
-from domain.events import Event
+from domain.events import Event, EventLike
 from domain.match import CuttleFormat, CuttleSeries, KozelSeries, MatchResult
+from domain.records import builder
 
 Dealing = Literal["server", "scorer", "physical"]
 DEALINGS: tuple[Dealing, ...] = ("server", "scorer", "physical")
@@ -535,9 +536,13 @@ def evolve(state: MatchState, event: Event, version: int | None = None) -> Match
         position = None
     elif position is not None:
         position = rules.evolve(position, event)
-    return MatchState(
+    return _match_state(
         config, series, rounds_started, position, result, voided, at, window, round_start, moved
     )
+
+
+# Folds build one per event (imports, rebuilds, replays): skip the frozen __init__.
+_match_state = builder(MatchState)
 
 
 def _after_engine_events(state: MatchState, events: Sequence[Event], position: Any) -> MatchState:
@@ -548,7 +553,7 @@ def _after_engine_events(state: MatchState, events: Sequence[Event], position: A
     for event in events:
         at += 1
         window = _advance_window(state.config, window, at, event)
-    return MatchState(
+    return _match_state(
         state.config,
         state.series,
         state.rounds_started,
@@ -980,7 +985,7 @@ def public_event_data(config: MatchConfig, event: Event) -> dict[str, Any]:
 _KOZEL_PLAYS = {"CardsLed": "lead", "CardsBeaten": "beat", "CardsThrown": "throw"}
 
 
-def is_move(config: MatchConfig, event: Event) -> bool:
+def is_move(config: MatchConfig, event: EventLike) -> bool:
     """Whether an event records a move: ``move_text(config, event) is not None``, unformatted.
 
     >>> cfg = MatchConfig('kozel', 'default', ('a', 'b', 'c', 'd'), 0, dealing='physical')
@@ -997,7 +1002,7 @@ def is_move(config: MatchConfig, event: Event) -> bool:
     )
 
 
-def move_text(config: MatchConfig, event: Event) -> str | None:
+def move_text(config: MatchConfig, event: EventLike) -> str | None:
     """Return the move (engine notation) an engine event records, or ``None`` if derived.
 
     Replaying these moves through ``decide`` regenerates the whole round, derived

@@ -146,7 +146,7 @@ def steps_from_events(log: MatchLog) -> tuple[list[Step], list[LogError]]:
             elif event.type == "NoteAdded":
                 items.append((event.line, "note", (int(event.data["version"]), event.data["text"])))
             else:
-                text = move_text(config, Event(event.type, event.data))
+                text = move_text(config, event)
                 if text is not None:
                     items.append((event.line, "move", text))
     except DomainError as e:
