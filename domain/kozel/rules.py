@@ -310,7 +310,13 @@ def _checked(position: Position, move: Move) -> Move:
         )
     cards = _check_malformed(move)  # 3
     if cards is not move.cards:
-        move = Move(kind, seat, cards)
+        move = make_move(kind, seat, cards)
+    return _checked_rules(position, move)
+
+
+def _checked_rules(position: Position, move: Move) -> Move:
+    """Run checks 4-12 on a well-formed move of shared cards (checks 2a and 3 passed)."""
+    kind, seat, cards = move.kind, move.seat, move.cards
     if kind == CARDS:
         _check_cards(position, cards)
         return move
@@ -329,25 +335,34 @@ def _checked(position: Position, move: Move) -> Move:
             raise _refuse("NOT_YOUR_TURN", f"S{seat} cannot {kind}: nothing has been led yet")
         if seat != position.to_play:
             raise _refuse("NOT_YOUR_TURN", _turn_message(position, seat, kind))
-    if len({id(c) for c in cards}) != len(cards):  # 5 (interned: identity is equality)
+    n = len(cards)
+    if n > 1 and len({id(c) for c in cards}) != n:  # 5 (interned: identity is equality)
         raise _refuse("DUPLICATE_CARD", f"{format_cards(cards)!r} names a card twice")
     if kind == LEAD:  # 6
-        if not 1 <= len(cards) <= 4:
-            raise _refuse(
-                "BAD_LEAD_SIZE", f"a lead is one to four cards, not {len(cards)}", count=len(cards)
-            )
+        if not 1 <= n <= 4:
+            raise _refuse("BAD_LEAD_SIZE", f"a lead is one to four cards, not {n}", count=n)
     else:  # 7
         k = len(trick[0].cards)
-        if len(cards) != k:
+        if n != k:
             raise _refuse(
                 "WRONG_COUNT",
-                f"{len(cards)} cards cannot answer a lead of {k}: "
+                f"{n} cards cannot answer a lead of {k}: "
                 f"{kind} exactly {k} card{'s' if k > 1 else ''}",
-                count=len(cards),
+                count=n,
                 expected=k,
             )
-    held = {id(c) for c in position.hands[seat]}  # 8
-    missing = [c for c in cards if id(c) not in held]
+    hand = position.hands[seat]  # 8
+    if n == 1:
+        card = cards[0]
+        held = False
+        for c in hand:
+            if c is card:
+                held = True
+                break
+        missing = [] if held else [card]
+    else:
+        ids = {id(c) for c in hand}
+        missing = [c for c in cards if id(c) not in ids]
     if missing:
         raise _refuse(
             "CARD_NOT_IN_HAND",
@@ -355,7 +370,7 @@ def _checked(position: Position, move: Move) -> Move:
             cards=[c.text() for c in missing],
         )
     if kind == LEAD:  # 9
-        if len({c.suit for c in cards}) != 1:
+        if n > 1 and len({c.suit for c in cards}) != 1:
             raise _refuse(
                 "LEAD_MIXED_SUITS",
                 f"the lead {format_cards(cards)!r} mixes suits: lead cards of one suit",
@@ -654,16 +669,23 @@ def apply(position: Position, command: Move | str) -> Position:
 
 def _command(position: Position, command: Move | str) -> Move:
     if isinstance(command, str):
-        tokens = command.split()
-        is_cards = bool(tokens) and tokens[0].lower() == CARDS
-        if position.draw and not is_cards:  # 2a comes before parsing (3)
-            raise _refuse(
-                "CARDS_PENDING",
-                f"the scorer must first name the {position.draw} cards drawn from the stock",
-                awaited=position.draw,
-            )
-        command = Move.from_text(command)
+        if position.draw:
+            tokens = command.split()
+            if not tokens or tokens[0].lower() != CARDS:  # 2a comes before parsing (3)
+                raise _refuse(
+                    "CARDS_PENDING",
+                    f"the scorer must first name the {position.draw} cards drawn from the stock",
+                    awaited=position.draw,
+                )
+        # A parsed text passed 2a just now (only ``cards`` gets here while cards are
+        # awaited) and 3 by construction: a seat S0-S3, a known action, the shared
+        # Kozel cards, none after ``molodka``.
+        return _checked_rules(position, Move.from_text(command))
     return _checked(position, command)
+
+
+_PLAYED = {LEAD: "CardsLed", BEAT: "CardsBeaten", THROW: "CardsThrown"}
+"""The event type of each kind of play."""
 
 
 def _codes(cards: Iterable[Card]) -> list[str]:
@@ -702,15 +724,18 @@ def step(position: Position, command: Move | str) -> tuple[list[Event], Position
         returned = [[play.seat, _codes(play.cards)] for play in position.trick]
         data = {"seat": seat, "cards": _codes(position.hands[seat]), "returned": returned}
         return [Event("MolodkaDeclared", data)], _do_declare(position, seat)
-    cards = position.hands[seat] if kind == MOLODKA else sort_cards(move.cards)
     if kind == MOLODKA:
         kind = LEAD
-    event_type = {LEAD: "CardsLed", BEAT: "CardsBeaten", THROW: "CardsThrown"}[kind]
-    events = [Event(event_type, {"seat": seat, "cards": _codes(cards)})]
+        cards = position.hands[seat]
+    else:
+        cards = move.cards
     p = _do_play(position, seat, kind, cards)
-    if len(p.trick) < 4:
-        return events, p
     trick = p.trick
+    # ``_do_play`` took the cards out of the sorted hand: they are in canonical order.
+    data = {"seat": seat, "cards": _codes(trick[-1].cards)}
+    events = [Event(_PLAYED[kind], data)]
+    if len(trick) < 4:
+        return events, p
     p = _do_settle(p)
     all_cards = [c for play in trick for c in play.cards]
     events.append(
