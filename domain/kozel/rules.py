@@ -62,7 +62,7 @@ def initial_position(setup: DealSetup) -> Position:
     """
     dealer = setup.dealer
     if setup.deck is not None:
-        deck = interned(setup.deck)
+        deck = tuple(setup.deck) if is_interned(setup.deck) else interned(setup.deck)
         dealt: list[list[Card]] = [[], [], [], []]
         for i in range(16):
             dealt[(dealer + 1 + i) % 4].append(deck[i])
