@@ -56,7 +56,7 @@ def points(card: Card) -> int:
 def card_points(cards: Iterable[Card]) -> int:
     """Return the card points of several cards."""
     table = _RANK_POINTS
-    return sum(table[card.rank] for card in cards)
+    return sum([table[card.rank] for card in cards])
 
 
 def card_index(card: Card) -> int:

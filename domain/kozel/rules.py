@@ -333,7 +333,8 @@ def _checked_rules(position: Position, move: Move) -> Move:
     else:
         if not trick:
             raise _refuse("NOT_YOUR_TURN", f"S{seat} cannot {kind}: nothing has been led yet")
-        if seat != position.to_play:
+        # ``position.to_play`` with a trick on the table and no draw pending (2a).
+        if seat != (trick[0].seat + len(trick)) % 4:
             raise _refuse("NOT_YOUR_TURN", _turn_message(position, seat, kind))
     n = len(cards)
     if n > 1 and len({id(c) for c in cards}) != n:  # 5 (interned: identity is equality)
@@ -529,12 +530,16 @@ def _do_play(p: Position, seat: int, kind: str, cards: Sequence[Card]) -> Positi
         hands,
         p.stock,
         p.unknown_stock,
-        (*p.trick, Play(seat, kind, played)),
+        (*p.trick, _new_play(Play, (seat, kind, played))),
         p.piles,
         p.face_down,
         p.tricks,
         p.draw,
     )
+
+
+_new_play = tuple.__new__
+"""Builds a ``Play`` from its three fields without the named tuple's Python ``__new__``."""
 
 
 def _do_declare(p: Position, seat: int) -> Position:
