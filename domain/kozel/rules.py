@@ -45,7 +45,7 @@ from domain.kozel.pack import (
     set_beats,
     sort_cards,
 )
-from domain.kozel.state import DealSetup, Hands, Play, Position, new_position
+from domain.kozel.state import DealSetup, Hands, Piles, Play, Position, new_position
 from domain.legal import LegalMoveView
 
 # --- setting up a deal --------------------------------------------------------------
@@ -441,9 +441,8 @@ def _check_molodka(position: Position, seat: int) -> None:
         )
 
 
-def _draw_seats(position: Position, count: int) -> list[int]:
+def _draw_seats(start: int, count: int) -> list[int]:
     """Seats that draw ``count`` cards, in order: round robin from the trick's winner (R15)."""
-    start = position.leader
     return [(start + i) % 4 for i in range(count)]
 
 
@@ -564,7 +563,12 @@ def _do_declare(p: Position, seat: int) -> Position:
     )
 
 
-def _do_settle(p: Position) -> Position:
+Settled = tuple[int, Piles, Piles, tuple[int, int], int]
+"""What settling a trick changes: the winner, piles, face-down piles, tricks, draw."""
+
+
+def _settled(p: Position) -> Settled:
+    """Settle the full trick of ``p`` (R12-R15): its winner leads next."""
     trick = p.trick
     winner = _top(trick).seat
     team = team_of(winner)
@@ -587,6 +591,11 @@ def _do_settle(p: Position) -> Position:
     draw = 0
     if p.unknown_stock:
         draw = min(p.unknown_stock, 4 * (4 - len(p.hands[winner])))
+    return winner, piles, face_down, tricks, draw
+
+
+def _do_settle(p: Position) -> Position:
+    winner, piles, face_down, tricks, draw = _settled(p)
     return new_position(
         p.options,
         p.dealer,
@@ -605,14 +614,30 @@ def _do_settle(p: Position) -> Position:
 
 def _due_draws(p: Position) -> list[tuple[int, Card]]:
     """The draws a known stock gives after a trick (R15)."""
-    count = min(len(p.stock), 4 * (4 - len(p.hands[p.leader])))
-    return list(zip(_draw_seats(p, count), p.stock[:count], strict=True))
+    return _known_draws(p.leader, p.hands, p.stock)
+
+
+def _known_draws(leader: int, hands: Hands, stock: tuple[Card, ...]) -> list[tuple[int, Card]]:
+    count = min(len(stock), 4 * (4 - len(hands[leader])))
+    return list(zip(_draw_seats(leader, count), stock[:count], strict=True))
+
+
+def _drawn_hands(hands: Hands, draws: Sequence[tuple[int, Card]]) -> Hands:
+    """The hands after ``draws``, each in canonical order again."""
+    drawn: list[list[Card]] = [[], [], [], []]
+    for seat, card in draws:
+        drawn[seat].append(card)
+    h0, h1, h2, h3 = hands
+    d0, d1, d2, d3 = drawn
+    return (
+        sort_cards((*h0, *d0)) if d0 else h0,
+        sort_cards((*h1, *d1)) if d1 else h1,
+        sort_cards((*h2, *d2)) if d2 else h2,
+        sort_cards((*h3, *d3)) if d3 else h3,
+    )
 
 
 def _do_draws(p: Position, draws: Sequence[tuple[int, Card]]) -> Position:
-    hands = [list(h) for h in p.hands]
-    for seat, card in draws:
-        hands[seat].append(card)
     n = len(draws)
     if p.unknown_stock:
         stock, unknown = p.stock, p.unknown_stock - n
@@ -623,7 +648,7 @@ def _do_draws(p: Position, draws: Sequence[tuple[int, Card]]) -> Position:
         p.dealer,
         p.leader,
         p.indicator,
-        (sort_cards(hands[0]), sort_cards(hands[1]), sort_cards(hands[2]), sort_cards(hands[3])),
+        _drawn_hands(p.hands, draws),
         stock,
         unknown,
         p.trick,
@@ -642,7 +667,8 @@ def play(position: Position, move: Move) -> Position:
     kind, seat = move.kind, move.seat
     if kind == CARDS:
         return _do_draws(
-            position, list(zip(_draw_seats(position, position.draw), move.cards, strict=True))
+            position,
+            list(zip(_draw_seats(position.leader, position.draw), move.cards, strict=True)),
         )
     assert seat is not None
     if kind == MOLODKA:
@@ -722,7 +748,7 @@ def step(position: Position, command: Move | str) -> tuple[list[Event], Position
     move = _command(position, command)
     kind, seat = move.kind, move.seat
     if kind == CARDS:
-        draws = list(zip(_draw_seats(position, position.draw), move.cards, strict=True))
+        draws = list(zip(_draw_seats(position.leader, position.draw), move.cards, strict=True))
         return [_drawn_event(draws)], _do_draws(position, draws)
     assert seat is not None
     if kind == MOLODKA and (position.trick or seat != position.leader):
@@ -741,23 +767,39 @@ def step(position: Position, command: Move | str) -> tuple[list[Event], Position
     events = [Event(_PLAYED[kind], data)]
     if len(trick) < 4:
         return events, p
-    p = _do_settle(p)
+    # Settling and the draws from a known stock build one position, not two.
+    winner, piles, face_down, tricks, draw = _settled(p)
     all_cards = [c for play in trick for c in play.cards]
     events.append(
         Event(
             "TrickTaken",
             {
-                "winner": p.leader,
-                "team": team_of(p.leader),
+                "winner": winner,
+                "team": team_of(winner),
                 "cards": _codes(all_cards),
                 "points": card_points(all_cards),
             },
         )
     )
-    if p.stock:
-        draws = _due_draws(p)
+    hands, stock = p.hands, p.stock
+    if stock:  # a known stock: the unknown one waits for the scorer's ``cards``
+        draws = _known_draws(winner, hands, stock)
         events.append(_drawn_event(draws))
-        p = _do_draws(p, draws)
+        hands, stock = _drawn_hands(hands, draws), stock[len(draws) :]
+    p = new_position(
+        p.options,
+        p.dealer,
+        winner,
+        p.indicator,
+        hands,
+        stock,
+        p.unknown_stock,
+        (),
+        piles,
+        face_down,
+        tricks,
+        draw,
+    )
     result = outcome(p)
     if result is not None:
         events.append(
