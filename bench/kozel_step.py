@@ -31,25 +31,14 @@ from typing import Any, TypeVar
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cli.importer import loads_line  # noqa: E402
+from bench.import_phases import read_all  # noqa: E402
 from cli.simulate import simulated_lines  # noqa: E402
 from domain import kozel  # noqa: E402
-from domain.logs import jsonl  # noqa: E402
-from domain.logs.base import Lines, MatchBuilder, MatchLog  # noqa: E402
 from domain.logs.commands import Step, steps_from_events  # noqa: E402
 from domain.stream import MatchState, step  # noqa: E402
 
 Deal = tuple[dict[str, Any], list[str]]
 T = TypeVar("T")
-
-
-def read_all(lines: list[str]) -> list[MatchLog]:
-    """Read every match of the canonical log ``lines``."""
-    reader = Lines(lines)
-    logs = []
-    while (log := jsonl.read_match(reader, MatchBuilder(), loads=loads_line)) is not None:
-        logs.append(log)
-    return logs
 
 
 def deals_of(matches: list[list[Step]]) -> list[Deal]:
