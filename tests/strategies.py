@@ -190,6 +190,31 @@ def kozel_setups(draw: st.DrawFn, options: KozelOptions | None = None) -> DealSe
     )
 
 
+# Card tokens as a log or a scorer may write them: mostly canonical Kozel codes, some in
+# other letter cases or with space around, some no Kozel card at all.
+kozel_card_tokens: st.SearchStrategy[str] = st.one_of(
+    st.sampled_from([card.text() for card in PACK]),
+    st.sampled_from([card.text().lower() for card in PACK]),
+    st.sampled_from([f" {card.text()}" for card in PACK]),
+    st.sampled_from(["2H", "5d", "X1", "10H", "TX", "", "S"]),
+    st.text(alphabet="6789TJQKACDHSX1cdhs ", max_size=3),
+)
+
+
+@st.composite
+def kozel_move_texts(draw: st.DrawFn) -> str:
+    """A line in the R45 notation, or close to one: seat, action, then card tokens."""
+    head = draw(
+        st.sampled_from(["S0", "S1", "S2", "S3", "s2", "S4", "P0", "cards", "CARDS", "S0 S1", ""])
+    )
+    action = draw(st.sampled_from(["lead", "beat", "throw", "molodka", "Lead", "pass", ""]))
+    cards = draw(
+        st.lists(st.sampled_from([c.text() for c in PACK]) | kozel_card_tokens, max_size=4)
+    )
+    parts = [head] if head.startswith(("c", "C")) else [head, action]
+    return draw(st.sampled_from([" ", "  "])).join([*parts, *cards])
+
+
 # --- Game logs: simulated matches as canonical log lines ---------------------------------
 
 

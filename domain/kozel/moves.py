@@ -58,31 +58,17 @@ class Move:
         ...
         domain.errors.MalformedError: 'S4' is not a seat: write S0, S1, S2 or S3
         """
-        tokens = text.split()
-        if not tokens:
-            raise MalformedError("an empty line is not an action", details={"text": text})
-        head = tokens[0].lower()
-        if head == CARDS:
-            return cls(CARDS, None, parse_kozel_cards(tokens[1:]))
-        seat = _parse_seat(tokens[0])
-        if len(tokens) < 2:
-            raise MalformedError(
-                f"{text!r} names no action: write lead, beat, throw or molodka",
-                details={"text": text},
-            )
-        kind = tokens[1].lower()
-        if kind not in PLAYER_ACTIONS:
-            raise MalformedError(
-                f"{tokens[1]!r} is not an action: write lead, beat, throw or molodka",
-                details={"text": text, "action": tokens[1]},
-            )
-        cards = parse_kozel_cards(tokens[2:])
-        if kind == MOLODKA and cards:
-            raise MalformedError(
-                "molodka names no cards: the four cards are the declarer's whole hand",
-                details={"text": text},
-            )
-        return cls(kind, seat, cards)
+        # Moves are immutable values, so one parse serves every later line with the
+        # same text (an import reads each common move text thousands of times).
+        # Only successful parses are kept, and the cache is bounded.
+        if cls is Move and type(text) is str:
+            move = _PARSED.get(text)
+            if move is None:
+                move = _parse(text)
+                if len(_PARSED) < PARSED_CACHE_SIZE:
+                    _PARSED[text] = move
+            return move
+        return _parse(text, cls)
 
     def text(self) -> str:
         """Return the R45 text of this action.
@@ -99,6 +85,10 @@ class Move:
     def __repr__(self) -> str:
         return f"Move.from_text({self.text()!r})"
 
+
+PARSED_CACHE_SIZE: Final = 100_000
+"""How many distinct move texts ``Move.from_text`` remembers."""
+_PARSED: dict[str, Move] = {}
 
 _new_object = object.__new__
 _set_kind = Move.__dict__["kind"].__set__
@@ -117,6 +107,36 @@ def make_move(kind: str, seat: int | None, cards: tuple[Card, ...] = ()) -> Move
     _set_seat(move, seat)
     _set_cards(move, cards)
     return move
+
+
+def _parse(text: str, cls: type[Move] = Move) -> Move:
+    """Parse one action (``Move.from_text`` without its cache)."""
+    tokens = text.split()
+    if not tokens:
+        raise MalformedError("an empty line is not an action", details={"text": text})
+    make = make_move if cls is Move else cls
+    head = tokens[0].lower()
+    if head == CARDS:
+        return make(CARDS, None, parse_kozel_cards(tokens[1:]))
+    seat = _parse_seat(tokens[0])
+    if len(tokens) < 2:
+        raise MalformedError(
+            f"{text!r} names no action: write lead, beat, throw or molodka",
+            details={"text": text},
+        )
+    kind = tokens[1].lower()
+    if kind not in PLAYER_ACTIONS:
+        raise MalformedError(
+            f"{tokens[1]!r} is not an action: write lead, beat, throw or molodka",
+            details={"text": text, "action": tokens[1]},
+        )
+    cards = parse_kozel_cards(tokens[2:])
+    if kind == MOLODKA and cards:
+        raise MalformedError(
+            "molodka names no cards: the four cards are the declarer's whole hand",
+            details={"text": text},
+        )
+    return make(kind, seat, cards)
 
 
 def _parse_seat(token: str) -> int:

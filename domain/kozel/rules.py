@@ -45,7 +45,7 @@ from domain.kozel.pack import (
     set_beats,
     sort_cards,
 )
-from domain.kozel.state import DealSetup, Hands, Play, Position, new_position
+from domain.kozel.state import DealSetup, Hands, Piles, Play, Position, new_position
 from domain.legal import LegalMoveView
 
 # --- setting up a deal --------------------------------------------------------------
@@ -62,7 +62,7 @@ def initial_position(setup: DealSetup) -> Position:
     """
     dealer = setup.dealer
     if setup.deck is not None:
-        deck = interned(setup.deck)
+        deck = tuple(setup.deck) if is_interned(setup.deck) else interned(setup.deck)
         dealt: list[list[Card]] = [[], [], [], []]
         for i in range(16):
             dealt[(dealer + 1 + i) % 4].append(deck[i])
@@ -310,7 +310,13 @@ def _checked(position: Position, move: Move) -> Move:
         )
     cards = _check_malformed(move)  # 3
     if cards is not move.cards:
-        move = Move(kind, seat, cards)
+        move = make_move(kind, seat, cards)
+    return _checked_rules(position, move)
+
+
+def _checked_rules(position: Position, move: Move) -> Move:
+    """Run checks 4-12 on a well-formed move of shared cards (checks 2a and 3 passed)."""
+    kind, seat, cards = move.kind, move.seat, move.cards
     if kind == CARDS:
         _check_cards(position, cards)
         return move
@@ -327,27 +333,37 @@ def _checked(position: Position, move: Move) -> Move:
     else:
         if not trick:
             raise _refuse("NOT_YOUR_TURN", f"S{seat} cannot {kind}: nothing has been led yet")
-        if seat != position.to_play:
+        # ``position.to_play`` with a trick on the table and no draw pending (2a).
+        if seat != (trick[0].seat + len(trick)) % 4:
             raise _refuse("NOT_YOUR_TURN", _turn_message(position, seat, kind))
-    if len({id(c) for c in cards}) != len(cards):  # 5 (interned: identity is equality)
+    n = len(cards)
+    if n > 1 and len({id(c) for c in cards}) != n:  # 5 (interned: identity is equality)
         raise _refuse("DUPLICATE_CARD", f"{format_cards(cards)!r} names a card twice")
     if kind == LEAD:  # 6
-        if not 1 <= len(cards) <= 4:
-            raise _refuse(
-                "BAD_LEAD_SIZE", f"a lead is one to four cards, not {len(cards)}", count=len(cards)
-            )
+        if not 1 <= n <= 4:
+            raise _refuse("BAD_LEAD_SIZE", f"a lead is one to four cards, not {n}", count=n)
     else:  # 7
         k = len(trick[0].cards)
-        if len(cards) != k:
+        if n != k:
             raise _refuse(
                 "WRONG_COUNT",
-                f"{len(cards)} cards cannot answer a lead of {k}: "
+                f"{n} cards cannot answer a lead of {k}: "
                 f"{kind} exactly {k} card{'s' if k > 1 else ''}",
-                count=len(cards),
+                count=n,
                 expected=k,
             )
-    held = {id(c) for c in position.hands[seat]}  # 8
-    missing = [c for c in cards if id(c) not in held]
+    hand = position.hands[seat]  # 8
+    if n == 1:
+        card = cards[0]
+        held = False
+        for c in hand:
+            if c is card:
+                held = True
+                break
+        missing = [] if held else [card]
+    else:
+        ids = {id(c) for c in hand}
+        missing = [c for c in cards if id(c) not in ids]
     if missing:
         raise _refuse(
             "CARD_NOT_IN_HAND",
@@ -355,7 +371,7 @@ def _checked(position: Position, move: Move) -> Move:
             cards=[c.text() for c in missing],
         )
     if kind == LEAD:  # 9
-        if len({c.suit for c in cards}) != 1:
+        if n > 1 and len({c.suit for c in cards}) != 1:
             raise _refuse(
                 "LEAD_MIXED_SUITS",
                 f"the lead {format_cards(cards)!r} mixes suits: lead cards of one suit",
@@ -425,9 +441,8 @@ def _check_molodka(position: Position, seat: int) -> None:
         )
 
 
-def _draw_seats(position: Position, count: int) -> list[int]:
+def _draw_seats(start: int, count: int) -> list[int]:
     """Seats that draw ``count`` cards, in order: round robin from the trick's winner (R15)."""
-    start = position.leader
     return [(start + i) % 4 for i in range(count)]
 
 
@@ -514,12 +529,16 @@ def _do_play(p: Position, seat: int, kind: str, cards: Sequence[Card]) -> Positi
         hands,
         p.stock,
         p.unknown_stock,
-        (*p.trick, Play(seat, kind, played)),
+        (*p.trick, _new_play(Play, (seat, kind, played))),
         p.piles,
         p.face_down,
         p.tricks,
         p.draw,
     )
+
+
+_new_play = tuple.__new__
+"""Builds a ``Play`` from its three fields without the named tuple's Python ``__new__``."""
 
 
 def _do_declare(p: Position, seat: int) -> Position:
@@ -544,7 +563,12 @@ def _do_declare(p: Position, seat: int) -> Position:
     )
 
 
-def _do_settle(p: Position) -> Position:
+Settled = tuple[int, Piles, Piles, tuple[int, int], int]
+"""What settling a trick changes: the winner, piles, face-down piles, tricks, draw."""
+
+
+def _settled(p: Position) -> Settled:
+    """Settle the full trick of ``p`` (R12-R15): its winner leads next."""
     trick = p.trick
     winner = _top(trick).seat
     team = team_of(winner)
@@ -567,6 +591,11 @@ def _do_settle(p: Position) -> Position:
     draw = 0
     if p.unknown_stock:
         draw = min(p.unknown_stock, 4 * (4 - len(p.hands[winner])))
+    return winner, piles, face_down, tricks, draw
+
+
+def _do_settle(p: Position) -> Position:
+    winner, piles, face_down, tricks, draw = _settled(p)
     return new_position(
         p.options,
         p.dealer,
@@ -585,14 +614,30 @@ def _do_settle(p: Position) -> Position:
 
 def _due_draws(p: Position) -> list[tuple[int, Card]]:
     """The draws a known stock gives after a trick (R15)."""
-    count = min(len(p.stock), 4 * (4 - len(p.hands[p.leader])))
-    return list(zip(_draw_seats(p, count), p.stock[:count], strict=True))
+    return _known_draws(p.leader, p.hands, p.stock)
+
+
+def _known_draws(leader: int, hands: Hands, stock: tuple[Card, ...]) -> list[tuple[int, Card]]:
+    count = min(len(stock), 4 * (4 - len(hands[leader])))
+    return list(zip(_draw_seats(leader, count), stock[:count], strict=True))
+
+
+def _drawn_hands(hands: Hands, draws: Sequence[tuple[int, Card]]) -> Hands:
+    """The hands after ``draws``, each in canonical order again."""
+    drawn: list[list[Card]] = [[], [], [], []]
+    for seat, card in draws:
+        drawn[seat].append(card)
+    h0, h1, h2, h3 = hands
+    d0, d1, d2, d3 = drawn
+    return (
+        sort_cards((*h0, *d0)) if d0 else h0,
+        sort_cards((*h1, *d1)) if d1 else h1,
+        sort_cards((*h2, *d2)) if d2 else h2,
+        sort_cards((*h3, *d3)) if d3 else h3,
+    )
 
 
 def _do_draws(p: Position, draws: Sequence[tuple[int, Card]]) -> Position:
-    hands = [list(h) for h in p.hands]
-    for seat, card in draws:
-        hands[seat].append(card)
     n = len(draws)
     if p.unknown_stock:
         stock, unknown = p.stock, p.unknown_stock - n
@@ -603,7 +648,7 @@ def _do_draws(p: Position, draws: Sequence[tuple[int, Card]]) -> Position:
         p.dealer,
         p.leader,
         p.indicator,
-        (sort_cards(hands[0]), sort_cards(hands[1]), sort_cards(hands[2]), sort_cards(hands[3])),
+        _drawn_hands(p.hands, draws),
         stock,
         unknown,
         p.trick,
@@ -622,7 +667,8 @@ def play(position: Position, move: Move) -> Position:
     kind, seat = move.kind, move.seat
     if kind == CARDS:
         return _do_draws(
-            position, list(zip(_draw_seats(position, position.draw), move.cards, strict=True))
+            position,
+            list(zip(_draw_seats(position.leader, position.draw), move.cards, strict=True)),
         )
     assert seat is not None
     if kind == MOLODKA:
@@ -654,16 +700,23 @@ def apply(position: Position, command: Move | str) -> Position:
 
 def _command(position: Position, command: Move | str) -> Move:
     if isinstance(command, str):
-        tokens = command.split()
-        is_cards = bool(tokens) and tokens[0].lower() == CARDS
-        if position.draw and not is_cards:  # 2a comes before parsing (3)
-            raise _refuse(
-                "CARDS_PENDING",
-                f"the scorer must first name the {position.draw} cards drawn from the stock",
-                awaited=position.draw,
-            )
-        command = Move.from_text(command)
+        if position.draw:
+            tokens = command.split()
+            if not tokens or tokens[0].lower() != CARDS:  # 2a comes before parsing (3)
+                raise _refuse(
+                    "CARDS_PENDING",
+                    f"the scorer must first name the {position.draw} cards drawn from the stock",
+                    awaited=position.draw,
+                )
+        # A parsed text passed 2a just now (only ``cards`` gets here while cards are
+        # awaited) and 3 by construction: a seat S0-S3, a known action, the shared
+        # Kozel cards, none after ``molodka``.
+        return _checked_rules(position, Move.from_text(command))
     return _checked(position, command)
+
+
+_PLAYED = {LEAD: "CardsLed", BEAT: "CardsBeaten", THROW: "CardsThrown"}
+"""The event type of each kind of play."""
 
 
 def _codes(cards: Iterable[Card]) -> list[str]:
@@ -695,39 +748,58 @@ def step(position: Position, command: Move | str) -> tuple[list[Event], Position
     move = _command(position, command)
     kind, seat = move.kind, move.seat
     if kind == CARDS:
-        draws = list(zip(_draw_seats(position, position.draw), move.cards, strict=True))
+        draws = list(zip(_draw_seats(position.leader, position.draw), move.cards, strict=True))
         return [_drawn_event(draws)], _do_draws(position, draws)
     assert seat is not None
     if kind == MOLODKA and (position.trick or seat != position.leader):
         returned = [[play.seat, _codes(play.cards)] for play in position.trick]
         data = {"seat": seat, "cards": _codes(position.hands[seat]), "returned": returned}
         return [Event("MolodkaDeclared", data)], _do_declare(position, seat)
-    cards = position.hands[seat] if kind == MOLODKA else sort_cards(move.cards)
     if kind == MOLODKA:
         kind = LEAD
-    event_type = {LEAD: "CardsLed", BEAT: "CardsBeaten", THROW: "CardsThrown"}[kind]
-    events = [Event(event_type, {"seat": seat, "cards": _codes(cards)})]
+        cards = position.hands[seat]
+    else:
+        cards = move.cards
     p = _do_play(position, seat, kind, cards)
-    if len(p.trick) < 4:
-        return events, p
     trick = p.trick
-    p = _do_settle(p)
+    # ``_do_play`` took the cards out of the sorted hand: they are in canonical order.
+    data = {"seat": seat, "cards": _codes(trick[-1].cards)}
+    events = [Event(_PLAYED[kind], data)]
+    if len(trick) < 4:
+        return events, p
+    # Settling and the draws from a known stock build one position, not two.
+    winner, piles, face_down, tricks, draw = _settled(p)
     all_cards = [c for play in trick for c in play.cards]
     events.append(
         Event(
             "TrickTaken",
             {
-                "winner": p.leader,
-                "team": team_of(p.leader),
+                "winner": winner,
+                "team": team_of(winner),
                 "cards": _codes(all_cards),
                 "points": card_points(all_cards),
             },
         )
     )
-    if p.stock:
-        draws = _due_draws(p)
+    hands, stock = p.hands, p.stock
+    if stock:  # a known stock: the unknown one waits for the scorer's ``cards``
+        draws = _known_draws(winner, hands, stock)
         events.append(_drawn_event(draws))
-        p = _do_draws(p, draws)
+        hands, stock = _drawn_hands(hands, draws), stock[len(draws) :]
+    p = new_position(
+        p.options,
+        p.dealer,
+        winner,
+        p.indicator,
+        hands,
+        stock,
+        p.unknown_stock,
+        (),
+        piles,
+        face_down,
+        tricks,
+        draw,
+    )
     result = outcome(p)
     if result is not None:
         events.append(

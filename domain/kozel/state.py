@@ -30,7 +30,14 @@ from domain.cards import Card
 from domain.errors import InvalidSetupError, MalformedError
 from domain.kozel.moves import BEAT, LEAD, THROW
 from domain.kozel.outcome import KozelOptions
-from domain.kozel.pack import PACK, PACK_SET, parse_kozel_cards, set_beats, sort_cards
+from domain.kozel.pack import (
+    PACK,
+    PACK_SET,
+    is_interned,
+    parse_kozel_cards,
+    set_beats,
+    sort_cards,
+)
 
 EXAMPLE = (
     "dealer=3 leader=0 trump=9H hands=6C,7C,8C/JC,QC,KC/AC,6D,7D,8D/9D,JD,QD,KD "
@@ -453,7 +460,7 @@ class DealSetup:
         if self.deck is not None:
             if self.hands is not None or self.indicator is not None:
                 raise _deck_error("give either a deck order or dealt hands, not both")
-            if len(self.deck) != 36 or set(self.deck) != PACK_SET:
+            if len(self.deck) != 36 or not _is_pack(self.deck):
                 raise _deck_error("a deck order names each of the 36 cards once")
             ip = self.indicator_position
             if isinstance(ip, bool) or not isinstance(ip, int) or not 0 <= ip <= 19:
@@ -489,11 +496,11 @@ class DealSetup:
             "leader": self.leader,
         }
         if self.deck is not None:
-            data["deck"] = [c.text() for c in self.deck]
+            data["deck"] = [c.rank + c.suit for c in self.deck]
             data["indicator_position"] = self.indicator_position
         else:
             assert self.hands is not None and self.indicator is not None
-            data["hands"] = [[c.text() for c in hand] for hand in self.hands]
+            data["hands"] = [[c.rank + c.suit for c in hand] for hand in self.hands]
             data["indicator"] = self.indicator.text()
         return data
 
@@ -526,6 +533,15 @@ class DealSetup:
             ) from exc
 
 
+def _is_pack(cards: tuple[Card, ...]) -> bool:
+    """Whether ``cards`` are the 36 cards of the pack, each once."""
+    if is_interned(cards):
+        # The shared card objects: distinct objects are distinct cards, and no
+        # dataclass is hashed.
+        return len({id(c) for c in cards}) == len(PACK)
+    return set(cards) == PACK_SET
+
+
 def _deck_error(why: str) -> InvalidSetupError:
     return InvalidSetupError(why, code="INVALID_DECK")
 
@@ -540,13 +556,16 @@ def options_to_data(options: KozelOptions) -> dict[str, Any]:
     }
 
 
+_OPTION_NAMES = frozenset(options_to_data(KozelOptions()))
+
+
 def options_from_data(data: Mapping[str, Any]) -> KozelOptions:
     """Read option flags from ``options_to_data`` output; missing flags take defaults.
 
     Raises:
         InvalidSetupError (INVALID_FORMAT): an unknown flag or a bad loss limit (R34).
     """
-    unknown = set(data) - set(options_to_data(KozelOptions()))
+    unknown = set(data) - _OPTION_NAMES
     if unknown:
         raise InvalidSetupError(
             f"unknown option flags {sorted(unknown)!r}",

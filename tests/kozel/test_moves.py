@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from hypothesis import given
 
 from domain.cards import parse_cards
 from domain.errors import MalformedError
 from domain.kozel import Move
+from domain.kozel.moves import _PARSED, _parse
+from tests.strategies import kozel_move_texts
 
 
 class TestMoveText:
@@ -61,3 +66,29 @@ class TestMoveText:
         with pytest.raises(MalformedError) as e:
             Move.from_text(text)
         assert "MALFORMED" == e.value.code
+
+
+class TestMoveTextCache:
+    """``Move.from_text`` keeps the moves it parsed: a cached move is the same value."""
+
+    @staticmethod
+    def outcome(parse: Any, text: str) -> tuple[Any, ...]:
+        try:
+            move = parse(text)
+        except MalformedError as e:
+            return ("refused", e.code, str(e), e.details)
+        return ("parsed", move.kind, move.seat, [id(card) for card in move.cards])
+
+    @given(text=kozel_move_texts())
+    def test_cached_parse_equals_a_fresh_parse(self, text: str) -> None:
+        expected = self.outcome(_parse, text)
+        assert expected == self.outcome(Move.from_text, text)  # fills the cache
+        assert expected == self.outcome(Move.from_text, text)  # reads it
+        if expected[0] == "parsed":
+            assert _PARSED[text] == _parse(text)
+
+    def test_refused_texts_are_not_kept(self) -> None:
+        for _ in range(2):
+            with pytest.raises(MalformedError):
+                Move.from_text("S0 lead 7S 2H")
+        assert "S0 lead 7S 2H" not in _PARSED

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from domain.cards import Card, parse_cards
 from domain.errors import MalformedError
-from domain.kozel.pack import PACK, beats, card_points, parse_kozel_cards, set_beats, sort_cards
+from domain.kozel.pack import (
+    PACK,
+    _parse_kozel_cards,
+    beats,
+    card_points,
+    parse_kozel_cards,
+    set_beats,
+    sort_cards,
+)
+from tests.strategies import kozel_card_tokens
 
 
 def c(text: str) -> Card:
@@ -32,6 +45,36 @@ class TestPack:
         with pytest.raises(MalformedError) as e:
             parse_kozel_cards("2H")
         assert "MALFORMED" == e.value.code
+
+
+class TestParseKozelCards:
+    """The look-up table for canonical codes against the general parse (Card.from_text)."""
+
+    @staticmethod
+    def outcome(parse: Any, items: Any) -> tuple[Any, ...]:
+        try:
+            cards = parse(items)
+        except MalformedError as e:
+            return ("refused", e.code, str(e), e.details)
+        return ("parsed", [id(card) for card in cards])
+
+    @given(tokens=st.lists(kozel_card_tokens, max_size=6))
+    def test_fast_path_parses_and_refuses_as_the_general_path(self, tokens: list[str]) -> None:
+        expected = self.outcome(_parse_kozel_cards, tokens)
+        assert expected == self.outcome(parse_kozel_cards, tokens)
+        assert expected == self.outcome(parse_kozel_cards, tuple(tokens))
+        assert expected == self.outcome(parse_kozel_cards, iter(tokens))
+        if all(t.strip() == t and " " not in t and t for t in tokens):
+            assert expected == self.outcome(parse_kozel_cards, " ".join(tokens))
+
+    def test_gives_the_shared_card_objects(self) -> None:
+        parsed = parse_kozel_cards([c.text() for c in PACK])
+        assert [id(c) for c in PACK] == [id(c) for c in parsed]
+
+    def test_an_item_that_is_no_text_fails_as_before(self) -> None:
+        """A non-string item reaches Card.from_text, whose error is not a DomainError."""
+        with pytest.raises(AttributeError):
+            parse_kozel_cards(["AS", ["AS"]])  # type: ignore[list-item]
 
 
 class TestBeats:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from domain.cards import parse_cards
+from domain.cards import Card, parse_cards
 from domain.errors import InvalidSetupError, MalformedError
 from domain.kozel import DealSetup, KozelOptions, Position, initial_position
 from domain.kozel.pack import PACK
@@ -189,6 +189,24 @@ class TestDealSetup:
     def test_rejects_bad_cards(self, kwargs: dict) -> None:  # type: ignore[type-arg]
         with pytest.raises(InvalidSetupError) as e:
             DealSetup(KozelOptions(), 0, 1, **kwargs)
+        assert "INVALID_DECK" == e.value.code
+
+    def test_cards_built_apart_from_the_shared_ones_make_the_same_deal(self) -> None:
+        """Equal cards that are not the shared objects (``Card(r, s)``) take the general
+        pack test and the deal holds the shared objects all the same."""
+        copies = tuple(Card(c.rank, c.suit) for c in deck_order(3))
+        setup = DealSetup(KozelOptions(), 0, 1, deck=copies, indicator_position=4)
+        expected = initial_position(
+            DealSetup(KozelOptions(), 0, 1, deck=deck_order(3), indicator_position=4)
+        )
+        assert expected == initial_position(setup)
+        assert all(c is PACK[PACK.index(c)] for h in initial_position(setup).hands for c in h)
+
+    @pytest.mark.parametrize("shared", [True, False])
+    def test_rejects_a_deck_with_a_card_twice(self, shared: bool) -> None:
+        deck = (*PACK[:35], PACK[0] if shared else Card(PACK[0].rank, PACK[0].suit))
+        with pytest.raises(InvalidSetupError) as e:
+            DealSetup(KozelOptions(), 0, 1, deck=deck, indicator_position=0)
         assert "INVALID_DECK" == e.value.code
 
     def test_rejects_bad_seats(self) -> None:
