@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import psycopg
 
 from domain.match import series_score
 from domain.stream import MatchConfig, MatchState
+from projections.rows import RowsInsert
 from store.recorder import Projection
 
 
@@ -31,15 +32,6 @@ def match_identity(stream: str, config: MatchConfig) -> tuple[Any, ...]:
     )
 
 
-def values_list(row: str, rows: Sequence[Sequence[Any]]) -> tuple[str, list[Any]]:
-    """Return ``row`` (a parenthesised placeholder list) once per row, and the rows' values flat.
-
-    >>> values_list("(%s, %s)", [(1, 2), (3, 4)])
-    ('(%s, %s), (%s, %s)', [1, 2, 3, 4])
-    """
-    return ", ".join([row] * len(rows)), [value for values in rows for value in values]
-
-
 def status_of(state: MatchState) -> str:
     """Return ``live``, ``finished`` or ``void`` (a finished match an admin voided)."""
     if state.voided:
@@ -59,11 +51,26 @@ def result_of(state: MatchState) -> dict[str, Any] | None:
     }
 
 
-_MATCH_COLUMNS = (
-    "id, stream, game, variant, competition_id, players, dealing, created_at,"
-    " version, status, rounds, score, result, updated_at, ended_at"
+_MATCHES: Final = RowsInsert(
+    "matches",
+    [
+        ("id", "uuid"),
+        ("stream", "text"),
+        ("game", "text"),
+        ("variant", "text"),
+        ("competition_id", "uuid"),
+        ("players", "uuid[]"),
+        ("dealing", "text"),
+        ("created_at", "timestamptz"),
+        ("version", "bigint"),
+        ("status", "text"),
+        ("rounds", "integer"),
+        ("score", "jsonb"),
+        ("result", "jsonb"),
+        ("updated_at", "timestamptz"),
+        ("ended_at", "timestamptz"),
+    ],
 )
-_MATCH_ROW = "(%s, %s, %s, %s, %s, %s::uuid[], %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 
 
 async def project_match_summary(
@@ -85,8 +92,8 @@ async def project_match_summary(
             last.version,
             status_of(state),
             state.rounds_started,
-            json.dumps(series_score(state.series)),
-            None if result is None else json.dumps(result),
+            series_score(state.series),
+            result,
             last.recorded_at,
             None if result is None else last.recorded_at,
         )
@@ -95,16 +102,21 @@ async def project_match_summary(
             await conn.execute(
                 "UPDATE matches SET version = %s, status = %s, rounds = %s, score = %s,"
                 " result = %s, updated_at = %s, ended_at = %s WHERE stream = %s",
-                (*summary, stream),
+                (*_json_columns(summary), stream),
             )
             continue
         config = state.config
         created.append(
             (*match_identity(stream, config), config.dealing, started.recorded_at, *summary)
         )
-    if created:
-        rows, params = values_list(_MATCH_ROW, created)
-        await conn.execute(f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES {rows}", params)
+    await _MATCHES.execute(conn, created)
+
+
+def _json_columns(summary: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Return a summary with its score and result as JSON, for a plain UPDATE."""
+    version, status, rounds, score, result, updated_at, ended_at = summary
+    score_json, result_json = json.dumps(score), None if result is None else json.dumps(result)
+    return version, status, rounds, score_json, result_json, updated_at, ended_at
 
 
 async def find_match(conn: psycopg.AsyncConnection[Any], match_id: Any) -> dict[str, Any] | None:

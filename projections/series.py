@@ -8,16 +8,16 @@ position of ``MatchEnded``: standings and ratings take matches in that order.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import psycopg
 from psycopg.rows import dict_row
 
 from domain.match import CuttleSeries, KozelSeries, series_score
 from domain.stream import MatchState
-from projections.matches import match_identity, result_of, values_list
+from projections.matches import match_identity, result_of
+from projections.rows import RowsInsert
 from store.recorder import Projection
 
 
@@ -96,7 +96,24 @@ def result_with_resignation(state: MatchState) -> dict[str, Any] | None:
     return result
 
 
-_SERIES_ROW = "(%s, %s, %s, %s, %s, %s::uuid[], %s, %s, %s, %s)"
+_SERIES: Final = RowsInsert(
+    "match_series",
+    [
+        ("match_id", "uuid"),
+        ("stream", "text"),
+        ("game", "text"),
+        ("variant", "text"),
+        ("competition_id", "uuid"),
+        ("players", "uuid[]"),
+        ("rounds", "jsonb"),
+        ("totals", "jsonb"),
+        ("result", "jsonb"),
+        ("ended_position", "bigint"),
+    ],
+    " ON CONFLICT (match_id) DO UPDATE SET rounds = EXCLUDED.rounds,"
+    " totals = EXCLUDED.totals, result = EXCLUDED.result,"
+    " ended_position = coalesce(EXCLUDED.ended_position, match_series.ended_position)",
+)
 
 
 async def project_series(
@@ -116,23 +133,13 @@ async def project_series(
         rows.append(
             (
                 *match_identity(stream, config),
-                json.dumps(rounds_of(state)),
-                json.dumps(series_score(state.series)),
-                None if result is None else json.dumps(result),
+                rounds_of(state),
+                series_score(state.series),
+                result,
                 ended,
             )
         )
-    if not rows:
-        return
-    values, params = values_list(_SERIES_ROW, rows)
-    await conn.execute(
-        "INSERT INTO match_series (match_id, stream, game, variant, competition_id, players,"
-        f" rounds, totals, result, ended_position) VALUES {values}"
-        " ON CONFLICT (match_id) DO UPDATE SET rounds = EXCLUDED.rounds,"
-        " totals = EXCLUDED.totals, result = EXCLUDED.result,"
-        " ended_position = coalesce(EXCLUDED.ended_position, match_series.ended_position)",
-        params,
-    )
+    await _SERIES.execute(conn, rows)
 
 
 async def find_series(conn: psycopg.AsyncConnection[Any], match_id: Any) -> dict[str, Any] | None:
