@@ -16,7 +16,7 @@ class RowsInsert:
 
     A ``VALUES`` list with a placeholder per value makes new statement text for each
     row count, and psycopg parses a statement of more than 50 parameters again on
-    every call: 2-5 ms of Python per 32 matches, against about 0.3 ms for this (see
+    every call: about 9x the client CPU of this (``bench/rows_insert.py``,
     docs/projections.md). Values are what msgspec writes as JSON: UUIDs and times as
     text, lists as arrays (read into array columns), dicts as objects (for jsonb).
 
