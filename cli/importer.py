@@ -55,10 +55,14 @@ from domain.logs.commands import (
     text_match_id,
     text_player_id,
 )
+from domain.records import builder
 from domain.stream import MatchState
 from store import accounts
 from store.events import EventIdConflictError, VersionConflictError
 from store.recorder import EventIdentity, Recorded, Recorder, Request, match_stream
+
+_identity = builder(EventIdentity)
+"""A canonical import builds one per event: skip the frozen ``__init__`` (domain/records.py)."""
 
 _IMPORT_METADATA = {"source": "import"}
 """The metadata of events an import records (a canonical log brings its own)."""
@@ -409,7 +413,7 @@ class Importer:
             present = await self._present(stream, header.line, logged, with_ids=True)
             return present or self._dry(steps, check)
         identities = [
-            EventIdentity(UUID(e.event_id), datetime.fromisoformat(e.recorded_at), e.metadata)
+            _identity(UUID(e.event_id), datetime.fromisoformat(e.recorded_at), e.metadata)
             for e in log.events
             if e.event_id is not None and e.recorded_at is not None
         ]

@@ -284,15 +284,18 @@ def _recorded_at_param(events: Sequence[NewEvent]) -> str | None:
 
 
 def _recorded_at_literal(events: Sequence[NewEvent]) -> str:
-    """Return the ``timestamptz[]`` literal of the events' times; NULL takes the clock."""
-    return (
-        "{"
-        + ",".join(
-            "NULL" if e.recorded_at is None else '"' + e.recorded_at.isoformat() + '"'
-            for e in events
-        )
-        + "}"
-    )
+    """Return the ``timestamptz[]`` literal of the events' times; NULL takes the clock.
+
+    ISO 8601 times hold no space, comma, brace, quote or backslash: unquoted, they
+    are array elements as they stand.
+
+    >>> from datetime import UTC, datetime
+    >>> print(_recorded_at_literal([NewEvent(UUID(int=1), 'T', {}, {}, None),
+    ...     NewEvent(UUID(int=2), 'T', {}, {}, datetime(2026, 1, 2, 3, 4, 5, 6, UTC))]))
+    {NULL,2026-01-02T03:04:05.000006+00:00}
+    """
+    times = [e.recorded_at for e in events]
+    return "{" + ",".join("NULL" if t is None else t.isoformat() for t in times) + "}"
 
 
 def _array_literal(items: Sequence[str]) -> str:
