@@ -28,28 +28,12 @@ import psycopg
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.support import scratch_dir
+from projections.matches import MATCH_COLUMNS
 from projections.rows import RowsInsert
 from store.database import canonical_url
 from store.embedded import start_embedded
 
-COLUMNS = [
-    ("id", "uuid"),
-    ("stream", "text"),
-    ("game", "text"),
-    ("variant", "text"),
-    ("competition_id", "uuid"),
-    ("players", "uuid[]"),
-    ("dealing", "text"),
-    ("created_at", "timestamptz"),
-    ("version", "bigint"),
-    ("status", "text"),
-    ("rounds", "integer"),
-    ("score", "jsonb"),
-    ("result", "jsonb"),
-    ("updated_at", "timestamptz"),
-    ("ended_at", "timestamptz"),
-]
-NAMES = ", ".join(name for name, _ in COLUMNS)
+NAMES = ", ".join(name for name, _ in MATCH_COLUMNS)
 VALUES_ROW = "(%s, %s, %s, %s, %s, %s::uuid[], %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 
 
@@ -83,8 +67,8 @@ async def values_insert(conn: psycopg.AsyncConnection[Any], batch: list[tuple[An
 
 async def run(url: str, per_insert: int, inserts: int, rounds: int) -> None:
     """Time both ways, alternating, and print the client CPU per insert."""
-    rows_insert = RowsInsert("bench_matches", COLUMNS)
-    types = ", ".join(f"{name} {kind}" for name, kind in COLUMNS)
+    rows_insert = RowsInsert("bench_matches", MATCH_COLUMNS)
+    types = ", ".join(f"{name} {kind}" for name, kind in MATCH_COLUMNS)
     async with await psycopg.AsyncConnection.connect(url) as conn:
         await conn.execute(f"CREATE TEMP TABLE bench_matches ({types})")
         await conn.commit()

@@ -51,26 +51,26 @@ def result_of(state: MatchState) -> dict[str, Any] | None:
     }
 
 
-_MATCHES: Final = RowsInsert(
-    "matches",
-    [
-        ("id", "uuid"),
-        ("stream", "text"),
-        ("game", "text"),
-        ("variant", "text"),
-        ("competition_id", "uuid"),
-        ("players", "uuid[]"),
-        ("dealing", "text"),
-        ("created_at", "timestamptz"),
-        ("version", "bigint"),
-        ("status", "text"),
-        ("rounds", "integer"),
-        ("score", "jsonb"),
-        ("result", "jsonb"),
-        ("updated_at", "timestamptz"),
-        ("ended_at", "timestamptz"),
-    ],
+MATCH_COLUMNS: Final = (
+    ("id", "uuid"),
+    ("stream", "text"),
+    ("game", "text"),
+    ("variant", "text"),
+    ("competition_id", "uuid"),
+    ("players", "uuid[]"),
+    ("dealing", "text"),
+    ("created_at", "timestamptz"),
+    ("version", "bigint"),
+    ("status", "text"),
+    ("rounds", "integer"),
+    ("score", "jsonb"),
+    ("result", "jsonb"),
+    ("updated_at", "timestamptz"),
+    ("ended_at", "timestamptz"),
 )
+"""The ``matches`` columns a new match's row fills, in row order, with their SQL types."""
+
+_MATCHES: Final = RowsInsert("matches", MATCH_COLUMNS)
 
 
 async def project_match_summary(

@@ -6,12 +6,17 @@ import pytest
 from store import migrate
 
 
-def tables(url: str) -> set[str]:
+def names(url: str, query: str) -> set[str]:
     with psycopg.connect(url) as conn:
-        rows = conn.execute(
-            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
-        ).fetchall()
-    return {r[0] for r in rows}
+        return {row[0] for row in conn.execute(query).fetchall()}
+
+
+def tables(url: str) -> set[str]:
+    return names(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+
+
+def event_indexes(url: str) -> set[str]:
+    return names(url, "SELECT indexname FROM pg_indexes WHERE tablename = 'events'")
 
 
 def test_upgrade_downgrade_roundtrip(database_url: str) -> None:
@@ -54,14 +59,6 @@ def test_events_table_refuses_update_and_delete(database_url: str) -> None:
                 conn.execute(sql)
             conn.rollback()
         assert 1 == conn.execute("SELECT count(*) FROM events").fetchone()[0]  # type: ignore[index]
-
-
-def event_indexes(url: str) -> set[str]:
-    with psycopg.connect(url) as conn:
-        rows = conn.execute(
-            "SELECT indexname FROM pg_indexes WHERE tablename = 'events'"
-        ).fetchall()
-    return {r[0] for r in rows}
 
 
 def test_events_keep_only_the_indexes_their_readers_use(database_url: str) -> None:
