@@ -21,7 +21,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from domain.events import Event, RecordedEvent
 from domain.stream import MatchConfig, fold_stream, public_event_data, rules_for
-from store.events import _COLUMNS, _recorded, read_stream, subscribe
+from store.events import EVENT_COLUMNS, read_stream, recorded_event, subscribe
 
 
 @dataclass(slots=True)
@@ -123,11 +123,11 @@ class LiveFeed:
             where = "stream IN (SELECT stream FROM matches WHERE competition_id = %s)"
             arg = self._competition
         cur = await conn.execute(
-            f"SELECT {_COLUMNS} FROM events WHERE global_position > %s AND {where}"
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE global_position > %s AND {where}"
             " AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY global_position",
             (after, arg),
         )
-        return [_recorded(row) for row in await cur.fetchall()]
+        return [recorded_event(row) for row in await cur.fetchall()]
 
     async def messages(self, after: int = 0) -> AsyncIterator[tuple[int, dict[str, Any]]]:
         """Yield (global position, message) for every event after ``after``, forever."""

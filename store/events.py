@@ -37,9 +37,10 @@ CHANNEL: Final = "matchlog_events"
 
 _SAFE_INTEGER: Final = 2**53 - 1
 
-_COLUMNS: Final = (
+EVENT_COLUMNS: Final = (
     "global_position, stream, version, event_id, type, data, metadata, recorded_at, hash"
 )
+"""The columns ``recorded_event`` reads a row of, in its order."""
 
 _APPEND_SQL: Final = (
     "SELECT global_position, version, recorded_at, hash, metadata "
@@ -532,11 +533,11 @@ async def read_stream(
 ) -> list[RecordedEvent]:
     """Return ``stream``'s events after ``after_version`` (exclusive), oldest first."""
     cur = await conn.execute(
-        f"SELECT {_COLUMNS} FROM events WHERE stream = %s AND version > %s "
+        f"SELECT {EVENT_COLUMNS} FROM events WHERE stream = %s AND version > %s "
         "ORDER BY version LIMIT %s",
         (stream, after_version, limit),
     )
-    return [_recorded(row) for row in await cur.fetchall()]
+    return [recorded_event(row) for row in await cur.fetchall()]
 
 
 async def read_all(
@@ -550,15 +551,19 @@ async def read_all(
     reader that advances to the last position it got never skips a late commit.
     """
     cur = await conn.execute(
-        f"SELECT {_COLUMNS} FROM events WHERE global_position > %s "
+        f"SELECT {EVENT_COLUMNS} FROM events WHERE global_position > %s "
         "AND global_position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16) "
         "ORDER BY global_position LIMIT %s",
         (after_position, limit),
     )
-    return [_recorded(row) for row in await cur.fetchall()]
+    return [recorded_event(row) for row in await cur.fetchall()]
 
 
-def _recorded(row: tuple[Any, ...]) -> RecordedEvent:
+def recorded_event(row: tuple[Any, ...]) -> RecordedEvent:
+    """Return the event a row of ``SELECT EVENT_COLUMNS FROM events`` holds.
+
+    For readers with a query of their own (a live feed's filtered catch-up).
+    """
     position, stream, version, event_id, type_, data, metadata, recorded_at, digest = row
     return _recorded_event(
         position, stream, version, event_id, type_, data, metadata, recorded_at, digest.hex()
