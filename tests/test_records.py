@@ -38,6 +38,12 @@ class TestBuilder:
         with pytest.raises(AttributeError):
             event.type = "Other"  # type: ignore[misc]
 
+    def test_a_built_record_is_of_its_class_and_hashes_as_one(self) -> None:
+        args = (UUID(int=1), "Drew", (), (), None)
+        event = builder(NewEvent)(*args)
+        assert NewEvent is type(event)
+        assert hash(NewEvent(*args)) == hash(event)  # type: ignore[arg-type]
+
     def test_refuses_a_class_without_slots(self) -> None:
         with pytest.raises(TypeError):
             builder(Unslotted)
