@@ -508,36 +508,46 @@ def evolve(state: MatchState, event: Event, version: int | None = None) -> Match
         new_series = rules_for(created.game).new_series(created)
         return MatchState(created, new_series, version=at, window=((at, True),))
     config = state.config
-    if config is None or kind == "TakenBack":
-        return replace(state, version=at)
-    window, round_start, moved = _advance_window(
-        config, (state.window, state.round_start, state.moved_since_start), at, event
-    )
     # One constructor call per event: ``dataclasses.replace`` is several times slower
     # and folds run once per recorded event (imports, rebuilds, replays).
     series, rounds_started, position = state.series, state.rounds_started, state.position
     result, voided = state.result, state.voided
-    rules = rules_for(config.game)
-    if kind == "NoteAdded":
-        pass
-    elif kind == "MatchVoided":
-        voided = True
-    elif kind == rules.round_started:
+    entries, round_start, moved = state.window, state.round_start, state.moved_since_start
+    if config is None or kind == "TakenBack":
+        return replace(state, version=at)
+    facts = _facts(config)
+    rules = facts.rules
+    # The takeback window: every event joins it; a round start opens a new round in it.
+    if kind == facts.round_started:
+        entries = (*entries, (at, facts.round_start_opens))
+        round_start, moved = len(entries) - 1, False
         position = rules.initial_position(data["setup"])
         rounds_started += 1
-    elif kind == rules.round_scored:
-        assert series is not None
-        series, position = rules.series_from_scored(series, data), None
-    elif kind == "MatchResigned":
-        assert isinstance(series, CuttleSeries)
-        series, position = series.resign_match(data["seat"]), None
-    elif kind == "MatchEnded":
-        result = MatchResult(tuple(data["winners"]), tuple(data["losers"]), data["reason"])
-        position = None
-    elif position is not None:
-        position = rules.evolve(position, event)
+    else:
+        entries = (*entries, (at, kind in facts.opening))
+        if not moved and kind in facts.moves:
+            # The first move of a round closes the round before it to takebacks.
+            moved = True
+            if round_start is not None:
+                cut = max(round_start - 1, 0)
+                entries, round_start = entries[cut:], round_start - cut
+        if kind == "NoteAdded":
+            pass
+        elif kind == "MatchVoided":
+            voided = True
+        elif kind == facts.round_scored:
+            assert series is not None
+            series, position = rules.series_from_scored(series, data), None
+        elif kind == "MatchResigned":
+            assert isinstance(series, CuttleSeries)
+            series, position = series.resign_match(data["seat"]), None
+        elif kind == "MatchEnded":
+            result = MatchResult(tuple(data["winners"]), tuple(data["losers"]), data["reason"])
+            position = None
+        elif position is not None:
+            position = rules.evolve(position, event)
     return _match_state(
-        config, series, rounds_started, position, result, voided, at, window, round_start, moved
+        config, series, rounds_started, position, result, voided, at, entries, round_start, moved
     )
 
 
@@ -545,14 +555,80 @@ def evolve(state: MatchState, event: Event, version: int | None = None) -> Match
 _match_state = builder(MatchState)
 
 
-def _after_engine_events(state: MatchState, events: Sequence[Event], position: Any) -> MatchState:
-    """Return ``state`` after an engine's own events, whose fold ``position`` already is."""
-    assert state.config is not None
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What the match layer asks of a config on every event, worked out once per kind."""
+
+    rules: GameRules
+    round_started: str
+    round_scored: str
+    round_start_opens: bool
+    """Whether a round start opens a command (it does unless the server deals)."""
+    moves: frozenset[str]
+    """The event types ``is_move`` accepts."""
+    opening: frozenset[str]
+    """The event types other than a round start that open a command (``starts_command``)."""
+
+    @classmethod
+    def of(cls, game: str, dealing: str) -> _Facts:
+        rules = rules_for(game)
+        if game == "cuttle":
+            moves = frozenset({"MovePlayed"})
+        else:
+            kinds = {*_KOZEL_PLAYS, "MolodkaDeclared"}
+            moves = frozenset(kinds | {"CardsDrawn"} if dealing == "physical" else kinds)
+        return cls(
+            rules,
+            rules.round_started,
+            rules.round_scored,
+            dealing != "server",
+            moves,
+            moves | frozenset(_COMMAND_EVENTS),
+        )
+
+
+_FACTS: dict[tuple[str, str], _Facts] = {}
+"""``_Facts`` by game and dealing, filled as configs are met."""
+
+
+def _facts(config: MatchConfig) -> _Facts:
+    """Return the facts of ``config``'s game and dealing.
+
+    Raises:
+        InvalidSetupError (INVALID_FORMAT): an unknown game.
+    """
+    key = (config.game, config.dealing)
+    facts = _FACTS.get(key)
+    if facts is None:
+        facts = _Facts.of(*key)
+        if config.dealing in DEALINGS:
+            _FACTS[key] = facts
+    return facts
+
+
+def _after_engine_events(
+    state: MatchState, facts: _Facts, events: Sequence[Event], position: Any
+) -> MatchState:
+    """Return ``state`` after an engine's own events, whose fold ``position`` already is.
+
+    The window moves on as ``evolve`` moves it event by event, but one tuple is built:
+    an engine records no round start, and only a round's first move cuts the window.
+    """
     at = state.version
-    window: Window = (state.window, state.round_start, state.moved_since_start)
+    round_start, moved = state.round_start, state.moved_since_start
+    opening, moves = facts.opening, facts.moves
+    new: list[tuple[int, bool]] = []
+    cut = 0
     for event in events:
         at += 1
-        window = _advance_window(state.config, window, at, event)
+        kind = event.type
+        new.append((at, kind in opening))
+        if not moved and kind in moves:
+            # The first move of a round closes the round before it to takebacks.
+            moved = True
+            if round_start is not None:
+                cut = max(round_start - 1, 0)
+                round_start -= cut
     return _match_state(
         state.config,
         state.series,
@@ -561,7 +637,9 @@ def _after_engine_events(state: MatchState, events: Sequence[Event], position: A
         state.result,
         state.voided,
         at,
-        *window,
+        (*state.window[cut:], *new),
+        round_start,
+        moved,
     )
 
 
@@ -588,25 +666,6 @@ def starts_command(config: MatchConfig, event: Event) -> bool:
 
 _COMMAND_EVENTS = ("NoteAdded", "MatchVoided", "MatchResigned", "TakenBack")
 """Events that are a whole command by themselves (none of them is a move)."""
-
-
-Window = tuple[tuple[tuple[int, bool], ...], int | None, bool]
-"""A match state's ``window``, ``round_start`` and ``moved_since_start``."""
-
-
-def _advance_window(config: MatchConfig, window: Window, at: int, event: Event) -> Window:
-    entries, round_start, moved = window
-    starts = starts_command(config, event)
-    entries = (*entries, (at, starts))
-    if event.type == rules_for(config.game).round_started:
-        return entries, len(entries) - 1, False
-    if starts and event.type not in _COMMAND_EVENTS and not moved:
-        # The first move of a round closes the round before it to takebacks.
-        if round_start is None:
-            return entries, None, True
-        cut = max(round_start - 1, 0)
-        return entries[cut:], round_start - cut, True
-    return entries, round_start, moved
 
 
 VersionedEvent = tuple[int, Event]
@@ -909,8 +968,11 @@ def _match_ended(series: Series, result: MatchResult) -> Event:
 
 
 def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
-    rules = state.rules
-    if not state.round_in_progress:
+    config = state.config
+    assert config is not None
+    facts = _facts(config)
+    rules = facts.rules
+    if state.position is None:
         what = "round" if rules.game == "cuttle" else "deal"
         raise IllegalMoveError(
             f"no {what} is in progress: the scorer must start the next {what}",
@@ -918,11 +980,11 @@ def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
             details={"move": command.move},
         )
     events, position = rules.step(state.position, command.move)
-    after = _after_engine_events(state, events, position)
-    outcome = rules.outcome(after.position)
+    after = _after_engine_events(state, facts, events, position)
+    outcome = rules.outcome(position)
     if outcome is None:
         return events, after
-    assert after.series is not None and after.config is not None
+    assert after.series is not None
     series, scored = rules.score(after.series, outcome, after.rounds_started)
     after = evolve(after, scored)
     events.append(scored)
@@ -931,7 +993,7 @@ def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
         ended = _match_ended(series, result)
         events.append(ended)
         return events, evolve(after, ended)
-    if after.config is not None and after.config.dealing == "server" and command.next_deal:
+    if not facts.round_start_opens and command.next_deal:
         started = _start_round(after, command.next_deal)
         events.extend(started)
         return events, fold(started, after)
