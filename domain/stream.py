@@ -68,18 +68,22 @@ class MatchConfig:
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> MatchConfig:
         """Read ``MatchCreated`` data back (as ``to_data`` wrote it)."""
-        return cls(
-            game=data["game"],
-            variant=data["variant"],
-            players=tuple(data["players"]),
-            first_dealer=data["first_dealer"],
-            dealing=data["dealing"],
-            format=data.get("format"),
-            options=dict(data.get("options") or {}),
-            first_dealer_drawn=bool(data.get("first_dealer_drawn", False)),
-            competition_id=data.get("competition_id"),
-            rules_version=data.get("rules_version", RULES_VERSION),
+        # Every fold reads one (rebuilds, replays): build it without the frozen __init__.
+        return _match_config(
+            data["game"],
+            data["variant"],
+            tuple(data["players"]),
+            data["first_dealer"],
+            data["dealing"],
+            data.get("format"),
+            dict(data.get("options") or {}),
+            bool(data.get("first_dealer_drawn", False)),
+            data.get("competition_id"),
+            data.get("rules_version", RULES_VERSION),
         )
+
+
+_match_config = builder(MatchConfig)
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,14 +300,10 @@ class _KozelRules:
     def decide(self, position: Any, move: str) -> list[Event]:
         return kozel.decide(position, move)
 
-    def step(self, position: Any, move: str) -> tuple[list[Event], Any]:
-        return kozel.step(position, move)
-
-    def evolve(self, position: Any, event: Event) -> Any:
-        return kozel.evolve(position, event)
-
-    def outcome(self, position: Any) -> Any:
-        return kozel.outcome(position)
+    # The engine's own functions, not wrappers: the match layer calls these per move.
+    step = staticmethod(kozel.step)
+    evolve = staticmethod(kozel.evolve)
+    outcome = staticmethod(kozel.outcome)
 
     def view(self, position: Any, seat: int | None) -> dict[str, Any]:
         return kozel.view(position, seat)
@@ -519,12 +519,12 @@ def evolve(state: MatchState, event: Event, version: int | None = None) -> Match
     rules = facts.rules
     # The takeback window: every event joins it; a round start opens a new round in it.
     if kind == facts.round_started:
-        entries = (*entries, (at, facts.round_start_opens))
+        entries += ((at, facts.round_start_opens),)
         round_start, moved = len(entries) - 1, False
         position = rules.initial_position(data["setup"])
         rounds_started += 1
     else:
-        entries = (*entries, (at, kind in facts.opening))
+        entries += ((at, kind in facts.opening),)
         if not moved and kind in facts.moves:
             # The first move of a round closes the round before it to takebacks.
             moved = True
@@ -637,7 +637,7 @@ def _after_engine_events(
         state.result,
         state.voided,
         at,
-        (*state.window[cut:], *new),
+        (state.window[cut:] if cut else state.window) + tuple(new),
         round_start,
         moved,
     )
@@ -791,13 +791,13 @@ def step(state: MatchState, command: Command) -> tuple[list[Event], MatchState]:
     """
     if isinstance(command, Play) and state.config is not None and state.result is None:
         return _play(state, command)
+    if isinstance(command, CreateMatch):
+        return _create(state, command)
     events = _decide_other(state, command)
     return events, fold(events, state)
 
 
 def _decide_other(state: MatchState, command: Command) -> list[Event]:
-    if isinstance(command, CreateMatch):
-        return _create(state, command)
     if state.config is None:
         raise IllegalMoveError("the match has not been created", code="MATCH_NOT_CREATED")
     if isinstance(command, AddNote):
@@ -884,7 +884,7 @@ def _add_note(state: MatchState, command: AddNote) -> list[Event]:
     return [Event("NoteAdded", {"version": command.version, "text": text})]
 
 
-def _create(state: MatchState, command: CreateMatch) -> list[Event]:
+def _create(state: MatchState, command: CreateMatch) -> tuple[list[Event], MatchState]:
     if state.config is not None:
         raise IllegalMoveError("the match already exists", code="MATCH_EXISTS")
     rules = rules_for(command.config.game)
@@ -915,14 +915,14 @@ def _create(state: MatchState, command: CreateMatch) -> list[Event]:
             details={"first_dealer": config.first_dealer},
         )
     events = [Event("MatchCreated", config.to_data())]
-    if config.dealing == "server":
-        if command.deal is None:
-            raise InvalidSetupError(
-                "a server-dealt match needs its first deck", code="INVALID_DECK"
-            )
-        created = evolve(state, events[0])
-        events.extend(_start_round(created, command.deal))
-    return events
+    if config.dealing != "server":
+        return events, evolve(state, events[0])
+    if command.deal is None:
+        raise InvalidSetupError("a server-dealt match needs its first deck", code="INVALID_DECK")
+    created = evolve(state, events[0])
+    started = _start_round(created, command.deal)
+    events.extend(started)
+    return events, fold(started, created)
 
 
 def _start_round(state: MatchState, deal: Mapping[str, Any]) -> list[Event]:
