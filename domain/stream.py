@@ -258,8 +258,20 @@ class _KozelRules:
             )
         from domain.kozel.state import options_from_data, options_to_data
 
-        options = options_from_data(config.options)
-        return replace(config, format=None, options=options_to_data(options))
+        options = options_to_data(options_from_data(config.options))
+        # ``replace`` would go through ``__init__`` by keywords, several times slower.
+        return _match_config(
+            config.game,
+            config.variant,
+            config.players,
+            config.first_dealer,
+            config.dealing,
+            None,
+            options,
+            config.first_dealer_drawn,
+            config.competition_id,
+            config.rules_version,
+        )
 
     def seats(self, config: MatchConfig) -> int:
         return 4
@@ -361,7 +373,7 @@ def _card_list(value: Any) -> list[str]:
     if isinstance(value, str):
         return value.split()
     if isinstance(value, Sequence):
-        return [str(v) for v in value]
+        return list(map(str, value))
     raise MalformedError(f"{value!r} is not a list of cards", details={"cards": repr(value)})
 
 
