@@ -627,20 +627,27 @@ def _after_engine_events(
     an engine records no round start, and only a round's first move cuts the window.
     """
     at = state.version
-    round_start, moved = state.round_start, state.moved_since_start
-    opening, moves = facts.opening, facts.moves
-    new: list[tuple[int, bool]] = []
-    cut = 0
-    for event in events:
+    window, round_start, moved = state.window, state.round_start, state.moved_since_start
+    opening = facts.opening
+    if moved and len(events) == 1:
+        # Most moves record one event, mid-round: nothing to cut, one entry to add.
         at += 1
-        kind = event.type
-        new.append((at, kind in opening))
-        if not moved and kind in moves:
-            # The first move of a round closes the round before it to takebacks.
-            moved = True
-            if round_start is not None:
-                cut = max(round_start - 1, 0)
-                round_start -= cut
+        window += ((at, events[0].type in opening),)
+    else:
+        moves = facts.moves
+        new: list[tuple[int, bool]] = []
+        cut = 0
+        for event in events:
+            at += 1
+            kind = event.type
+            new.append((at, kind in opening))
+            if not moved and kind in moves:
+                # The first move of a round closes the round before it to takebacks.
+                moved = True
+                if round_start is not None:
+                    cut = max(round_start - 1, 0)
+                    round_start -= cut
+        window = (window[cut:] if cut else window) + tuple(new)
     return _match_state(
         state.config,
         state.series,
@@ -649,7 +656,7 @@ def _after_engine_events(
         state.result,
         state.voided,
         at,
-        (state.window[cut:] if cut else state.window) + tuple(new),
+        window,
         round_start,
         moved,
     )
