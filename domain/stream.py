@@ -520,13 +520,13 @@ def evolve(state: MatchState, event: Event, version: int | None = None) -> Match
         new_series = rules_for(created.game).new_series(created)
         return MatchState(created, new_series, version=at, window=((at, True),))
     config = state.config
+    if config is None or kind == "TakenBack":
+        return replace(state, version=at)
     # One constructor call per event: ``dataclasses.replace`` is several times slower
     # and folds run once per recorded event (imports, rebuilds, replays).
     series, rounds_started, position = state.series, state.rounds_started, state.position
     result, voided = state.result, state.voided
     entries, round_start, moved = state.window, state.round_start, state.moved_since_start
-    if config is None or kind == "TakenBack":
-        return replace(state, version=at)
     facts = _facts(config)
     rules = facts.rules
     # The takeback window: every event joins it; a round start opens a new round in it.

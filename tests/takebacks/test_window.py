@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 
 from domain.events import Event
@@ -10,9 +11,11 @@ from domain.stream import (
     MatchConfig,
     MatchState,
     VersionedEvent,
+    _facts,
     effective_events,
     evolve,
     fold_versioned,
+    is_move,
     rules_for,
     starts_command,
     step,
@@ -52,6 +55,50 @@ class SteppedLog(Log):
             assert fold_versioned(numbered, before) == stepped
             assert self.state == stepped
         return recorded
+
+
+# Every event type a match stream records, of either game.
+EVENT_TYPES = [
+    "MatchCreated",
+    "RoundStarted",
+    "DealStarted",
+    "RoundScored",
+    "DealScored",
+    "MatchEnded",
+    "MatchResigned",
+    "MatchVoided",
+    "NoteAdded",
+    "TakenBack",
+    "MovePlayed",
+    "RoundEnded",
+    "CardsRevealed",
+    "OneOffResolved",
+    "OneOffFizzled",
+    "CardsLed",
+    "CardsBeaten",
+    "CardsThrown",
+    "CardsDrawn",
+    "TrickTaken",
+    "MolodkaDeclared",
+    "DealPlayed",
+]
+
+
+class TestFacts:
+    @pytest.mark.parametrize("game", ["cuttle", "kozel"])
+    @pytest.mark.parametrize("dealing", ["server", "scorer", "physical"])
+    def test_the_tables_agree_with_is_move_and_starts_command(
+        self, game: str, dealing: str
+    ) -> None:
+        variant = "standard" if game == "cuttle" else "default"
+        config = MatchConfig(game, variant, ("a", "b"), 0, dealing)  # type: ignore[arg-type]
+        facts = _facts(config)
+        started = rules_for(game).round_started
+        for kind in EVENT_TYPES:
+            event = Event(kind, {})
+            assert is_move(config, event) == (kind in facts.moves)
+            opens = facts.round_start_opens if kind == started else kind in facts.opening
+            assert starts_command(config, event) == opens
 
 
 class TestWindow:
