@@ -33,11 +33,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.import_phases import read_all  # noqa: E402
+from bench.kozel_step import match_loop  # noqa: E402
 from cli.simulate import simulated_lines  # noqa: E402
 from domain import cuttle, kozel  # noqa: E402
 from domain.logs.base import MatchLog  # noqa: E402
-from domain.logs.commands import Step, steps_from_events  # noqa: E402
-from domain.stream import MatchConfig, MatchState, move_text, rules_for, step  # noqa: E402
+from domain.logs.commands import steps_from_events  # noqa: E402
+from domain.stream import MatchConfig, move_text, rules_for  # noqa: E402
 
 Round = tuple[dict[str, Any], list[str]]
 Engine = tuple[Callable[[Any, str], Any], Callable[[dict[str, Any]], Any]]
@@ -70,17 +71,6 @@ def rounds_of(logs: list[MatchLog]) -> list[Round]:
             elif (text := move_text(config, event)) is not None:
                 rounds[-1][1].append(text)
     return rounds
-
-
-def match_loop(matches: list[list[Step]]) -> int:
-    """Decide and fold every command as the importer does; return the events recorded."""
-    count = 0
-    for match in matches:
-        state = MatchState()
-        for item in match:
-            new, state = step(state, item.command)
-            count += len(new)
-    return count
 
 
 def engine_loop(engine: Engine, rounds: list[Round]) -> None:
