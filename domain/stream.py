@@ -68,18 +68,22 @@ class MatchConfig:
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> MatchConfig:
         """Read ``MatchCreated`` data back (as ``to_data`` wrote it)."""
-        return cls(
-            game=data["game"],
-            variant=data["variant"],
-            players=tuple(data["players"]),
-            first_dealer=data["first_dealer"],
-            dealing=data["dealing"],
-            format=data.get("format"),
-            options=dict(data.get("options") or {}),
-            first_dealer_drawn=bool(data.get("first_dealer_drawn", False)),
-            competition_id=data.get("competition_id"),
-            rules_version=data.get("rules_version", RULES_VERSION),
+        # Every fold reads one (rebuilds, replays): build it without the frozen __init__.
+        return _match_config(
+            data["game"],
+            data["variant"],
+            tuple(data["players"]),
+            data["first_dealer"],
+            data["dealing"],
+            data.get("format"),
+            dict(data.get("options") or {}),
+            bool(data.get("first_dealer_drawn", False)),
+            data.get("competition_id"),
+            data.get("rules_version", RULES_VERSION),
         )
+
+
+_match_config = builder(MatchConfig)
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,8 +258,20 @@ class _KozelRules:
             )
         from domain.kozel.state import options_from_data, options_to_data
 
-        options = options_from_data(config.options)
-        return replace(config, format=None, options=options_to_data(options))
+        options = options_to_data(options_from_data(config.options))
+        # ``replace`` would go through ``__init__`` by keywords, several times slower.
+        return _match_config(
+            config.game,
+            config.variant,
+            config.players,
+            config.first_dealer,
+            config.dealing,
+            None,
+            options,
+            config.first_dealer_drawn,
+            config.competition_id,
+            config.rules_version,
+        )
 
     def seats(self, config: MatchConfig) -> int:
         return 4
@@ -296,14 +312,10 @@ class _KozelRules:
     def decide(self, position: Any, move: str) -> list[Event]:
         return kozel.decide(position, move)
 
-    def step(self, position: Any, move: str) -> tuple[list[Event], Any]:
-        return kozel.step(position, move)
-
-    def evolve(self, position: Any, event: Event) -> Any:
-        return kozel.evolve(position, event)
-
-    def outcome(self, position: Any) -> Any:
-        return kozel.outcome(position)
+    # The engine's own functions, not wrappers: the match layer calls these per move.
+    step = staticmethod(kozel.step)
+    evolve = staticmethod(kozel.evolve)
+    outcome = staticmethod(kozel.outcome)
 
     def view(self, position: Any, seat: int | None) -> dict[str, Any]:
         return kozel.view(position, seat)
@@ -361,7 +373,7 @@ def _card_list(value: Any) -> list[str]:
     if isinstance(value, str):
         return value.split()
     if isinstance(value, Sequence):
-        return [str(v) for v in value]
+        return list(map(str, value))
     raise MalformedError(f"{value!r} is not a list of cards", details={"cards": repr(value)})
 
 
@@ -510,34 +522,44 @@ def evolve(state: MatchState, event: Event, version: int | None = None) -> Match
     config = state.config
     if config is None or kind == "TakenBack":
         return replace(state, version=at)
-    window, round_start, moved = _advance_window(
-        config, (state.window, state.round_start, state.moved_since_start), at, event
-    )
     # One constructor call per event: ``dataclasses.replace`` is several times slower
     # and folds run once per recorded event (imports, rebuilds, replays).
     series, rounds_started, position = state.series, state.rounds_started, state.position
     result, voided = state.result, state.voided
-    rules = rules_for(config.game)
-    if kind == "NoteAdded":
-        pass
-    elif kind == "MatchVoided":
-        voided = True
-    elif kind == rules.round_started:
+    entries, round_start, moved = state.window, state.round_start, state.moved_since_start
+    facts = _facts(config)
+    rules = facts.rules
+    # The takeback window: every event joins it; a round start opens a new round in it.
+    if kind == facts.round_started:
+        entries += ((at, facts.round_start_opens),)
+        round_start, moved = len(entries) - 1, False
         position = rules.initial_position(data["setup"])
         rounds_started += 1
-    elif kind == rules.round_scored:
-        assert series is not None
-        series, position = rules.series_from_scored(series, data), None
-    elif kind == "MatchResigned":
-        assert isinstance(series, CuttleSeries)
-        series, position = series.resign_match(data["seat"]), None
-    elif kind == "MatchEnded":
-        result = MatchResult(tuple(data["winners"]), tuple(data["losers"]), data["reason"])
-        position = None
-    elif position is not None:
-        position = rules.evolve(position, event)
+    else:
+        entries += ((at, kind in facts.opening),)
+        if not moved and kind in facts.moves:
+            # The first move of a round closes the round before it to takebacks.
+            moved = True
+            if round_start is not None:
+                cut = max(round_start - 1, 0)
+                entries, round_start = entries[cut:], round_start - cut
+        if kind == "NoteAdded":
+            pass
+        elif kind == "MatchVoided":
+            voided = True
+        elif kind == facts.round_scored:
+            assert series is not None
+            series, position = rules.series_from_scored(series, data), None
+        elif kind == "MatchResigned":
+            assert isinstance(series, CuttleSeries)
+            series, position = series.resign_match(data["seat"]), None
+        elif kind == "MatchEnded":
+            result = MatchResult(tuple(data["winners"]), tuple(data["losers"]), data["reason"])
+            position = None
+        elif position is not None:
+            position = rules.evolve(position, event)
     return _match_state(
-        config, series, rounds_started, position, result, voided, at, window, round_start, moved
+        config, series, rounds_started, position, result, voided, at, entries, round_start, moved
     )
 
 
@@ -545,14 +567,87 @@ def evolve(state: MatchState, event: Event, version: int | None = None) -> Match
 _match_state = builder(MatchState)
 
 
-def _after_engine_events(state: MatchState, events: Sequence[Event], position: Any) -> MatchState:
-    """Return ``state`` after an engine's own events, whose fold ``position`` already is."""
-    assert state.config is not None
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What the match layer asks of a config on every event, worked out once per kind."""
+
+    rules: GameRules
+    round_started: str
+    round_scored: str
+    round_start_opens: bool
+    """Whether a round start opens a command (it does unless the server deals)."""
+    moves: frozenset[str]
+    """The event types ``is_move`` accepts."""
+    opening: frozenset[str]
+    """The event types other than a round start that open a command (``starts_command``)."""
+
+    @classmethod
+    def of(cls, game: str, dealing: str) -> _Facts:
+        rules = rules_for(game)
+        if game == "cuttle":
+            moves = frozenset({"MovePlayed"})
+        else:
+            kinds = {*_KOZEL_PLAYS, "MolodkaDeclared"}
+            moves = frozenset(kinds | {"CardsDrawn"} if dealing == "physical" else kinds)
+        return cls(
+            rules,
+            rules.round_started,
+            rules.round_scored,
+            dealing != "server",
+            moves,
+            moves | frozenset(_COMMAND_EVENTS),
+        )
+
+
+_FACTS: dict[tuple[str, str], _Facts] = {}
+"""``_Facts`` by game and dealing, filled as configs are met."""
+
+
+def _facts(config: MatchConfig) -> _Facts:
+    """Return the facts of ``config``'s game and dealing.
+
+    Raises:
+        InvalidSetupError (INVALID_FORMAT): an unknown game.
+    """
+    key = (config.game, config.dealing)
+    facts = _FACTS.get(key)
+    if facts is None:
+        facts = _Facts.of(*key)
+        if config.dealing in DEALINGS:
+            _FACTS[key] = facts
+    return facts
+
+
+def _after_engine_events(
+    state: MatchState, facts: _Facts, events: Sequence[Event], position: Any
+) -> MatchState:
+    """Return ``state`` after an engine's own events, whose fold ``position`` already is.
+
+    The window moves on as ``evolve`` moves it event by event, but one tuple is built:
+    an engine records no round start, and only a round's first move cuts the window.
+    """
     at = state.version
-    window: Window = (state.window, state.round_start, state.moved_since_start)
-    for event in events:
+    window, round_start, moved = state.window, state.round_start, state.moved_since_start
+    opening = facts.opening
+    if moved and len(events) == 1:
+        # Most moves record one event, mid-round: nothing to cut, one entry to add.
         at += 1
-        window = _advance_window(state.config, window, at, event)
+        window += ((at, events[0].type in opening),)
+    else:
+        moves = facts.moves
+        new: list[tuple[int, bool]] = []
+        cut = 0
+        for event in events:
+            at += 1
+            kind = event.type
+            new.append((at, kind in opening))
+            if not moved and kind in moves:
+                # The first move of a round closes the round before it to takebacks.
+                moved = True
+                if round_start is not None:
+                    cut = max(round_start - 1, 0)
+                    round_start -= cut
+        window = (window[cut:] if cut else window) + tuple(new)
     return _match_state(
         state.config,
         state.series,
@@ -561,7 +656,9 @@ def _after_engine_events(state: MatchState, events: Sequence[Event], position: A
         state.result,
         state.voided,
         at,
-        *window,
+        window,
+        round_start,
+        moved,
     )
 
 
@@ -588,25 +685,6 @@ def starts_command(config: MatchConfig, event: Event) -> bool:
 
 _COMMAND_EVENTS = ("NoteAdded", "MatchVoided", "MatchResigned", "TakenBack")
 """Events that are a whole command by themselves (none of them is a move)."""
-
-
-Window = tuple[tuple[tuple[int, bool], ...], int | None, bool]
-"""A match state's ``window``, ``round_start`` and ``moved_since_start``."""
-
-
-def _advance_window(config: MatchConfig, window: Window, at: int, event: Event) -> Window:
-    entries, round_start, moved = window
-    starts = starts_command(config, event)
-    entries = (*entries, (at, starts))
-    if event.type == rules_for(config.game).round_started:
-        return entries, len(entries) - 1, False
-    if starts and event.type not in _COMMAND_EVENTS and not moved:
-        # The first move of a round closes the round before it to takebacks.
-        if round_start is None:
-            return entries, None, True
-        cut = max(round_start - 1, 0)
-        return entries[cut:], round_start - cut, True
-    return entries, round_start, moved
 
 
 VersionedEvent = tuple[int, Event]
@@ -732,13 +810,13 @@ def step(state: MatchState, command: Command) -> tuple[list[Event], MatchState]:
     """
     if isinstance(command, Play) and state.config is not None and state.result is None:
         return _play(state, command)
+    if isinstance(command, CreateMatch):
+        return _create(state, command)
     events = _decide_other(state, command)
     return events, fold(events, state)
 
 
 def _decide_other(state: MatchState, command: Command) -> list[Event]:
-    if isinstance(command, CreateMatch):
-        return _create(state, command)
     if state.config is None:
         raise IllegalMoveError("the match has not been created", code="MATCH_NOT_CREATED")
     if isinstance(command, AddNote):
@@ -825,7 +903,7 @@ def _add_note(state: MatchState, command: AddNote) -> list[Event]:
     return [Event("NoteAdded", {"version": command.version, "text": text})]
 
 
-def _create(state: MatchState, command: CreateMatch) -> list[Event]:
+def _create(state: MatchState, command: CreateMatch) -> tuple[list[Event], MatchState]:
     if state.config is not None:
         raise IllegalMoveError("the match already exists", code="MATCH_EXISTS")
     rules = rules_for(command.config.game)
@@ -856,14 +934,14 @@ def _create(state: MatchState, command: CreateMatch) -> list[Event]:
             details={"first_dealer": config.first_dealer},
         )
     events = [Event("MatchCreated", config.to_data())]
-    if config.dealing == "server":
-        if command.deal is None:
-            raise InvalidSetupError(
-                "a server-dealt match needs its first deck", code="INVALID_DECK"
-            )
-        created = evolve(state, events[0])
-        events.extend(_start_round(created, command.deal))
-    return events
+    if config.dealing != "server":
+        return events, evolve(state, events[0])
+    if command.deal is None:
+        raise InvalidSetupError("a server-dealt match needs its first deck", code="INVALID_DECK")
+    created = evolve(state, events[0])
+    started = _start_round(created, command.deal)
+    events.extend(started)
+    return events, fold(started, created)
 
 
 def _start_round(state: MatchState, deal: Mapping[str, Any]) -> list[Event]:
@@ -909,8 +987,11 @@ def _match_ended(series: Series, result: MatchResult) -> Event:
 
 
 def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
-    rules = state.rules
-    if not state.round_in_progress:
+    config = state.config
+    assert config is not None
+    facts = _facts(config)
+    rules = facts.rules
+    if state.position is None:
         what = "round" if rules.game == "cuttle" else "deal"
         raise IllegalMoveError(
             f"no {what} is in progress: the scorer must start the next {what}",
@@ -918,11 +999,11 @@ def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
             details={"move": command.move},
         )
     events, position = rules.step(state.position, command.move)
-    after = _after_engine_events(state, events, position)
-    outcome = rules.outcome(after.position)
+    after = _after_engine_events(state, facts, events, position)
+    outcome = rules.outcome(position)
     if outcome is None:
         return events, after
-    assert after.series is not None and after.config is not None
+    assert after.series is not None
     series, scored = rules.score(after.series, outcome, after.rounds_started)
     after = evolve(after, scored)
     events.append(scored)
@@ -931,7 +1012,7 @@ def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
         ended = _match_ended(series, result)
         events.append(ended)
         return events, evolve(after, ended)
-    if after.config is not None and after.config.dealing == "server" and command.next_deal:
+    if not facts.round_start_opens and command.next_deal:
         started = _start_round(after, command.next_deal)
         events.extend(started)
         return events, fold(started, after)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import strategies as st
@@ -269,11 +270,15 @@ def _play_corrected(log: Any, rng: random.Random) -> None:
 
 
 @st.composite
-def corrected_streams(draw: st.DrawFn) -> tuple[Any, list[tuple[int, Any]]]:
+def corrected_streams(
+    draw: st.DrawFn, make_log: Callable[[], Any] | None = None
+) -> tuple[Any, list[tuple[int, Any]]]:
     """A random match's config and raw stream, with notes, takebacks and maybe a void.
 
     Moves are random legal ones; between them come notes on any earlier event and
     takebacks to any version the decider accepts (inside a round or across its end).
+    ``make_log`` builds the ``tests.takebacks.log.Log`` that records the commands (a
+    subclass may check each one as it goes).
     """
     from domain.errors import DomainError
     from domain.stream import (
@@ -305,7 +310,7 @@ def corrected_streams(draw: st.DrawFn) -> tuple[Any, list[tuple[int, Any]]]:
         config = MatchConfig(game, variant, players, 0, dealing, "normal")  # type: ignore[arg-type]
     else:
         config = MatchConfig(game, variant, players, 0, dealing, None, {"loss_limit": 3})  # type: ignore[arg-type]
-    log = Log()
+    log = Log() if make_log is None else make_log()
     log.record(CreateMatch(config, shuffled(config, rng) if dealing == "server" else None))
     for _ in range(rng.randint(10, 160)):
         if log.state.is_over:
