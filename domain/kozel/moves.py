@@ -21,6 +21,7 @@ from typing import Final
 from domain.cards import Card, format_cards
 from domain.errors import MalformedError
 from domain.kozel.pack import parse_kozel_cards
+from domain.records import builder
 
 LEAD: Final = "lead"
 BEAT: Final = "beat"
@@ -90,10 +91,7 @@ PARSED_CACHE_SIZE: Final = 100_000
 """How many distinct move texts ``Move.from_text`` remembers."""
 _PARSED: dict[str, Move] = {}
 
-_new_object = object.__new__
-_set_kind = Move.__dict__["kind"].__set__
-_set_seat = Move.__dict__["seat"].__set__
-_set_cards = Move.__dict__["cards"].__set__
+_build_move = builder(Move)
 
 
 def make_move(kind: str, seat: int | None, cards: tuple[Card, ...] = ()) -> Move:
@@ -102,10 +100,7 @@ def make_move(kind: str, seat: int | None, cards: tuple[Card, ...] = ()) -> Move
     >>> make_move(LEAD, 0, ()) == Move(LEAD, 0)
     True
     """
-    move: Move = _new_object(Move)
-    _set_kind(move, kind)
-    _set_seat(move, seat)
-    _set_cards(move, cards)
+    move: Move = _build_move(kind, seat, cards)
     return move
 
 

@@ -38,6 +38,7 @@ from domain.kozel.pack import (
     set_beats,
     sort_cards,
 )
+from domain.records import builder
 
 EXAMPLE = (
     "dealer=3 leader=0 trump=9H hands=6C,7C,8C/JC,QC,KC/AC,6D,7D,8D/9D,JD,QD,KD "
@@ -123,21 +124,7 @@ class Position:
         return parse_position(text)
 
 
-_new_object = object.__new__
-(
-    _set_options,
-    _set_dealer,
-    _set_leader,
-    _set_indicator,
-    _set_hands,
-    _set_stock,
-    _set_unknown,
-    _set_trick,
-    _set_piles,
-    _set_face_down,
-    _set_tricks,
-    _set_draw,
-) = (Position.__dict__[name].__set__ for name in Position.__dataclass_fields__)
+_build_position = builder(Position)
 
 
 def new_position(
@@ -158,19 +145,10 @@ def new_position(
 
     The engine's transitions use it once or twice per move; it checks nothing.
     """
-    p: Position = _new_object(Position)
-    _set_options(p, options)
-    _set_dealer(p, dealer)
-    _set_leader(p, leader)
-    _set_indicator(p, indicator)
-    _set_hands(p, hands)
-    _set_stock(p, stock)
-    _set_unknown(p, unknown_stock)
-    _set_trick(p, trick)
-    _set_piles(p, piles)
-    _set_face_down(p, face_down)
-    _set_tricks(p, tricks)
-    _set_draw(p, draw)
+    p: Position = _build_position(
+        options, dealer, leader, indicator, hands, stock, unknown_stock, trick, piles,
+        face_down, tricks, draw,
+    )  # fmt: skip
     return p
 
 
