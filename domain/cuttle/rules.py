@@ -37,6 +37,7 @@ from domain.cuttle.state import (
 )
 from domain.errors import IllegalMoveError, MalformedError
 from domain.events import Event
+from domain.records import builder
 
 RULES_VERSION = 1
 """Version of the rules this engine decides (rules/cuttle.md with rulings 1-40).
@@ -817,6 +818,12 @@ def _check(p: Position, m: Move) -> None:
         raise MalformedError(
             f"{m.text()!r}: jokers are only in cutthroat", details={"move": m.text()}
         )
+    _check_rules(p, m)
+
+
+def _check_rules(p: Position, m: Move) -> None:
+    """``_check`` after its checks of the names: the scorer's turn, seats and jokers."""
+    action = m.action
     if p.result is not None:
         raise _fail("ROUND_OVER", "the round is over", m)
     if action == "resign":
@@ -885,9 +892,9 @@ def _names_joker(m: Move) -> bool:
 def _check_counter(p: Position, m: Move, seat: int) -> None:
     card = m.card
     assert card is not None
-    if card not in p.hands[seat]:
+    if not _one(card) <= p.hands[seat]:
         raise _fail("CARD_NOT_AVAILABLE", f"you hold no {card.text()}", m)
-    if card in p.frozen:
+    if p.frozen and card in p.frozen:
         raise _fail("CARD_FROZEN", f"{card.text()} is frozen until your turn ends", m)
     if card.rank != "2":
         raise _fail("WRONG_CARD_TYPE", "only a two can counter", m)
@@ -935,9 +942,11 @@ def _check_main(p: Position, m: Move, seat: int, seven: bool) -> None:
     card = m.card
     assert card is not None
     if not seven:
-        if card not in p.hands[seat]:
+        # ``_one(card) <= hand`` looks the card up by its stored hash: ``card in hand``
+        # would call the dataclass's Python-level ``__hash__``.
+        if not _one(card) <= p.hands[seat]:
             raise _fail("CARD_NOT_AVAILABLE", f"you hold no {card.text()}", m)
-        if card in p.frozen:
+        if p.frozen and card in p.frozen:
             raise _fail("CARD_FROZEN", f"{card.text()} is frozen until your turn ends", m)
     rank = card.rank
     if action == "points" or action == "scuttle":
@@ -1138,7 +1147,7 @@ class _Work:
         self.target = self.victim = self.responder = self.naming = None
         self.revealed = ()
         self.facts.append(
-            Event(
+            _event(
                 "RoundEnded",
                 {
                     "termination": result.termination.value,
@@ -1444,11 +1453,11 @@ def _close_chain(w: _Work) -> None:
     w.responder = None
     data = {"card": root.text(), "seat": seat}
     if len(twos) % 2:
-        w.facts.append(Event("OneOffFizzled", data))
+        w.facts.append(_event("OneOffFizzled", data))
         w.to_scrap(root)
         w.finish()
         return
-    w.facts.append(Event("OneOffResolved", data))
+    w.facts.append(_event("OneOffResolved", data))
     _resolve(w, root, seat)
 
 
@@ -1541,7 +1550,7 @@ def _seven_reveal(w: _Work) -> None:
         return
     w.revealed = w.take_top(n)
     w.phase = Phase.RESOLVE_SEVEN
-    w.facts.append(Event("CardsRevealed", {"cards": [c.text() for c in w.revealed]}))
+    w.facts.append(_event("CardsRevealed", {"cards": [c.text() for c in w.revealed]}))
 
 
 def _after_naming(w: _Work) -> None:
@@ -1633,14 +1642,52 @@ def step(position: Position, command: Move | str) -> tuple[list[Event], Position
     Raises:
         MalformedError (MALFORMED), IllegalMoveError: as ``apply``.
     """
-    move = _to_move(position, command)
-    _check(position, move)
-    text = move.text()
+    known = None
+    if command.__class__ is str and position.phase is not Phase.NAME_CARDS:
+        known = _known.get(command)
+        if known is None:
+            known = _know(command)
+    if known is None:
+        move = _to_move(position, command)
+        _check(position, move)
+        text = move.text()
+    else:
+        move, text, top_seat, joker = known
+        if top_seat >= len(position.hands) or (joker and position.variant is not Variant.CUTTHROAT):
+            _check(position, move)  # raises MALFORMED as it does for any move
+        _check_rules(position, move)
     after = _quick(position, move)
     if after is not None:
-        return [Event("MovePlayed", {"move": text})], after
+        return [_event("MovePlayed", {"move": text})], after
     work = _play(position, move)
-    return [Event("MovePlayed", {"move": text}), *work.facts], work.freeze()
+    return [_event("MovePlayed", {"move": text}), *work.facts], work.freeze()
+
+
+_event = builder(Event)
+"""``Event(type, data)`` through its slots: the engine builds one or more per move."""
+
+_known: dict[str, tuple[Move, str, int, bool]] = {}
+"""What ``step`` needs of a move text outside ``NAME_CARDS``, by the text as given.
+
+The move, its canonical text, the highest seat it names (-1 for none) and whether
+it names a joker: ``_check``'s checks of the names need only these two, and a
+parse (``Move.from_text``) cannot change them. Bounded like ``Move.from_text``'s
+parses (100,000 texts, then texts are only parsed).
+"""
+
+
+def _know(command: str) -> tuple[Move, str, int, bool]:
+    """Parse a move text for ``step`` and keep what it needs (see ``_known``).
+
+    Raises:
+        MalformedError (MALFORMED): as ``Move.from_text``.
+    """
+    move = Move.from_text(command)
+    seats = [-1 if move.seat is None else move.seat, -1 if move.player is None else move.player]
+    known = (move, move.text(), max(seats), move.action == "joker" or _names_joker(move))
+    if len(_known) < 100_000:
+        _known[command] = known
+    return known
 
 
 _decided: list[tuple[Position | None, str, Position | None]] = [(None, "", None)]

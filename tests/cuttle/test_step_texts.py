@@ -1,0 +1,64 @@
+"""``step`` of a move text gives what the general path gives, errors included (hypothesis).
+
+``step`` keeps what it needs of each text it parsed (``rules._known``) and, for a
+known text, runs only the checks of ``_check`` that the position can fail: the
+general path parses with ``Move.from_text`` and runs every check. Both must give
+the same events and position, or raise the same error with the same code,
+message and details, for legal moves, illegal ones and lines that are no move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.cuttle import Position, step
+from domain.cuttle.rules import _check, _play, _to_move
+from domain.errors import DomainError
+from domain.events import Event
+from tests.cuttle.candidates import candidate_moves
+from tests.strategies import cuttle_move_texts, cuttle_positions
+
+
+def general_step(position: Position, text: str) -> tuple[list[Event], Position]:
+    """The step with no shortcut: parse, every check, then the rule (``_play``)."""
+    move = _to_move(position, text)
+    _check(position, move)
+    work = _play(position, move)
+    return [Event("MovePlayed", {"move": move.text()}), *work.facts], work.freeze()
+
+
+def result_of(position: Position, text: str, stepper: Any) -> tuple[Any, ...]:
+    """What stepping gives: the events and the position's typed fields, or the error."""
+    try:
+        events, after = stepper(position, text)
+    except DomainError as e:
+        return (type(e), e.code, e.message, e.details)
+    return (events, [(type(value), value) for value in after])
+
+
+def spellings(text: str) -> list[str]:
+    """The canonical text and two other spellings of the same move."""
+    return [text, text.lower(), "  " + text.replace(" ", "   ") + " "]
+
+
+class TestStepTexts:
+    @given(cuttle_positions(), cuttle_move_texts())
+    def test_any_text_steps_as_the_general_path(self, position: Position, text: str) -> None:
+        expected = result_of(position, text, general_step)
+        # Twice: the second time the text is known.
+        assert expected == result_of(position, text, step)
+        assert expected == result_of(position, text, step)
+
+    @given(cuttle_positions(), st.data())
+    def test_candidate_moves_step_as_the_general_path(
+        self, position: Position, data: st.DataObject
+    ) -> None:
+        moves = list(candidate_moves(position))
+        move = data.draw(st.sampled_from(moves))
+        for text in spellings(move.text()):
+            expected = result_of(position, text, general_step)
+            assert expected == result_of(position, text, step)
+            assert expected == result_of(position, text, step)
