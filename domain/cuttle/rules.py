@@ -39,6 +39,22 @@ from domain.errors import IllegalMoveError, MalformedError
 from domain.events import Event
 from domain.records import builder
 
+# Enum members bound once: ``Phase.MAIN`` is an attribute look-up through the enum's
+# metaclass, about ten times a global's cost, and the engine compares phases and
+# variants several times a move.
+_COUNTER = Phase.COUNTER
+_DRAW_OFFERED = Phase.DRAW_OFFERED
+_MAIN = Phase.MAIN
+_NAME_CARDS = Phase.NAME_CARDS
+_RESOLVE_FIVE = Phase.RESOLVE_FIVE
+_RESOLVE_FOUR = Phase.RESOLVE_FOUR
+_RESOLVE_SEVEN = Phase.RESOLVE_SEVEN
+_RESOLVE_THREE = Phase.RESOLVE_THREE
+_ROUND_OVER = Phase.ROUND_OVER
+_CLASSIC = Variant.CLASSIC
+_CUTTHROAT = Variant.CUTTHROAT
+_STANDARD = Variant.STANDARD
+
 RULES_VERSION = 1
 """Version of the rules this engine decides (rules/cuttle.md with rulings 1-40).
 
@@ -47,12 +63,12 @@ replay old rounds under their own version.
 """
 
 GOALS = {
-    Variant.CLASSIC: (21, 14, 10, 7, 5),
-    Variant.STANDARD: (21, 14, 10, 5, 0),
-    Variant.CUTTHROAT: (14, 9, 5, 0, 0),
+    _CLASSIC: (21, 14, 10, 7, 5),
+    _STANDARD: (21, 14, 10, 5, 0),
+    _CUTTHROAT: (14, 9, 5, 0, 0),
 }
 """Point goal by number of kings controlled (§15.1)."""
-HAND_LIMITS = {Variant.CLASSIC: None, Variant.STANDARD: 8, Variant.CUTTHROAT: 7}
+HAND_LIMITS = {_CLASSIC: None, _STANDARD: 8, _CUTTHROAT: 7}
 """Hand limit per variant (§12); it only restricts drawing."""
 
 _POINT_RANKS = frozenset("A23456789T")
@@ -66,15 +82,15 @@ _RANK_NAMES = {
 _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 _VALUE = {rank: i + 1 for i, rank in enumerate("A23456789T")}
 _PHASE_ACTIONS = {
-    Phase.MAIN: MAIN_ACTIONS | {"offer-draw"},
-    Phase.COUNTER: frozenset({"counter", "decline"}),
-    Phase.RESOLVE_THREE: frozenset({"take"}),
-    Phase.RESOLVE_FOUR: frozenset({"discard"}),
-    Phase.RESOLVE_FIVE: frozenset({"discard"}),
-    Phase.RESOLVE_SEVEN: frozenset(),  # seven moves are recognised by their flag
-    Phase.DRAW_OFFERED: frozenset({"accept-draw", "refuse-draw"}),
-    Phase.NAME_CARDS: frozenset({"cards"}),
-    Phase.ROUND_OVER: frozenset(),
+    _MAIN: MAIN_ACTIONS | {"offer-draw"},
+    _COUNTER: frozenset({"counter", "decline"}),
+    _RESOLVE_THREE: frozenset({"take"}),
+    _RESOLVE_FOUR: frozenset({"discard"}),
+    _RESOLVE_FIVE: frozenset({"discard"}),
+    _RESOLVE_SEVEN: frozenset(),  # seven moves are recognised by their flag
+    _DRAW_OFFERED: frozenset({"accept-draw", "refuse-draw"}),
+    _NAME_CARDS: frozenset({"cards"}),
+    _ROUND_OVER: frozenset(),
 }
 
 
@@ -96,7 +112,7 @@ def controller(stack: Stack, variant: Variant) -> int:
     """
     if not stack.attached:
         return stack.owner
-    if variant is Variant.CLASSIC:
+    if variant is _CLASSIC:
         return stack.owner if len(stack.attached) % 2 == 0 else 1 - stack.owner
     return stack.attached[-1][1]
 
@@ -147,7 +163,7 @@ class _Facts:
         perms: tuple[Stack, ...],
         prev: _Facts | None = None,
     ) -> None:
-        self.classic = classic = variant is Variant.CLASSIC
+        self.classic = classic = variant is _CLASSIC
         self.stack_tuple = stacks
         self.perm_tuple = perms
         if prev is not None and prev.stack_tuple is stacks:
@@ -203,7 +219,7 @@ class _Facts:
 
 
 _last_facts: list[tuple[tuple[Stack, ...], tuple[Stack, ...], Variant, _Facts]] = [
-    ((), (), Variant.STANDARD, _Facts(Variant.STANDARD, (), ()))
+    ((), (), _STANDARD, _Facts(_STANDARD, (), ()))
 ]
 """The last table's facts, keyed by its tuples and variant; it starts with an empty table."""
 
@@ -247,7 +263,7 @@ def _protectors(p: Position, host: Card, host_controller: int, actor: int) -> li
     queens = _queens(p.permanents, p.variant, host_controller)
     counts = [0] * 3
     counts[host_controller] = len(queens)
-    if not _guarded(counts, host, host_controller, actor, p.variant is Variant.CLASSIC):
+    if not _guarded(counts, host, host_controller, actor, p.variant is _CLASSIC):
         return []
     return [q for q in queens if q is not host]
 
@@ -258,7 +274,7 @@ def _limit_room(p: Position, seat: int) -> int | None:
 
 
 def _eligible_scrap(p: Position) -> list[Card]:
-    if p.variant is Variant.CLASSIC:
+    if p.variant is _CLASSIC:
         return list(p.scrap)
     return [c for c in p.scrap if c.rank != "3"]
 
@@ -297,7 +313,7 @@ def _span(kind: str, variant: Variant, deck_size: int, hand_size: int) -> int:
     if kind == "draw":
         return 1
     if kind == "seven":
-        return 1 if variant is Variant.CLASSIC else min(2, deck_size)
+        return 1 if variant is _CLASSIC else min(2, deck_size)
     limit = HAND_LIMITS[variant]
     if limit is None:
         return min(2, deck_size)
@@ -306,7 +322,7 @@ def _span(kind: str, variant: Variant, deck_size: int, hand_size: int) -> int:
 
 def cards_awaited(position: Position) -> int:
     """Return how many cards the scorer must name now (0 unless phase ``NAME_CARDS``)."""
-    if position.phase is not Phase.NAME_CARDS:
+    if position.phase is not _NAME_CARDS:
         return 0
     return position.deck[: _naming_span(position)].count(None)
 
@@ -321,13 +337,13 @@ def to_act(position: Position) -> tuple[int, ...]:
     Empty while the scorer must name cards, and once the round is over.
     """
     phase = position.phase
-    if phase is Phase.COUNTER or phase is Phase.DRAW_OFFERED:
+    if phase is _COUNTER or phase is _DRAW_OFFERED:
         assert position.responder is not None
         return (position.responder,)
-    if phase is Phase.RESOLVE_FOUR:
+    if phase is _RESOLVE_FOUR:
         assert position.victim is not None
         return (position.victim,)
-    if phase is Phase.NAME_CARDS or phase is Phase.ROUND_OVER:
+    if phase is _NAME_CARDS or phase is _ROUND_OVER:
         return ()
     return (position.turn,)
 
@@ -355,7 +371,7 @@ def initial_position(setup: RoundSetup) -> Position:
         variant=setup.variant,
         dealer=setup.dealer,
         turn=(setup.dealer + 1) % players,
-        phase=Phase.MAIN,
+        phase=_MAIN,
         deck=rest,
         hands=hands,
     )
@@ -639,7 +655,7 @@ def _seven_view(p: Position, card: Card) -> Position:
         variant=p.variant,
         dealer=p.dealer,
         turn=p.turn,
-        phase=Phase.MAIN,
+        phase=_MAIN,
         deck=rest + p.deck,
         hands=p.hands,
         stacks=p.stacks,
@@ -665,22 +681,22 @@ def _seven_moves(p: Position) -> list[Move]:
 
 def _generate(p: Position, service: bool = True) -> Iterator[Move]:
     phase = p.phase
-    if phase is Phase.ROUND_OVER:
+    if phase is _ROUND_OVER:
         return
     seat = p.turn
-    if phase is Phase.MAIN:
+    if phase is _MAIN:
         moves = _main_moves(p, seat)
         yield from moves
         if not p.deck or not moves:
             yield _PASSES[seat]
         if service and not p.offer_refused:
             yield _mv("offer-draw", seat)
-    elif phase is Phase.COUNTER:
+    elif phase is _COUNTER:
         yield from _counter_moves(p)
-    elif phase is Phase.RESOLVE_THREE:
+    elif phase is _RESOLVE_THREE:
         for card in sorted(_eligible_scrap(p), key=card_key):
             yield _mv("take", seat, card)
-    elif phase is Phase.RESOLVE_FOUR:
+    elif phase is _RESOLVE_FOUR:
         victim = p.victim
         assert victim is not None
         hand = sorted(p.hands[victim], key=card_key)
@@ -691,16 +707,16 @@ def _generate(p: Position, service: bool = True) -> Iterator[Move]:
             else:
                 for second in hand[i + 1 :]:
                     yield _discard(victim, (first, second))
-    elif phase is Phase.RESOLVE_FIVE:
+    elif phase is _RESOLVE_FIVE:
         for card in sorted(p.hands[seat], key=card_key):
             yield _discard(seat, (card,))
-    elif phase is Phase.RESOLVE_SEVEN:
+    elif phase is _RESOLVE_SEVEN:
         yield from _seven_moves(p)
-    elif phase is Phase.DRAW_OFFERED:
+    elif phase is _DRAW_OFFERED:
         assert p.responder is not None
         yield _mv("accept-draw", p.responder)
         yield _mv("refuse-draw", p.responder)
-    elif phase is Phase.NAME_CARDS:
+    elif phase is _NAME_CARDS:
         free = sorted(_unplaced(p), key=card_key)
         for combo in permutations(free, cards_awaited(p)):
             yield Move("cards", None, cards=combo)
@@ -754,7 +770,7 @@ class LegalMoves:
     def count(self) -> int:
         """Return how many moves are legal (counted, not listed, while naming cards)."""
         p = self._position
-        if p.phase is Phase.NAME_CARDS:
+        if p.phase is _NAME_CARDS:
             return perm(len(_unplaced(p)), cards_awaited(p)) + p.players
         return sum(1 for _ in _generate(p))
 
@@ -770,7 +786,7 @@ def legal_moves(position: Position) -> LegalMoves:
 def generate_moves(position: Position, *, service: bool = True) -> list[Move]:
     """Return the legal moves as a list; ``service=False`` leaves out resignations and
     draw offers (§25), as random playouts want."""
-    if position.phase is Phase.MAIN:
+    if position.phase is _MAIN:
         seat = position.turn
         moves = _main_moves(position, seat)
         if not position.deck or not moves:
@@ -780,7 +796,7 @@ def generate_moves(position: Position, *, service: bool = True) -> list[Move]:
                 moves.append(_mv("offer-draw", seat))
             moves.extend(_mv("resign", s) for s in range(position.players))
         return moves
-    if position.phase is Phase.COUNTER and not service:
+    if position.phase is _COUNTER and not service:
         # A counter chain is the commonest phase after MAIN; playouts skip the generator.
         return _counter_moves(position)
     return list(_generate(position, service))
@@ -807,14 +823,14 @@ def _check(p: Position, m: Move) -> None:
     """Raise the first §17 refusal for ``m`` in ``p``, or return if it is legal."""
     players = p.players
     action = m.action
-    if p.phase is Phase.NAME_CARDS and m.seat is not None and action != "resign":
+    if p.phase is _NAME_CARDS and m.seat is not None and action != "resign":
         raise _fail("WRONG_PHASE", "the scorer must first name the cards that left the deck", m)
     if (m.seat is not None and m.seat >= players) or (m.player is not None and m.player >= players):
         raise MalformedError(
             f"{m.text()!r} names a seat that {p.variant.value} does not have",
             details={"move": m.text()},
         )
-    if p.variant is not Variant.CUTTHROAT and (action == "joker" or _names_joker(m)):
+    if p.variant is not _CUTTHROAT and (action == "joker" or _names_joker(m)):
         raise MalformedError(
             f"{m.text()!r}: jokers are only in cutthroat", details={"move": m.text()}
         )
@@ -829,7 +845,7 @@ def _check_rules(p: Position, m: Move) -> None:
     if action == "resign":
         return
     if action == "cards":
-        if p.phase is not Phase.NAME_CARDS:
+        if p.phase is not _NAME_CARDS:
             raise _fail("WRONG_PHASE", "no cards are waiting to be named", m)
         free = _unplaced(p)
         for card in m.cards:
@@ -845,35 +861,44 @@ def _check_rules(p: Position, m: Move) -> None:
         return
     seat = m.seat
     assert seat is not None
-    if seat not in to_act(p):
-        raise _fail("NOT_YOUR_TURN", f"P{seat} is not the one to act now", m)
     phase = p.phase
+    # ``to_act`` inlined (the round is not over here): one seat acts, or none.
+    if phase is _COUNTER or phase is _DRAW_OFFERED:
+        actor = p.responder
+    elif phase is _RESOLVE_FOUR:
+        actor = p.victim
+    elif phase is _NAME_CARDS or phase is _ROUND_OVER:
+        actor = None
+    else:
+        actor = p.turn
+    if seat != actor:
+        raise _fail("NOT_YOUR_TURN", f"P{seat} is not the one to act now", m)
     if m.seven:
-        if phase is not Phase.RESOLVE_SEVEN:
+        if phase is not _RESOLVE_SEVEN:
             raise _fail("WRONG_PHASE", "no seven is waiting for its revealed card", m)
         _check_seven(p, m, seat)
         return
     if action not in _PHASE_ACTIONS[phase]:
         raise _fail("WRONG_PHASE", f"{action!r} is not accepted in phase {phase.value}", m)
-    if phase is Phase.MAIN:
+    if phase is _MAIN:
         if action == "offer-draw":
             if p.offer_refused:
                 raise _fail("WRONG_PHASE", "a draw was already refused this turn", m)
             return
         _check_main(p, m, seat, seven=False)
-    elif phase is Phase.COUNTER:
+    elif phase is _COUNTER:
         if action == "counter":
             _check_counter(p, m, seat)
-    elif phase is Phase.RESOLVE_THREE:
+    elif phase is _RESOLVE_THREE:
         taken = m.card
         assert taken is not None
         if taken not in p.scrap:
             raise _fail("INVALID_TARGET", f"{taken.text()} is not in the scrap", m)
-        if taken.rank == "3" and p.variant is not Variant.CLASSIC:
+        if taken.rank == "3" and p.variant is not _CLASSIC:
             raise _fail("INVALID_TARGET", "a three cannot take a three", m)
-    elif phase is Phase.RESOLVE_FOUR or phase is Phase.RESOLVE_FIVE:
+    elif phase is _RESOLVE_FOUR or phase is _RESOLVE_FIVE:
         hand = p.hands[seat]
-        wanted = min(2, len(hand)) if phase is Phase.RESOLVE_FOUR else 1
+        wanted = min(2, len(hand)) if phase is _RESOLVE_FOUR else 1
         if len(m.cards) != wanted:
             raise _fail("WRONG_DISCARD", f"discard exactly {wanted} card(s)", m)
         for card in m.cards:
@@ -967,7 +992,7 @@ def _check_main(p: Position, m: Move, seat: int, seven: bool) -> None:
             raise _fail("INVALID_TARGET", "a jack goes on the base card of a point stack", m)
         stack = found[1]
         ctrl = controller(stack, variant)
-        if ctrl == seat and variant is not Variant.CLASSIC:
+        if ctrl == seat and variant is not _CLASSIC:
             raise _fail("INVALID_TARGET", "a jack only steals: that stack is already yours", m)
         _check_queens(p, m, stack.base, ctrl, seat, "jack")
         return
@@ -1026,7 +1051,7 @@ def _check_scuttle(p: Position, m: Move, seat: int, card: Card) -> None:
 
 
 def _check_two_nine(p: Position, m: Move, seat: int, rank: str) -> None:
-    classic = p.variant is Variant.CLASSIC
+    classic = p.variant is _CLASSIC
     what = "two" if rank == "2" else "nine"
     found = None if m.target is None else _locate(p, m.target)
     if found is None:
@@ -1059,7 +1084,7 @@ def _check_queens(p: Position, m: Move, host: Card, ctrl: int, seat: int, what: 
 
 _new_position = tuple.__new__
 
-_ONES = {id(card): frozenset((card,)) for card in pack(Variant.CUTTHROAT)}
+_ONES = {id(card): frozenset((card,)) for card in pack(_CUTTHROAT)}
 
 
 def _one(card: Card) -> frozenset[Card]:
@@ -1142,7 +1167,7 @@ class _Work:
 
     def end_round(self, result: Outcome) -> None:
         self.result = result
-        self.phase = Phase.ROUND_OVER
+        self.phase = _ROUND_OVER
         self.chain = ()
         self.target = self.victim = self.responder = self.naming = None
         self.revealed = ()
@@ -1175,7 +1200,7 @@ class _Work:
         if self.frozen:
             self.frozen = self.frozen - self.hands[seat]
         self.turn = (seat + 1) % len(self.hands)
-        self.phase = Phase.MAIN
+        self.phase = _MAIN
         self.chain = ()
         self.target = self.victim = self.responder = self.naming = None
         self.revealed = ()
@@ -1234,7 +1259,7 @@ def _quick(p: Position, m: Move) -> Position | None:
         if nxt == p.chain[-1][1]:
             return None  # the chain closes: the one-off resolves or fizzles
         return _new_position(Position, (*p[:_RESPONDER], nxt, *p[_RESPONDER + 1 :]))
-    if p.phase is not Phase.MAIN or seat is None:
+    if p.phase is not _MAIN or seat is None:
         return None
     hands = p.hands
     if action == "draw":
@@ -1261,7 +1286,7 @@ def _quick(p: Position, m: Move) -> Position | None:
     return _new_position(
         Position,
         (
-            p.variant, p.dealer, p.turn, Phase.COUNTER, p.deck, hands, p.stacks, p.permanents,
+            p.variant, p.dealer, p.turn, _COUNTER, p.deck, hands, p.stacks, p.permanents,
             p.scrap, p.frozen, 0, ((card, seat),), m.target, victim, (seat + 1) % len(hands),
             p.revealed, p.naming, p.shown, p.offer_refused, p.result,
         ),
@@ -1307,7 +1332,7 @@ def _quick_finish(
     return _new_position(
         Position,
         (
-            p.variant, p.dealer, (turn + 1) % len(hands), Phase.MAIN, deck, hands, stacks, perms,
+            p.variant, p.dealer, (turn + 1) % len(hands), _MAIN, deck, hands, stacks, perms,
             p.scrap, frozen, 0, (), None, None, None, (), None, shown, False, None,
         ),
     )  # fmt: skip
@@ -1338,7 +1363,7 @@ def _play(p: Position, m: Move) -> _Work:
     seat = m.seat
     assert seat is not None
     if action == "offer-draw":
-        w.phase = Phase.DRAW_OFFERED
+        w.phase = _DRAW_OFFERED
         w.responder = (seat + 1) % w.players
     elif action == "accept-draw":
         nxt = (seat + 1) % w.players
@@ -1347,7 +1372,7 @@ def _play(p: Position, m: Move) -> _Work:
         else:
             w.responder = nxt
     elif action == "refuse-draw":
-        w.phase = Phase.MAIN
+        w.phase = _MAIN
         w.responder = None
         w.offer_refused = True
     elif action == "counter":
@@ -1375,7 +1400,7 @@ def _play(p: Position, m: Move) -> _Work:
         w.scrap = w.scrap | cards
         if w.frozen:
             w.frozen = w.frozen - cards
-        if w.phase is Phase.RESOLVE_FOUR:
+        if w.phase is _RESOLVE_FOUR:
             w.to_scrap(w.chain[0][0])
             w.finish()
         else:
@@ -1403,7 +1428,7 @@ def _main_action(w: _Work, m: Move, seat: int) -> None:
     card = m.card
     if action == "draw":
         if w.deck[0] is None:
-            w.phase = Phase.NAME_CARDS
+            w.phase = _NAME_CARDS
             w.naming = "draw"
             return
         (drawn,) = w.take_top(1)
@@ -1431,7 +1456,7 @@ def _main_action(w: _Work, m: Move, seat: int) -> None:
         w.chain = ((card, seat),)
         w.target = m.target
         w.victim = victim
-        w.phase = Phase.COUNTER
+        w.phase = _COUNTER
         w.responder = (seat + 1) % w.players
         return
     w.finish()
@@ -1505,22 +1530,22 @@ def _resolve(w: _Work, root: Card, seat: int) -> None:
             returned, holder = stack.attached[-1]
             w.replace(stack, Stack(stack.base, stack.owner, stack.attached[:-1]), kind == "permtop")
         w.hands[holder] = w.hands[holder] | {returned}
-        if variant is not Variant.CLASSIC:
+        if variant is not _CLASSIC:
             w.frozen = w.frozen | {returned}
         w.to_scrap(root)
     elif rank == "3":
-        w.phase = Phase.RESOLVE_THREE
+        w.phase = _RESOLVE_THREE
         return
     elif rank == "4":
         victim = w.victim
         assert victim is not None
         if w.hands[victim]:
-            w.phase = Phase.RESOLVE_FOUR
+            w.phase = _RESOLVE_FOUR
             return
         w.to_scrap(root)
     elif rank == "5":
-        if variant is not Variant.CLASSIC and w.hands[seat]:
-            w.phase = Phase.RESOLVE_FIVE
+        if variant is not _CLASSIC and w.hands[seat]:
+            w.phase = _RESOLVE_FIVE
             return
         _five_draw(w)
         return
@@ -1533,7 +1558,7 @@ def _resolve(w: _Work, root: Card, seat: int) -> None:
 def _five_draw(w: _Work) -> None:
     n = _span("five", w.variant, len(w.deck), len(w.hands[w.turn]))
     if None in w.deck[:n]:
-        w.phase = Phase.NAME_CARDS
+        w.phase = _NAME_CARDS
         w.naming = "five"
         return
     drawn = w.take_top(n)
@@ -1545,11 +1570,11 @@ def _five_draw(w: _Work) -> None:
 def _seven_reveal(w: _Work) -> None:
     n = _span("seven", w.variant, len(w.deck), len(w.hands[w.turn]))
     if None in w.deck[:n]:
-        w.phase = Phase.NAME_CARDS
+        w.phase = _NAME_CARDS
         w.naming = "seven"
         return
     w.revealed = w.take_top(n)
-    w.phase = Phase.RESOLVE_SEVEN
+    w.phase = _RESOLVE_SEVEN
     w.facts.append(_event("CardsRevealed", {"cards": [c.text() for c in w.revealed]}))
 
 
@@ -1576,7 +1601,7 @@ def _play_seven(w: _Work, m: Move) -> None:
     w.shown += len(rest)
     w.revealed = ()
     w.chain = ()
-    w.phase = Phase.MAIN
+    w.phase = _MAIN
     if m.action == "scrap":
         w.to_scrap(card)
         w.finish()
@@ -1590,7 +1615,7 @@ def _play_seven(w: _Work, m: Move) -> None:
 def _to_move(position: Position, command: Move | str) -> Move:
     if isinstance(command, Move):
         return command
-    if position.phase is Phase.NAME_CARDS and position.result is None:
+    if position.phase is _NAME_CARDS and position.result is None:
         words = command.split()
         is_cards = bool(words) and words[0].lower() == "cards"
         is_resign = len(words) == 2 and words[1].lower() == "resign"
@@ -1643,7 +1668,7 @@ def step(position: Position, command: Move | str) -> tuple[list[Event], Position
         MalformedError (MALFORMED), IllegalMoveError: as ``apply``.
     """
     known = None
-    if command.__class__ is str and position.phase is not Phase.NAME_CARDS:
+    if command.__class__ is str and position.phase is not _NAME_CARDS:
         known = _known.get(command)
         if known is None:
             known = _know(command)
@@ -1653,7 +1678,7 @@ def step(position: Position, command: Move | str) -> tuple[list[Event], Position
         text = move.text()
     else:
         move, text, top_seat, joker = known
-        if top_seat >= len(position.hands) or (joker and position.variant is not Variant.CUTTHROAT):
+        if top_seat >= len(position.hands) or (joker and position.variant is not _CUTTHROAT):
             _check(position, move)  # raises MALFORMED as it does for any move
         _check_rules(position, move)
     after = _quick(position, move)
@@ -1738,7 +1763,7 @@ def visible_hands(position: Position, seat: int | None) -> frozenset[int]:
         if stack.base.rank != "8":
             continue
         owner = controller(stack, variant)
-        if variant is Variant.CLASSIC:
+        if variant is _CLASSIC:
             seen.add(1 - owner)
         elif owner == seat:
             seen.update(s for s in range(position.players) if s != seat)
