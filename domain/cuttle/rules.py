@@ -1243,11 +1243,12 @@ class _Work:
 def _quick(p: Position, m: Move) -> Position | None:
     """Return the position after a common move that derives no event, or ``None``.
 
-    A draw, points, a glasses 8, queen or king, the start of a one-off, and a
-    decline that passes a chain on are most moves of a round; they are built here in
-    one step instead of through ``_Work``'s copy. ``_play`` stays the rule: any other
-    move, or one of these that ends the round, returns ``None`` and goes there
-    (tests/cuttle/test_fast_path.py checks that both give the same).
+    A draw, points, a glasses 8, queen or king, a scuttle, a jack, a joker, the start
+    of a one-off, and a decline that passes a chain on are most moves of a round;
+    they are built here in one step instead of through ``_Work``'s copy. ``_play``
+    stays the rule: any other move, or one of these that ends the round, returns
+    ``None`` and goes there (tests/cuttle/test_fast_path.py checks that both give the
+    same).
     """
     if m.seven:
         return None
@@ -1270,8 +1271,8 @@ def _quick(p: Position, m: Move) -> Position | None:
         hands = (*hands[:seat], hands[seat] | _one(drawn), *hands[seat + 1 :])
         return _quick_finish(p, hands, p.stacks, p.permanents, deck[1:], max(0, p.shown - 1))
     card = m.card
-    if card is None or not (action == "points" or action == "oneoff" or action in _PERM_ACTIONS):
-        return None  # a pass, or a scuttle, jack or joker (they change a stack in place)
+    if card is None or action not in _QUICK_CARD_ACTIONS:
+        return None  # a pass, an offer of a draw, a resignation
     rest = hands[seat] - _one(card)
     hands = (*hands[:seat], rest, *hands[seat + 1 :])
     if action == "points":
@@ -1280,6 +1281,8 @@ def _quick(p: Position, m: Move) -> Position | None:
     if action in _PERM_ACTIONS:
         perms = _inserted(p.permanents, _new_stack(Stack, (card, seat, ())))
         return _quick_finish(p, hands, p.stacks, perms, p.deck, p.shown)
+    if action != "oneoff":
+        return _quick_table(p, m, seat, card, hands)
     victim = m.player
     if victim is None and card.rank == "4":
         victim = 1 - seat
@@ -1294,6 +1297,32 @@ def _quick(p: Position, m: Move) -> Position | None:
 
 
 _RESPONDER = Position._fields.index("responder")
+_QUICK_CARD_ACTIONS = frozenset({"points", "oneoff", "scuttle", "jack", "joker", *_PERM_ACTIONS})
+
+
+def _quick_table(
+    p: Position, m: Move, seat: int, card: Card, hands: tuple[frozenset[Card], ...]
+) -> Position | None:
+    """``_quick`` of a scuttle, jack or joker: its target stack leaves or gains a card."""
+    action = m.action
+    target = m.target
+    group = p.permanents if action == "joker" else p.stacks
+    for i, stack in enumerate(group):
+        if stack.base is not target:
+            continue
+        if action == "scuttle":
+            scrap = p.scrap.union(
+                _one(card), _one(stack.base), *[_one(c) for c, _ in stack.attached]
+            )
+            stacks = (*group[:i], *group[i + 1 :])
+            return _quick_finish(p, hands, stacks, p.permanents, p.deck, p.shown, scrap)
+        # A stack keeps its base, so it keeps its place in card order.
+        new = _new_stack(Stack, (stack.base, stack.owner, (*stack.attached, (card, seat))))
+        changed = (*group[:i], new, *group[i + 1 :])
+        if action == "joker":
+            return _quick_finish(p, hands, p.stacks, changed, p.deck, p.shown)
+        return _quick_finish(p, hands, changed, p.permanents, p.deck, p.shown)
+    return None  # the target is not there (``_find``'s answer), for an unchecked move
 
 
 _new_stack = tuple.__new__
@@ -1319,6 +1348,7 @@ def _quick_finish(
     perms: tuple[Stack, ...],
     deck: tuple[Card | None, ...],
     shown: int,
+    scrap: frozenset[Card] | None = None,
 ) -> Position | None:
     """End the turn after a main action, as ``_Work.finish`` does; ``None`` if a seat won."""
     turn = p.turn
@@ -1333,7 +1363,8 @@ def _quick_finish(
         Position,
         (
             p.variant, p.dealer, (turn + 1) % len(hands), _MAIN, deck, hands, stacks, perms,
-            p.scrap, frozen, 0, (), None, None, None, (), None, shown, False, None,
+            p.scrap if scrap is None else scrap, frozen, 0, (), None, None, None, (), None,
+            shown, False, None,
         ),
     )  # fmt: skip
 
