@@ -122,6 +122,20 @@ def cuttle_move_texts(draw: st.DrawFn) -> str:
     return draw(st.sampled_from([" ", "  "])).join([*parts, *tokens])
 
 
+@st.composite
+def cuttle_one_card_texts(draw: st.DrawFn) -> str:
+    """A seat's move of one card as ``Move.text`` writes it, or nearly (some illegal)."""
+    seat = draw(st.sampled_from(["P0", "P1", "P2", "P3", "p1"]))
+    action = draw(st.sampled_from(CUTTLE_TEXT_ACTIONS))
+    card = draw(st.sampled_from(CUTTLE_CARD_CODES))
+    token = card
+    if draw(st.booleans()):
+        token += ">" + draw(st.just(card) | st.sampled_from(CUTTLE_CARD_CODES))
+    if draw(st.booleans()):
+        token += "@" + draw(st.sampled_from(["P0", "P1", "P2", "P3"]))
+    return f"{seat} {action} {token}"
+
+
 # --- Match streams (projections) ------------------------------------------------------
 
 
