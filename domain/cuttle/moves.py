@@ -291,7 +291,10 @@ def _canonical(text: str) -> Move | None:
             return None
     else:
         return None
-    return _build_move(action, seat, card, target, player, (), False)
+    move = _build_move(action, seat, card, target, player, (), False)
+    if len(_TEXTS) < 20_000:
+        _TEXTS[id(move)] = (move, text)  # the text is the move's own (Move.text)
+    return move
 
 
 def _card(token: str, line: str) -> Card:

@@ -863,7 +863,9 @@ def _check_rules(p: Position, m: Move) -> None:
     assert seat is not None
     phase = p.phase
     # ``to_act`` inlined (the round is not over here): one seat acts, or none.
-    if phase is _COUNTER or phase is _DRAW_OFFERED:
+    if phase is _MAIN:
+        actor: int | None = p.turn
+    elif phase is _COUNTER or phase is _DRAW_OFFERED:
         actor = p.responder
     elif phase is _RESOLVE_FOUR:
         actor = p.victim
@@ -974,14 +976,16 @@ def _check_main(p: Position, m: Move, seat: int, seven: bool) -> None:
         if p.frozen and card in p.frozen:
             raise _fail("CARD_FROZEN", f"{card.text()} is frozen until your turn ends", m)
     rank = card.rank
+    # A joker's rank is "X": a rank in _POINT_RANKS, _PERM_ACTIONS or _ONEOFF_RANKS is
+    # never a joker's, so ``is_joker`` (a property call) is not asked below.
     if action == "points" or action == "scuttle":
-        if rank not in _POINT_RANKS or card.is_joker:
+        if rank not in _POINT_RANKS:
             raise _fail("WRONG_CARD_TYPE", f"{card.text()} is not a point card", m)
         if action == "scuttle":
             _check_scuttle(p, m, seat, card)
         return
     if action in _PERM_ACTIONS:
-        if rank != _PERM_ACTIONS[action] or card.is_joker:
+        if rank != _PERM_ACTIONS[action]:
             raise _fail("WRONG_CARD_TYPE", f"{card.text()} cannot be played as {action}", m)
         return
     if action == "jack":
@@ -1011,7 +1015,7 @@ def _check_main(p: Position, m: Move, seat: int, seven: bool) -> None:
         _check_queens(p, m, stack.base, ctrl, seat, "joker")
         return
     # one-off
-    if rank not in _ONEOFF_RANKS or card.is_joker:
+    if rank not in _ONEOFF_RANKS:
         raise _fail("WRONG_CARD_TYPE", f"{card.text()} cannot be played as a one-off", m)
     if rank == "5" or rank == "7":
         if not p.deck:

@@ -119,7 +119,9 @@ class TestCanonicalParse:
     def test_a_canonical_parse_is_the_general_parse(self, text: str) -> None:
         move = _canonical(text)
         if move is not None:
-            assert (move, move.text()) == (_parse(text), text)
+            general = _parse(text)
+            assert (general, general.text()) == (move, move.text())
+            assert text == general.text()
 
     @given(cuttle_positions(), st.data())
     def test_candidate_texts_parse_as_the_general_parse(
