@@ -21,73 +21,17 @@ script from each (``python <tree>/bench/cuttle_step.py``) alternately.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.import_phases import read_all  # noqa: E402
+from bench.step_loops import engine_loop, match_loop, print_results, rounds_of, timed  # noqa: E402
 from cli.simulate import simulated_lines  # noqa: E402
 from domain import cuttle  # noqa: E402
-from domain.logs.commands import Step, steps_from_events  # noqa: E402
-from domain.stream import MatchState, step  # noqa: E402
-
-Round = tuple[dict[str, Any], list[str]]
-T = TypeVar("T")
-
-
-def rounds_of(matches: list[list[Step]]) -> list[Round]:
-    """Return each round's set-up data and move texts, by stepping the matches once."""
-    rounds: list[Round] = []
-    for match in matches:
-        state = MatchState()
-        for item in match:
-            new, state = step(state, item.command)
-            move = getattr(item.command, "move", None)
-            if move is not None:
-                rounds[-1][1].append(move)
-            rounds.extend((e.data["setup"], []) for e in new if e.type == "RoundStarted")
-    return rounds
-
-
-def match_loop(matches: list[list[Step]]) -> int:
-    """Decide and fold every command as the importer does; return the events recorded."""
-    count = 0
-    for match in matches:
-        state = MatchState()
-        for item in match:
-            new, state = step(state, item.command)
-            count += len(new)
-    return count
-
-
-def engine_loop(rounds: list[Round]) -> int:
-    """Step the engine alone through every round's moves; return the events it gives."""
-    count = 0
-    cuttle_step, initial_position, from_data = (
-        cuttle.step,
-        cuttle.initial_position,
-        cuttle.RoundSetup.from_data,
-    )
-    for setup, texts in rounds:
-        position = initial_position(from_data(setup))
-        for text in texts:
-            events, position = cuttle_step(position, text)
-            count += len(events)
-    return count
-
-
-def timed(loop: Callable[[T], int], work: T) -> float:
-    """Run ``loop`` once over ``work``; return CPU µs per event."""
-    clock = time.process_time
-    started = clock()
-    events = loop(work)
-    return (clock() - started) / events * 1e6
+from domain.logs.commands import steps_from_events  # noqa: E402
 
 
 def main() -> None:
@@ -108,13 +52,16 @@ def main() -> None:
         )
         matches = [steps_from_events(log)[0] for log in read_all(lines)]
         results["decide+fold"].append(timed(match_loop, matches))
-        results["engine"].append(timed(engine_loop, rounds_of(matches)))
-    print(
+        results["engine"].append(
+            timed(
+                engine_loop(cuttle, cuttle.RoundSetup.from_data), rounds_of(matches, "RoundStarted")
+            )
+        )
+    title = (
         f"{args.matches} Cuttle {args.variant} matches a repeat; "
         f"CPU µs per event over {args.repeats} repeats:"
     )
-    for name, values in results.items():
-        print(f"  {name:<12} best {min(values):6.2f}  median {statistics.median(values):6.2f}")
+    print_results(title, results)
 
 
 if __name__ == "__main__":
