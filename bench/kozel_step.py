@@ -21,73 +21,17 @@ script from each (``python <tree>/bench/kozel_step.py``) alternately.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.import_phases import read_all  # noqa: E402
+from bench.step_loops import engine_loop, match_loop, print_results, rounds_of, timed  # noqa: E402
 from cli.simulate import simulated_lines  # noqa: E402
 from domain import kozel  # noqa: E402
-from domain.logs.commands import Step, steps_from_events  # noqa: E402
-from domain.stream import MatchState, step  # noqa: E402
-
-Deal = tuple[dict[str, Any], list[str]]
-T = TypeVar("T")
-
-
-def deals_of(matches: list[list[Step]]) -> list[Deal]:
-    """Return each deal's set-up data and move texts, by stepping the matches once."""
-    deals: list[Deal] = []
-    for match in matches:
-        state = MatchState()
-        for item in match:
-            new, state = step(state, item.command)
-            move = getattr(item.command, "move", None)
-            if move is not None:
-                deals[-1][1].append(move)
-            deals.extend((e.data["setup"], []) for e in new if e.type == "DealStarted")
-    return deals
-
-
-def match_loop(matches: list[list[Step]]) -> int:
-    """Decide and fold every command as the importer does; return the events recorded."""
-    count = 0
-    for match in matches:
-        state = MatchState()
-        for item in match:
-            new, state = step(state, item.command)
-            count += len(new)
-    return count
-
-
-def engine_loop(deals: list[Deal]) -> int:
-    """Step the engine alone through every deal's moves; return the events it gives."""
-    count = 0
-    kozel_step, initial_position, from_data = (
-        kozel.step,
-        kozel.initial_position,
-        kozel.DealSetup.from_data,
-    )
-    for setup, texts in deals:
-        position = initial_position(from_data(setup))
-        for text in texts:
-            events, position = kozel_step(position, text)
-            count += len(events)
-    return count
-
-
-def timed(loop: Callable[[T], int], work: T) -> float:
-    """Run ``loop`` once over ``work``; return CPU µs per event."""
-    clock = time.process_time
-    started = clock()
-    events = loop(work)
-    return (clock() - started) / events * 1e6
+from domain.logs.commands import steps_from_events  # noqa: E402
 
 
 def main() -> None:
@@ -110,10 +54,13 @@ def main() -> None:
         )
         matches = [steps_from_events(log)[0] for log in read_all(lines)]
         results["decide+fold"].append(timed(match_loop, matches))
-        results["engine"].append(timed(engine_loop, deals_of(matches)))
-    print(f"{args.matches} Kozel matches a repeat; CPU µs per event over {args.repeats} repeats:")
-    for name, values in results.items():
-        print(f"  {name:<12} best {min(values):6.2f}  median {statistics.median(values):6.2f}")
+        results["engine"].append(
+            timed(engine_loop(kozel, kozel.DealSetup.from_data), rounds_of(matches, "DealStarted"))
+        )
+    print_results(
+        f"{args.matches} Kozel matches a repeat; CPU µs per event over {args.repeats} repeats:",
+        results,
+    )
 
 
 if __name__ == "__main__":

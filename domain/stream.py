@@ -169,9 +169,11 @@ class _CuttleRules:
         return DealSpec(tuple(sorted(pack(variant), key=lambda c: (c.suit, c.rank))))
 
     def setup_data(self, config: MatchConfig, series: Series, deal: Mapping[str, Any]) -> Any:
+        from domain.cuttle.state import read_cards
+
         variant = cuttle.Variant(config.variant)
         if "deck" in deal and "hands" not in deal:
-            setup = cuttle.RoundSetup(variant, series.dealer, deck=parse_cards(deal["deck"]))
+            setup = cuttle.RoundSetup(variant, series.dealer, deck=read_cards(deal["deck"]))
         elif "hands" in deal and "deck" not in deal:
             setup = cuttle.RoundSetup(variant, series.dealer, hands=_hands(deal))
         else:
@@ -184,14 +186,13 @@ class _CuttleRules:
     def decide(self, position: Any, move: str) -> list[Event]:
         return cuttle.decide(position, move)
 
-    def step(self, position: Any, move: str) -> tuple[list[Event], Any]:
-        return cuttle.step(position, move)
+    # The engine's own functions, no frame around them: a match calls both once a move.
+    step = staticmethod(cuttle.step)
 
     def evolve(self, position: Any, event: Event) -> Any:
         return cuttle.evolve(position, event)
 
-    def outcome(self, position: Any) -> Any:
-        return cuttle.outcome(position)
+    outcome = staticmethod(cuttle.outcome)
 
     def view(self, position: Any, seat: int | None) -> dict[str, Any]:
         return cuttle.view(position, seat)

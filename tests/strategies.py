@@ -96,6 +96,47 @@ def cuttle_positions(draw: st.DrawFn) -> Position:
     return steps[index][0]
 
 
+CUTTLE_TEXT_ACTIONS = (
+    "draw", "pass", "decline", "resign", "offer-draw", "accept-draw", "refuse-draw", "points",
+    "glasses", "queen", "king", "counter", "take", "scrap", "scuttle", "jack", "joker", "oneoff",
+    "discard", "cards", "Points", "ONEOFF", "flip", "",
+)  # fmt: skip
+CUTTLE_CARD_CODES = tuple(c.text() for c in deck(jokers=True))
+
+
+@st.composite
+def cuttle_move_texts(draw: st.DrawFn) -> str:
+    """A line in the §23 notation, or close to one: seat, seven, action, card tokens."""
+    head = draw(st.sampled_from(["P0", "P1", "P2", "p1", "P3", "cards", "CARDS", "S0", ""]))
+    seven = draw(st.sampled_from(["", "seven", "SEVEN"]))
+    action = draw(st.sampled_from(CUTTLE_TEXT_ACTIONS))
+    card = st.sampled_from(CUTTLE_CARD_CODES) | st.sampled_from(["10H", "ZZ", "ah", "x2"])
+    tokens = []
+    for _ in range(draw(st.integers(0, 2))):
+        token = draw(card)
+        if draw(st.booleans()):
+            token += ">" + draw(card)
+        if draw(st.booleans()):
+            token += "@" + draw(st.sampled_from(["P0", "P1", "P2", "P5", "p1"]))
+        tokens.append(token)
+    parts = [part for part in (head, seven, action) if part]
+    return draw(st.sampled_from([" ", "  "])).join([*parts, *tokens])
+
+
+@st.composite
+def cuttle_one_card_texts(draw: st.DrawFn) -> str:
+    """A seat's move of one card as ``Move.text`` writes it, or nearly (some illegal)."""
+    seat = draw(st.sampled_from(["P0", "P1", "P2", "P3", "p1"]))
+    action = draw(st.sampled_from(CUTTLE_TEXT_ACTIONS))
+    card = draw(st.sampled_from(CUTTLE_CARD_CODES))
+    token = card
+    if draw(st.booleans()):
+        token += ">" + draw(st.just(card) | st.sampled_from(CUTTLE_CARD_CODES))
+    if draw(st.booleans()):
+        token += "@" + draw(st.sampled_from(["P0", "P1", "P2", "P3"]))
+    return f"{seat} {action} {token}"
+
+
 # --- Match streams (projections) ------------------------------------------------------
 
 

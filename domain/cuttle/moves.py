@@ -21,8 +21,9 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from domain.cards import Card
+from domain.cards import Card, deck
 from domain.errors import MalformedError
+from domain.records import builder
 
 MAX_SEATS = 3
 """Seats any variant has at most (cutthroat)."""
@@ -46,6 +47,8 @@ MAIN_ACTIONS = frozenset(
 )
 """The main actions of §5."""
 ACTIONS = _NO_ARGS | _ONE_CARD | _CARD_TARGET | _CARD_ANY | _CARD_LIST
+_TAKES_CARD = (_ONE_CARD - {"scrap"}) | _CARD_TARGET | _CARD_ANY
+"""Actions of one card that a seat takes without a seven (``scrap`` is only a seven's)."""
 
 _CARD_TOKEN = re.compile(r"([0-9A-Z]{2})(?:>([0-9A-Z]{2}))?(?:@(P[0-9]))?")
 _SEAT = re.compile(r"P([0-9])")
@@ -99,7 +102,9 @@ class Move:
         cached = cls._cache.get(text)
         if cached is not None:
             return cached
-        move = _parse(text)
+        move = _canonical(text)
+        if move is None:
+            move = _parse(text)
         if len(cls._cache) < 100_000:
             cls._cache[text] = move
         return move
@@ -246,6 +251,50 @@ def _parse(text: str) -> Move:
         return Move(action, seat, card, target, player, cards, seven)
     except MalformedError as e:
         raise _malformed(f"{text!r}: {e.message}", text) from None
+
+
+_SEATS = {f"P{seat}": seat for seat in range(MAX_SEATS)}
+_CODES = {card.rank + card.suit: card for card in deck(jokers=True)}
+_TAKES_TARGET = _CARD_TARGET | _CARD_ANY
+_build_move = builder(Move)
+
+
+def _canonical(text: str) -> Move | None:
+    """Parse the canonical text of a seat's move with one card, or return ``None``.
+
+    ``Move.text`` writes most moves of a log as ``P0 points 9S``, ``P1 scuttle 9S>7H``
+    or ``P0 oneoff 4S@P1``: those are read here by table look-ups, and their move
+    is built without ``__post_init__``, whose checks the shapes read here pass. Any
+    other text, however close (letter case, spaces, a seven, a list of cards, a
+    card named twice), is ``_parse``'s.
+    """
+    words = text.split(" ")
+    if len(words) != 3:
+        return None
+    seat = _SEATS.get(words[0])
+    action = words[1]
+    token = words[2]
+    size = len(token)
+    card = _CODES.get(token[:2])
+    if seat is None or card is None or action not in _TAKES_CARD:
+        return None
+    target = player = None
+    if size == 2:
+        pass
+    elif size == 5 and token[2] == ">" and action in _TAKES_TARGET:
+        target = _CODES.get(token[3:])
+        if target is None or target is card:
+            return None
+    elif size == 5 and token[2] == "@" and action in _CARD_ANY:
+        player = _SEATS.get(token[3:])
+        if player is None:
+            return None
+    else:
+        return None
+    move = _build_move(action, seat, card, target, player, (), False)
+    if len(_TEXTS) < 20_000:
+        _TEXTS[id(move)] = (move, text)  # the text is the move's own (Move.text)
+    return move
 
 
 def _card(token: str, line: str) -> Card:

@@ -37,6 +37,23 @@ from domain.cuttle.state import (
 )
 from domain.errors import IllegalMoveError, MalformedError
 from domain.events import Event
+from domain.records import builder
+
+# Enum members bound once: ``Phase.MAIN`` is an attribute look-up through the enum's
+# metaclass, about ten times a global's cost, and the engine compares phases and
+# variants several times a move.
+_COUNTER = Phase.COUNTER
+_DRAW_OFFERED = Phase.DRAW_OFFERED
+_MAIN = Phase.MAIN
+_NAME_CARDS = Phase.NAME_CARDS
+_RESOLVE_FIVE = Phase.RESOLVE_FIVE
+_RESOLVE_FOUR = Phase.RESOLVE_FOUR
+_RESOLVE_SEVEN = Phase.RESOLVE_SEVEN
+_RESOLVE_THREE = Phase.RESOLVE_THREE
+_ROUND_OVER = Phase.ROUND_OVER
+_CLASSIC = Variant.CLASSIC
+_CUTTHROAT = Variant.CUTTHROAT
+_STANDARD = Variant.STANDARD
 
 RULES_VERSION = 1
 """Version of the rules this engine decides (rules/cuttle.md with rulings 1-40).
@@ -46,12 +63,12 @@ replay old rounds under their own version.
 """
 
 GOALS = {
-    Variant.CLASSIC: (21, 14, 10, 7, 5),
-    Variant.STANDARD: (21, 14, 10, 5, 0),
-    Variant.CUTTHROAT: (14, 9, 5, 0, 0),
+    _CLASSIC: (21, 14, 10, 7, 5),
+    _STANDARD: (21, 14, 10, 5, 0),
+    _CUTTHROAT: (14, 9, 5, 0, 0),
 }
 """Point goal by number of kings controlled (§15.1)."""
-HAND_LIMITS = {Variant.CLASSIC: None, Variant.STANDARD: 8, Variant.CUTTHROAT: 7}
+HAND_LIMITS = {_CLASSIC: None, _STANDARD: 8, _CUTTHROAT: 7}
 """Hand limit per variant (§12); it only restricts drawing."""
 
 _POINT_RANKS = frozenset("A23456789T")
@@ -65,15 +82,15 @@ _RANK_NAMES = {
 _SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 _VALUE = {rank: i + 1 for i, rank in enumerate("A23456789T")}
 _PHASE_ACTIONS = {
-    Phase.MAIN: MAIN_ACTIONS | {"offer-draw"},
-    Phase.COUNTER: frozenset({"counter", "decline"}),
-    Phase.RESOLVE_THREE: frozenset({"take"}),
-    Phase.RESOLVE_FOUR: frozenset({"discard"}),
-    Phase.RESOLVE_FIVE: frozenset({"discard"}),
-    Phase.RESOLVE_SEVEN: frozenset(),  # seven moves are recognised by their flag
-    Phase.DRAW_OFFERED: frozenset({"accept-draw", "refuse-draw"}),
-    Phase.NAME_CARDS: frozenset({"cards"}),
-    Phase.ROUND_OVER: frozenset(),
+    _MAIN: MAIN_ACTIONS | {"offer-draw"},
+    _COUNTER: frozenset({"counter", "decline"}),
+    _RESOLVE_THREE: frozenset({"take"}),
+    _RESOLVE_FOUR: frozenset({"discard"}),
+    _RESOLVE_FIVE: frozenset({"discard"}),
+    _RESOLVE_SEVEN: frozenset(),  # seven moves are recognised by their flag
+    _DRAW_OFFERED: frozenset({"accept-draw", "refuse-draw"}),
+    _NAME_CARDS: frozenset({"cards"}),
+    _ROUND_OVER: frozenset(),
 }
 
 
@@ -95,7 +112,7 @@ def controller(stack: Stack, variant: Variant) -> int:
     """
     if not stack.attached:
         return stack.owner
-    if variant is Variant.CLASSIC:
+    if variant is _CLASSIC:
         return stack.owner if len(stack.attached) % 2 == 0 else 1 - stack.owner
     return stack.attached[-1][1]
 
@@ -146,7 +163,7 @@ class _Facts:
         perms: tuple[Stack, ...],
         prev: _Facts | None = None,
     ) -> None:
-        self.classic = classic = variant is Variant.CLASSIC
+        self.classic = classic = variant is _CLASSIC
         self.stack_tuple = stacks
         self.perm_tuple = perms
         if prev is not None and prev.stack_tuple is stacks:
@@ -202,7 +219,7 @@ class _Facts:
 
 
 _last_facts: list[tuple[tuple[Stack, ...], tuple[Stack, ...], Variant, _Facts]] = [
-    ((), (), Variant.STANDARD, _Facts(Variant.STANDARD, (), ()))
+    ((), (), _STANDARD, _Facts(_STANDARD, (), ()))
 ]
 """The last table's facts, keyed by its tuples and variant; it starts with an empty table."""
 
@@ -246,7 +263,7 @@ def _protectors(p: Position, host: Card, host_controller: int, actor: int) -> li
     queens = _queens(p.permanents, p.variant, host_controller)
     counts = [0] * 3
     counts[host_controller] = len(queens)
-    if not _guarded(counts, host, host_controller, actor, p.variant is Variant.CLASSIC):
+    if not _guarded(counts, host, host_controller, actor, p.variant is _CLASSIC):
         return []
     return [q for q in queens if q is not host]
 
@@ -257,7 +274,7 @@ def _limit_room(p: Position, seat: int) -> int | None:
 
 
 def _eligible_scrap(p: Position) -> list[Card]:
-    if p.variant is Variant.CLASSIC:
+    if p.variant is _CLASSIC:
         return list(p.scrap)
     return [c for c in p.scrap if c.rank != "3"]
 
@@ -296,7 +313,7 @@ def _span(kind: str, variant: Variant, deck_size: int, hand_size: int) -> int:
     if kind == "draw":
         return 1
     if kind == "seven":
-        return 1 if variant is Variant.CLASSIC else min(2, deck_size)
+        return 1 if variant is _CLASSIC else min(2, deck_size)
     limit = HAND_LIMITS[variant]
     if limit is None:
         return min(2, deck_size)
@@ -305,7 +322,7 @@ def _span(kind: str, variant: Variant, deck_size: int, hand_size: int) -> int:
 
 def cards_awaited(position: Position) -> int:
     """Return how many cards the scorer must name now (0 unless phase ``NAME_CARDS``)."""
-    if position.phase is not Phase.NAME_CARDS:
+    if position.phase is not _NAME_CARDS:
         return 0
     return position.deck[: _naming_span(position)].count(None)
 
@@ -320,13 +337,13 @@ def to_act(position: Position) -> tuple[int, ...]:
     Empty while the scorer must name cards, and once the round is over.
     """
     phase = position.phase
-    if phase is Phase.COUNTER or phase is Phase.DRAW_OFFERED:
+    if phase is _COUNTER or phase is _DRAW_OFFERED:
         assert position.responder is not None
         return (position.responder,)
-    if phase is Phase.RESOLVE_FOUR:
+    if phase is _RESOLVE_FOUR:
         assert position.victim is not None
         return (position.victim,)
-    if phase is Phase.NAME_CARDS or phase is Phase.ROUND_OVER:
+    if phase is _NAME_CARDS or phase is _ROUND_OVER:
         return ()
     return (position.turn,)
 
@@ -354,7 +371,7 @@ def initial_position(setup: RoundSetup) -> Position:
         variant=setup.variant,
         dealer=setup.dealer,
         turn=(setup.dealer + 1) % players,
-        phase=Phase.MAIN,
+        phase=_MAIN,
         deck=rest,
         hands=hands,
     )
@@ -638,7 +655,7 @@ def _seven_view(p: Position, card: Card) -> Position:
         variant=p.variant,
         dealer=p.dealer,
         turn=p.turn,
-        phase=Phase.MAIN,
+        phase=_MAIN,
         deck=rest + p.deck,
         hands=p.hands,
         stacks=p.stacks,
@@ -664,22 +681,22 @@ def _seven_moves(p: Position) -> list[Move]:
 
 def _generate(p: Position, service: bool = True) -> Iterator[Move]:
     phase = p.phase
-    if phase is Phase.ROUND_OVER:
+    if phase is _ROUND_OVER:
         return
     seat = p.turn
-    if phase is Phase.MAIN:
+    if phase is _MAIN:
         moves = _main_moves(p, seat)
         yield from moves
         if not p.deck or not moves:
             yield _PASSES[seat]
         if service and not p.offer_refused:
             yield _mv("offer-draw", seat)
-    elif phase is Phase.COUNTER:
+    elif phase is _COUNTER:
         yield from _counter_moves(p)
-    elif phase is Phase.RESOLVE_THREE:
+    elif phase is _RESOLVE_THREE:
         for card in sorted(_eligible_scrap(p), key=card_key):
             yield _mv("take", seat, card)
-    elif phase is Phase.RESOLVE_FOUR:
+    elif phase is _RESOLVE_FOUR:
         victim = p.victim
         assert victim is not None
         hand = sorted(p.hands[victim], key=card_key)
@@ -690,16 +707,16 @@ def _generate(p: Position, service: bool = True) -> Iterator[Move]:
             else:
                 for second in hand[i + 1 :]:
                     yield _discard(victim, (first, second))
-    elif phase is Phase.RESOLVE_FIVE:
+    elif phase is _RESOLVE_FIVE:
         for card in sorted(p.hands[seat], key=card_key):
             yield _discard(seat, (card,))
-    elif phase is Phase.RESOLVE_SEVEN:
+    elif phase is _RESOLVE_SEVEN:
         yield from _seven_moves(p)
-    elif phase is Phase.DRAW_OFFERED:
+    elif phase is _DRAW_OFFERED:
         assert p.responder is not None
         yield _mv("accept-draw", p.responder)
         yield _mv("refuse-draw", p.responder)
-    elif phase is Phase.NAME_CARDS:
+    elif phase is _NAME_CARDS:
         free = sorted(_unplaced(p), key=card_key)
         for combo in permutations(free, cards_awaited(p)):
             yield Move("cards", None, cards=combo)
@@ -753,7 +770,7 @@ class LegalMoves:
     def count(self) -> int:
         """Return how many moves are legal (counted, not listed, while naming cards)."""
         p = self._position
-        if p.phase is Phase.NAME_CARDS:
+        if p.phase is _NAME_CARDS:
             return perm(len(_unplaced(p)), cards_awaited(p)) + p.players
         return sum(1 for _ in _generate(p))
 
@@ -769,7 +786,7 @@ def legal_moves(position: Position) -> LegalMoves:
 def generate_moves(position: Position, *, service: bool = True) -> list[Move]:
     """Return the legal moves as a list; ``service=False`` leaves out resignations and
     draw offers (§25), as random playouts want."""
-    if position.phase is Phase.MAIN:
+    if position.phase is _MAIN:
         seat = position.turn
         moves = _main_moves(position, seat)
         if not position.deck or not moves:
@@ -779,7 +796,7 @@ def generate_moves(position: Position, *, service: bool = True) -> list[Move]:
                 moves.append(_mv("offer-draw", seat))
             moves.extend(_mv("resign", s) for s in range(position.players))
         return moves
-    if position.phase is Phase.COUNTER and not service:
+    if position.phase is _COUNTER and not service:
         # A counter chain is the commonest phase after MAIN; playouts skip the generator.
         return _counter_moves(position)
     return list(_generate(position, service))
@@ -806,23 +823,29 @@ def _check(p: Position, m: Move) -> None:
     """Raise the first §17 refusal for ``m`` in ``p``, or return if it is legal."""
     players = p.players
     action = m.action
-    if p.phase is Phase.NAME_CARDS and m.seat is not None and action != "resign":
+    if p.phase is _NAME_CARDS and m.seat is not None and action != "resign":
         raise _fail("WRONG_PHASE", "the scorer must first name the cards that left the deck", m)
     if (m.seat is not None and m.seat >= players) or (m.player is not None and m.player >= players):
         raise MalformedError(
             f"{m.text()!r} names a seat that {p.variant.value} does not have",
             details={"move": m.text()},
         )
-    if p.variant is not Variant.CUTTHROAT and (action == "joker" or _names_joker(m)):
+    if p.variant is not _CUTTHROAT and (action == "joker" or _names_joker(m)):
         raise MalformedError(
             f"{m.text()!r}: jokers are only in cutthroat", details={"move": m.text()}
         )
+    _check_rules(p, m)
+
+
+def _check_rules(p: Position, m: Move) -> None:
+    """``_check`` after its checks of the names: the scorer's turn, seats and jokers."""
+    action = m.action
     if p.result is not None:
         raise _fail("ROUND_OVER", "the round is over", m)
     if action == "resign":
         return
     if action == "cards":
-        if p.phase is not Phase.NAME_CARDS:
+        if p.phase is not _NAME_CARDS:
             raise _fail("WRONG_PHASE", "no cards are waiting to be named", m)
         free = _unplaced(p)
         for card in m.cards:
@@ -838,35 +861,46 @@ def _check(p: Position, m: Move) -> None:
         return
     seat = m.seat
     assert seat is not None
-    if seat not in to_act(p):
-        raise _fail("NOT_YOUR_TURN", f"P{seat} is not the one to act now", m)
     phase = p.phase
+    # ``to_act`` inlined (the round is not over here): one seat acts, or none.
+    if phase is _MAIN:
+        actor: int | None = p.turn
+    elif phase is _COUNTER or phase is _DRAW_OFFERED:
+        actor = p.responder
+    elif phase is _RESOLVE_FOUR:
+        actor = p.victim
+    elif phase is _NAME_CARDS or phase is _ROUND_OVER:
+        actor = None
+    else:
+        actor = p.turn
+    if seat != actor:
+        raise _fail("NOT_YOUR_TURN", f"P{seat} is not the one to act now", m)
     if m.seven:
-        if phase is not Phase.RESOLVE_SEVEN:
+        if phase is not _RESOLVE_SEVEN:
             raise _fail("WRONG_PHASE", "no seven is waiting for its revealed card", m)
         _check_seven(p, m, seat)
         return
     if action not in _PHASE_ACTIONS[phase]:
         raise _fail("WRONG_PHASE", f"{action!r} is not accepted in phase {phase.value}", m)
-    if phase is Phase.MAIN:
+    if phase is _MAIN:
         if action == "offer-draw":
             if p.offer_refused:
                 raise _fail("WRONG_PHASE", "a draw was already refused this turn", m)
             return
         _check_main(p, m, seat, seven=False)
-    elif phase is Phase.COUNTER:
+    elif phase is _COUNTER:
         if action == "counter":
             _check_counter(p, m, seat)
-    elif phase is Phase.RESOLVE_THREE:
+    elif phase is _RESOLVE_THREE:
         taken = m.card
         assert taken is not None
         if taken not in p.scrap:
             raise _fail("INVALID_TARGET", f"{taken.text()} is not in the scrap", m)
-        if taken.rank == "3" and p.variant is not Variant.CLASSIC:
+        if taken.rank == "3" and p.variant is not _CLASSIC:
             raise _fail("INVALID_TARGET", "a three cannot take a three", m)
-    elif phase is Phase.RESOLVE_FOUR or phase is Phase.RESOLVE_FIVE:
+    elif phase is _RESOLVE_FOUR or phase is _RESOLVE_FIVE:
         hand = p.hands[seat]
-        wanted = min(2, len(hand)) if phase is Phase.RESOLVE_FOUR else 1
+        wanted = min(2, len(hand)) if phase is _RESOLVE_FOUR else 1
         if len(m.cards) != wanted:
             raise _fail("WRONG_DISCARD", f"discard exactly {wanted} card(s)", m)
         for card in m.cards:
@@ -885,9 +919,9 @@ def _names_joker(m: Move) -> bool:
 def _check_counter(p: Position, m: Move, seat: int) -> None:
     card = m.card
     assert card is not None
-    if card not in p.hands[seat]:
+    if not _one(card) <= p.hands[seat]:
         raise _fail("CARD_NOT_AVAILABLE", f"you hold no {card.text()}", m)
-    if card in p.frozen:
+    if p.frozen and card in p.frozen:
         raise _fail("CARD_FROZEN", f"{card.text()} is frozen until your turn ends", m)
     if card.rank != "2":
         raise _fail("WRONG_CARD_TYPE", "only a two can counter", m)
@@ -935,19 +969,23 @@ def _check_main(p: Position, m: Move, seat: int, seven: bool) -> None:
     card = m.card
     assert card is not None
     if not seven:
-        if card not in p.hands[seat]:
+        # ``_one(card) <= hand`` looks the card up by its stored hash: ``card in hand``
+        # would call the dataclass's Python-level ``__hash__``.
+        if not _one(card) <= p.hands[seat]:
             raise _fail("CARD_NOT_AVAILABLE", f"you hold no {card.text()}", m)
-        if card in p.frozen:
+        if p.frozen and card in p.frozen:
             raise _fail("CARD_FROZEN", f"{card.text()} is frozen until your turn ends", m)
     rank = card.rank
+    # A joker's rank is "X": a rank in _POINT_RANKS, _PERM_ACTIONS or _ONEOFF_RANKS is
+    # never a joker's, so ``is_joker`` (a property call) is not asked below.
     if action == "points" or action == "scuttle":
-        if rank not in _POINT_RANKS or card.is_joker:
+        if rank not in _POINT_RANKS:
             raise _fail("WRONG_CARD_TYPE", f"{card.text()} is not a point card", m)
         if action == "scuttle":
             _check_scuttle(p, m, seat, card)
         return
     if action in _PERM_ACTIONS:
-        if rank != _PERM_ACTIONS[action] or card.is_joker:
+        if rank != _PERM_ACTIONS[action]:
             raise _fail("WRONG_CARD_TYPE", f"{card.text()} cannot be played as {action}", m)
         return
     if action == "jack":
@@ -958,7 +996,7 @@ def _check_main(p: Position, m: Move, seat: int, seven: bool) -> None:
             raise _fail("INVALID_TARGET", "a jack goes on the base card of a point stack", m)
         stack = found[1]
         ctrl = controller(stack, variant)
-        if ctrl == seat and variant is not Variant.CLASSIC:
+        if ctrl == seat and variant is not _CLASSIC:
             raise _fail("INVALID_TARGET", "a jack only steals: that stack is already yours", m)
         _check_queens(p, m, stack.base, ctrl, seat, "jack")
         return
@@ -977,7 +1015,7 @@ def _check_main(p: Position, m: Move, seat: int, seven: bool) -> None:
         _check_queens(p, m, stack.base, ctrl, seat, "joker")
         return
     # one-off
-    if rank not in _ONEOFF_RANKS or card.is_joker:
+    if rank not in _ONEOFF_RANKS:
         raise _fail("WRONG_CARD_TYPE", f"{card.text()} cannot be played as a one-off", m)
     if rank == "5" or rank == "7":
         if not p.deck:
@@ -1017,7 +1055,7 @@ def _check_scuttle(p: Position, m: Move, seat: int, card: Card) -> None:
 
 
 def _check_two_nine(p: Position, m: Move, seat: int, rank: str) -> None:
-    classic = p.variant is Variant.CLASSIC
+    classic = p.variant is _CLASSIC
     what = "two" if rank == "2" else "nine"
     found = None if m.target is None else _locate(p, m.target)
     if found is None:
@@ -1050,7 +1088,7 @@ def _check_queens(p: Position, m: Move, host: Card, ctrl: int, seat: int, what: 
 
 _new_position = tuple.__new__
 
-_ONES = {id(card): frozenset((card,)) for card in pack(Variant.CUTTHROAT)}
+_ONES = {id(card): frozenset((card,)) for card in pack(_CUTTHROAT)}
 
 
 def _one(card: Card) -> frozenset[Card]:
@@ -1133,12 +1171,12 @@ class _Work:
 
     def end_round(self, result: Outcome) -> None:
         self.result = result
-        self.phase = Phase.ROUND_OVER
+        self.phase = _ROUND_OVER
         self.chain = ()
         self.target = self.victim = self.responder = self.naming = None
         self.revealed = ()
         self.facts.append(
-            Event(
+            _event(
                 "RoundEnded",
                 {
                     "termination": result.termination.value,
@@ -1166,7 +1204,7 @@ class _Work:
         if self.frozen:
             self.frozen = self.frozen - self.hands[seat]
         self.turn = (seat + 1) % len(self.hands)
-        self.phase = Phase.MAIN
+        self.phase = _MAIN
         self.chain = ()
         self.target = self.victim = self.responder = self.naming = None
         self.revealed = ()
@@ -1209,11 +1247,12 @@ class _Work:
 def _quick(p: Position, m: Move) -> Position | None:
     """Return the position after a common move that derives no event, or ``None``.
 
-    A draw, points, a glasses 8, queen or king, the start of a one-off, and a
-    decline that passes a chain on are most moves of a round; they are built here in
-    one step instead of through ``_Work``'s copy. ``_play`` stays the rule: any other
-    move, or one of these that ends the round, returns ``None`` and goes there
-    (tests/cuttle/test_fast_path.py checks that both give the same).
+    A draw, points, a glasses 8, queen or king, a scuttle, a jack, a joker, the start
+    of a one-off, and a decline that passes a chain on are most moves of a round;
+    they are built here in one step instead of through ``_Work``'s copy. ``_play``
+    stays the rule: any other move, or one of these that ends the round, returns
+    ``None`` and goes there (tests/cuttle/test_fast_path.py checks that both give the
+    same).
     """
     if m.seven:
         return None
@@ -1225,7 +1264,7 @@ def _quick(p: Position, m: Move) -> Position | None:
         if nxt == p.chain[-1][1]:
             return None  # the chain closes: the one-off resolves or fizzles
         return _new_position(Position, (*p[:_RESPONDER], nxt, *p[_RESPONDER + 1 :]))
-    if p.phase is not Phase.MAIN or seat is None:
+    if p.phase is not _MAIN or seat is None:
         return None
     hands = p.hands
     if action == "draw":
@@ -1236,8 +1275,8 @@ def _quick(p: Position, m: Move) -> Position | None:
         hands = (*hands[:seat], hands[seat] | _one(drawn), *hands[seat + 1 :])
         return _quick_finish(p, hands, p.stacks, p.permanents, deck[1:], max(0, p.shown - 1))
     card = m.card
-    if card is None or not (action == "points" or action == "oneoff" or action in _PERM_ACTIONS):
-        return None  # a pass, or a scuttle, jack or joker (they change a stack in place)
+    if card is None or action not in _QUICK_CARD_ACTIONS:
+        return None  # a pass, an offer of a draw, a resignation
     rest = hands[seat] - _one(card)
     hands = (*hands[:seat], rest, *hands[seat + 1 :])
     if action == "points":
@@ -1246,13 +1285,15 @@ def _quick(p: Position, m: Move) -> Position | None:
     if action in _PERM_ACTIONS:
         perms = _inserted(p.permanents, _new_stack(Stack, (card, seat, ())))
         return _quick_finish(p, hands, p.stacks, perms, p.deck, p.shown)
+    if action != "oneoff":
+        return _quick_table(p, m, seat, card, hands)
     victim = m.player
     if victim is None and card.rank == "4":
         victim = 1 - seat
     return _new_position(
         Position,
         (
-            p.variant, p.dealer, p.turn, Phase.COUNTER, p.deck, hands, p.stacks, p.permanents,
+            p.variant, p.dealer, p.turn, _COUNTER, p.deck, hands, p.stacks, p.permanents,
             p.scrap, p.frozen, 0, ((card, seat),), m.target, victim, (seat + 1) % len(hands),
             p.revealed, p.naming, p.shown, p.offer_refused, p.result,
         ),
@@ -1260,6 +1301,32 @@ def _quick(p: Position, m: Move) -> Position | None:
 
 
 _RESPONDER = Position._fields.index("responder")
+_QUICK_CARD_ACTIONS = frozenset({"points", "oneoff", "scuttle", "jack", "joker", *_PERM_ACTIONS})
+
+
+def _quick_table(
+    p: Position, m: Move, seat: int, card: Card, hands: tuple[frozenset[Card], ...]
+) -> Position | None:
+    """``_quick`` of a scuttle, jack or joker: its target stack leaves or gains a card."""
+    action = m.action
+    target = m.target
+    group = p.permanents if action == "joker" else p.stacks
+    for i, stack in enumerate(group):
+        if stack.base is not target:
+            continue
+        if action == "scuttle":
+            scrap = p.scrap.union(
+                _one(card), _one(stack.base), *[_one(c) for c, _ in stack.attached]
+            )
+            stacks = (*group[:i], *group[i + 1 :])
+            return _quick_finish(p, hands, stacks, p.permanents, p.deck, p.shown, scrap)
+        # A stack keeps its base, so it keeps its place in card order.
+        new = _new_stack(Stack, (stack.base, stack.owner, (*stack.attached, (card, seat))))
+        changed = (*group[:i], new, *group[i + 1 :])
+        if action == "joker":
+            return _quick_finish(p, hands, p.stacks, changed, p.deck, p.shown)
+        return _quick_finish(p, hands, changed, p.permanents, p.deck, p.shown)
+    return None  # the target is not there (``_find``'s answer), for an unchecked move
 
 
 _new_stack = tuple.__new__
@@ -1285,6 +1352,7 @@ def _quick_finish(
     perms: tuple[Stack, ...],
     deck: tuple[Card | None, ...],
     shown: int,
+    scrap: frozenset[Card] | None = None,
 ) -> Position | None:
     """End the turn after a main action, as ``_Work.finish`` does; ``None`` if a seat won."""
     turn = p.turn
@@ -1298,8 +1366,9 @@ def _quick_finish(
     return _new_position(
         Position,
         (
-            p.variant, p.dealer, (turn + 1) % len(hands), Phase.MAIN, deck, hands, stacks, perms,
-            p.scrap, frozen, 0, (), None, None, None, (), None, shown, False, None,
+            p.variant, p.dealer, (turn + 1) % len(hands), _MAIN, deck, hands, stacks, perms,
+            p.scrap if scrap is None else scrap, frozen, 0, (), None, None, None, (), None,
+            shown, False, None,
         ),
     )  # fmt: skip
 
@@ -1329,7 +1398,7 @@ def _play(p: Position, m: Move) -> _Work:
     seat = m.seat
     assert seat is not None
     if action == "offer-draw":
-        w.phase = Phase.DRAW_OFFERED
+        w.phase = _DRAW_OFFERED
         w.responder = (seat + 1) % w.players
     elif action == "accept-draw":
         nxt = (seat + 1) % w.players
@@ -1338,7 +1407,7 @@ def _play(p: Position, m: Move) -> _Work:
         else:
             w.responder = nxt
     elif action == "refuse-draw":
-        w.phase = Phase.MAIN
+        w.phase = _MAIN
         w.responder = None
         w.offer_refused = True
     elif action == "counter":
@@ -1366,7 +1435,7 @@ def _play(p: Position, m: Move) -> _Work:
         w.scrap = w.scrap | cards
         if w.frozen:
             w.frozen = w.frozen - cards
-        if w.phase is Phase.RESOLVE_FOUR:
+        if w.phase is _RESOLVE_FOUR:
             w.to_scrap(w.chain[0][0])
             w.finish()
         else:
@@ -1394,7 +1463,7 @@ def _main_action(w: _Work, m: Move, seat: int) -> None:
     card = m.card
     if action == "draw":
         if w.deck[0] is None:
-            w.phase = Phase.NAME_CARDS
+            w.phase = _NAME_CARDS
             w.naming = "draw"
             return
         (drawn,) = w.take_top(1)
@@ -1422,7 +1491,7 @@ def _main_action(w: _Work, m: Move, seat: int) -> None:
         w.chain = ((card, seat),)
         w.target = m.target
         w.victim = victim
-        w.phase = Phase.COUNTER
+        w.phase = _COUNTER
         w.responder = (seat + 1) % w.players
         return
     w.finish()
@@ -1444,11 +1513,11 @@ def _close_chain(w: _Work) -> None:
     w.responder = None
     data = {"card": root.text(), "seat": seat}
     if len(twos) % 2:
-        w.facts.append(Event("OneOffFizzled", data))
+        w.facts.append(_event("OneOffFizzled", data))
         w.to_scrap(root)
         w.finish()
         return
-    w.facts.append(Event("OneOffResolved", data))
+    w.facts.append(_event("OneOffResolved", data))
     _resolve(w, root, seat)
 
 
@@ -1496,22 +1565,22 @@ def _resolve(w: _Work, root: Card, seat: int) -> None:
             returned, holder = stack.attached[-1]
             w.replace(stack, Stack(stack.base, stack.owner, stack.attached[:-1]), kind == "permtop")
         w.hands[holder] = w.hands[holder] | {returned}
-        if variant is not Variant.CLASSIC:
+        if variant is not _CLASSIC:
             w.frozen = w.frozen | {returned}
         w.to_scrap(root)
     elif rank == "3":
-        w.phase = Phase.RESOLVE_THREE
+        w.phase = _RESOLVE_THREE
         return
     elif rank == "4":
         victim = w.victim
         assert victim is not None
         if w.hands[victim]:
-            w.phase = Phase.RESOLVE_FOUR
+            w.phase = _RESOLVE_FOUR
             return
         w.to_scrap(root)
     elif rank == "5":
-        if variant is not Variant.CLASSIC and w.hands[seat]:
-            w.phase = Phase.RESOLVE_FIVE
+        if variant is not _CLASSIC and w.hands[seat]:
+            w.phase = _RESOLVE_FIVE
             return
         _five_draw(w)
         return
@@ -1524,7 +1593,7 @@ def _resolve(w: _Work, root: Card, seat: int) -> None:
 def _five_draw(w: _Work) -> None:
     n = _span("five", w.variant, len(w.deck), len(w.hands[w.turn]))
     if None in w.deck[:n]:
-        w.phase = Phase.NAME_CARDS
+        w.phase = _NAME_CARDS
         w.naming = "five"
         return
     drawn = w.take_top(n)
@@ -1536,12 +1605,12 @@ def _five_draw(w: _Work) -> None:
 def _seven_reveal(w: _Work) -> None:
     n = _span("seven", w.variant, len(w.deck), len(w.hands[w.turn]))
     if None in w.deck[:n]:
-        w.phase = Phase.NAME_CARDS
+        w.phase = _NAME_CARDS
         w.naming = "seven"
         return
     w.revealed = w.take_top(n)
-    w.phase = Phase.RESOLVE_SEVEN
-    w.facts.append(Event("CardsRevealed", {"cards": [c.text() for c in w.revealed]}))
+    w.phase = _RESOLVE_SEVEN
+    w.facts.append(_event("CardsRevealed", {"cards": [c.text() for c in w.revealed]}))
 
 
 def _after_naming(w: _Work) -> None:
@@ -1567,7 +1636,7 @@ def _play_seven(w: _Work, m: Move) -> None:
     w.shown += len(rest)
     w.revealed = ()
     w.chain = ()
-    w.phase = Phase.MAIN
+    w.phase = _MAIN
     if m.action == "scrap":
         w.to_scrap(card)
         w.finish()
@@ -1581,7 +1650,7 @@ def _play_seven(w: _Work, m: Move) -> None:
 def _to_move(position: Position, command: Move | str) -> Move:
     if isinstance(command, Move):
         return command
-    if position.phase is Phase.NAME_CARDS and position.result is None:
+    if position.phase is _NAME_CARDS and position.result is None:
         words = command.split()
         is_cards = bool(words) and words[0].lower() == "cards"
         is_resign = len(words) == 2 and words[1].lower() == "resign"
@@ -1633,14 +1702,52 @@ def step(position: Position, command: Move | str) -> tuple[list[Event], Position
     Raises:
         MalformedError (MALFORMED), IllegalMoveError: as ``apply``.
     """
-    move = _to_move(position, command)
-    _check(position, move)
-    text = move.text()
+    known = None
+    if command.__class__ is str and position.phase is not _NAME_CARDS:
+        known = _known.get(command)
+        if known is None:
+            known = _know(command)
+    if known is None:
+        move = _to_move(position, command)
+        _check(position, move)
+        text = move.text()
+    else:
+        move, text, top_seat, joker = known
+        if top_seat >= len(position.hands) or (joker and position.variant is not _CUTTHROAT):
+            _check(position, move)  # raises MALFORMED as it does for any move
+        _check_rules(position, move)
     after = _quick(position, move)
     if after is not None:
-        return [Event("MovePlayed", {"move": text})], after
+        return [_event("MovePlayed", {"move": text})], after
     work = _play(position, move)
-    return [Event("MovePlayed", {"move": text}), *work.facts], work.freeze()
+    return [_event("MovePlayed", {"move": text}), *work.facts], work.freeze()
+
+
+_event = builder(Event)
+"""``Event(type, data)`` through its slots: the engine builds one or more per move."""
+
+_known: dict[str, tuple[Move, str, int, bool]] = {}
+"""What ``step`` needs of a move text outside ``NAME_CARDS``, by the text as given.
+
+The move, its canonical text, the highest seat it names (-1 for none) and whether
+it names a joker: ``_check``'s checks of the names need only these two, and a
+parse (``Move.from_text``) cannot change them. Bounded like ``Move.from_text``'s
+parses (100,000 texts, then texts are only parsed).
+"""
+
+
+def _know(command: str) -> tuple[Move, str, int, bool]:
+    """Parse a move text for ``step`` and keep what it needs (see ``_known``).
+
+    Raises:
+        MalformedError (MALFORMED): as ``Move.from_text``.
+    """
+    move = Move.from_text(command)
+    seats = [-1 if move.seat is None else move.seat, -1 if move.player is None else move.player]
+    known = (move, move.text(), max(seats), move.action == "joker" or _names_joker(move))
+    if len(_known) < 100_000:
+        _known[command] = known
+    return known
 
 
 _decided: list[tuple[Position | None, str, Position | None]] = [(None, "", None)]
@@ -1691,7 +1798,7 @@ def visible_hands(position: Position, seat: int | None) -> frozenset[int]:
         if stack.base.rank != "8":
             continue
         owner = controller(stack, variant)
-        if variant is Variant.CLASSIC:
+        if variant is _CLASSIC:
             seen.add(1 - owner)
         elif owner == seat:
             seen.update(s for s in range(position.players) if s != seat)
