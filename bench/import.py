@@ -169,8 +169,12 @@ class Run:
 def run_import(url: str, path: Path, jobs: int, pgdata: Path | None) -> Run:
     """Import ``path`` into ``url`` and measure it.
 
-    The RSS is the import's own process plus its worker processes, if any; so is the
-    import CPU (the workers are waited for, so their time is the child's).
+    The RSS is the import's own process plus every process under it (its workers,
+    and with ``--jobs`` the fork server they fork from), sampled every 50 ms. So is
+    the import CPU: workers forked from a fork server are not the import's own
+    children, so what it waited for (``RUSAGE_CHILDREN``) misses them; the larger of
+    that and the sum of every process's last sampled CPU time is taken (the samples
+    miss at most each process's last 50 ms).
     """
     env = {**os.environ, "MATCHLOG_DATABASE_URL": url}
     cpu_before, server_before = _children_cpu(), server_cpu(pgdata)
@@ -180,12 +184,19 @@ def run_import(url: str, path: Path, jobs: int, pgdata: Path | None) -> Run:
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     peak = 0
+    sampled: dict[int, float] = {}
     while proc.poll() is None:
         try:
             family = [proc, *proc.children(recursive=True)]
-            peak = max(peak, sum(p.memory_info().rss for p in family))
         except psutil.NoSuchProcess:
             break
+        rss = 0
+        for member in family:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                rss += member.memory_info().rss
+                times = member.cpu_times()
+                sampled[member.pid] = times.user + times.system
+        peak = max(peak, rss)
         time.sleep(0.05)
     _, err = proc.communicate()
     elapsed = time.perf_counter() - started
@@ -197,7 +208,7 @@ def run_import(url: str, path: Path, jobs: int, pgdata: Path | None) -> Run:
         elapsed,
         int(found.group(2)),
         peak,
-        _children_cpu() - cpu_before,
+        max(_children_cpu() - cpu_before, sum(sampled.values())),
         server_cpu(pgdata) - server_before,
     )
 
