@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar
 
 from domain.errors import MalformedError
 
@@ -37,8 +36,6 @@ class Card:
 
     rank: str
     suit: str
-
-    _interned: ClassVar[dict[str, Card]]
 
     @classmethod
     def from_text(cls, text: str) -> Card:

@@ -19,6 +19,13 @@ class TestCard:
     def test_repr_reads_back(self, card: Card) -> None:
         assert card == eval(repr(card), {"Card": Card})
 
+    def test_a_failing_example_can_print_its_cards(self) -> None:
+        # Hypothesis prints a falsifying example with its own pretty-printer, which
+        # read every annotated attribute (an unset ClassVar once made it raise).
+        from hypothesis.vendor.pretty import pretty
+
+        assert "[Card(rank='7', suit='H')]" == pretty([Card.from_text("7H")])
+
     def test_normalises_case_and_space(self) -> None:
         assert Card.from_text("TH") is Card.from_text(" th ")
 
