@@ -570,7 +570,11 @@ _match_state = builder(MatchState)
 
 @dataclass(frozen=True, slots=True)
 class _Facts:
-    """What the match layer asks of a config on every event, worked out once per kind."""
+    """What the match layer asks of a config on every event, worked out once per kind.
+
+    The one definition of which events are moves and which open a command: ``is_move``
+    and ``starts_command`` read it too.
+    """
 
     rules: GameRules
     round_started: str
@@ -578,7 +582,7 @@ class _Facts:
     round_start_opens: bool
     """Whether a round start opens a command (it does unless the server deals)."""
     moves: frozenset[str]
-    """The event types ``is_move`` accepts."""
+    """The event types that record a move (``is_move``)."""
     opening: frozenset[str]
     """The event types other than a round start that open a command (``starts_command``)."""
 
@@ -676,12 +680,10 @@ def starts_command(config: MatchConfig, event: Event) -> bool:
     >>> starts_command(cfg, Event('MovePlayed', {'move': 'P1 draw'}))
     True
     """
-    kind = event.type
-    if kind in _COMMAND_EVENTS:
-        return True
-    if kind == rules_for(config.game).round_started:
-        return config.dealing != "server"
-    return is_move(config, event)
+    facts = _facts(config)
+    if event.type == facts.round_started:
+        return facts.round_start_opens
+    return event.type in facts.opening
 
 
 _COMMAND_EVENTS = ("NoteAdded", "MatchVoided", "MatchResigned", "TakenBack")
@@ -1074,14 +1076,7 @@ def is_move(config: MatchConfig, event: EventLike) -> bool:
     >>> is_move(cfg, Event('CardsDrawn', {'draws': []})), is_move(cfg, Event('DealPlayed', {}))
     (True, False)
     """
-    kind = event.type
-    if config.game == "cuttle":
-        return kind == "MovePlayed"
-    return (
-        kind in _KOZEL_PLAYS
-        or kind == "MolodkaDeclared"
-        or (kind == "CardsDrawn" and config.dealing == "physical")
-    )
+    return event.type in _facts(config).moves
 
 
 def move_text(config: MatchConfig, event: EventLike) -> str | None:
