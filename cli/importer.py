@@ -275,16 +275,17 @@ def read_chunks(source: _Source) -> Iterator[MatchLog | _Chunk]:
 
 
 def _starts_match(line: str) -> bool:
-    """Whether ``jsonl.read_match`` starts a match at ``line``: a header, as it tests one.
+    """Whether ``jsonl.read_match`` starts a match at ``line`` (only a header line does).
 
-    A header whose key is written with escapes is not seen here; then it stays in
-    the chunk before, where the worker's reader starts its match all the same.
+    The substring test spares parsing the other lines. A header whose key is written
+    with escapes is not seen here; then it stays in the chunk before, where the
+    worker's reader starts its match all the same.
     """
-    if '"matchlog"' not in line or not is_text_line(line):
+    if '"matchlog"' not in line:
         return False
     try:
-        return jsonl.is_header(loads_line(line))
-    except (ValueError, RecursionError):
+        return jsonl.is_header_line(line, loads=loads_line)
+    except RecursionError:
         return False
 
 

@@ -102,6 +102,16 @@ def is_header(value: Any) -> bool:
     return isinstance(value, dict) and "matchlog" in value
 
 
+def is_header_line(text: str, *, loads: Callable[[str], Any] = json.loads) -> bool:
+    """Whether ``read_match`` would take ``text`` for a header line, the start of a match.
+
+    >>> is_header_line('{"matchlog": 1}'), is_header_line('{"version": 1}'), is_header_line('{')
+    (True, False, False)
+    """
+    value, error = _parse(0, text, loads)
+    return error is None and is_header(value)
+
+
 def read_match(
     lines: Lines, visitor: BaseVisitor[T], *, loads: Callable[[str], Any] = json.loads
 ) -> T | None:
