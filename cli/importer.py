@@ -19,6 +19,7 @@ import gzip
 import json
 import multiprocessing
 import sys
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections import deque
@@ -612,7 +613,7 @@ def _open(name: str) -> IO[bytes]:
     return open(name, "rb")
 
 
-async def run_import(
+def run_import(
     paths: Sequence[str], *, dry_run: bool, quiet: bool, console: Console, jobs: int = 1
 ) -> Summary:
     """Import every match of ``paths`` and return what happened; problems are printed.
@@ -620,13 +621,31 @@ async def run_import(
     With ``jobs`` above 1, batches of matches are checked and recorded by that many
     worker processes (each with its own recorder), while this process reads the
     input; results are reported in input order, but the workers' batches may be
-    recorded in another order.
+    recorded in another order. The workers start before the event loop does (see
+    ``_start_workers``), so call this outside one.
     """
-    summary = Summary()
     url = database_url()
+    executor = _start_workers(url, dry_run, jobs) if jobs > 1 else None
+    try:
+        return asyncio.run(_run_import(paths, dry_run, quiet, console, url, executor, jobs))
+    finally:
+        if executor is not None:
+            executor.shutdown()
+
+
+async def _run_import(
+    paths: Sequence[str],
+    dry_run: bool,
+    quiet: bool,
+    console: Console,
+    url: str,
+    executor: ProcessPoolExecutor | None,
+    jobs: int,
+) -> Summary:
+    summary = Summary()
     thresholds = _collect_less()
     try:
-        await _import_all(paths, dry_run, quiet, console, jobs, url, summary)
+        await _import_all(paths, dry_run, quiet, console, executor, jobs, url, summary)
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()
@@ -638,6 +657,7 @@ async def _import_all(
     dry_run: bool,
     quiet: bool,
     console: Console,
+    executor: ProcessPoolExecutor | None,
     jobs: int,
     url: str,
     summary: Summary,
@@ -645,7 +665,7 @@ async def _import_all(
     async with open_pool(url) as pool:
         started = time.perf_counter()
         importer = Importer(recorder_for(pool), dry_run=dry_run)
-        workers: _InFlight = _Workers(url, dry_run, jobs) if jobs > 1 else _Overlapped(importer)
+        workers: _InFlight = _Overlapped(importer) if executor is None else _Workers(executor, jobs)
         progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -668,7 +688,7 @@ async def _import_all(
                     size = Path(name).stat().st_size if name != "-" else None
                     task = progress.add_task(shown, total=size)
                     source = _Source(shown, raw)
-                    items = read_chunks(source) if jobs > 1 else read_logs(source)
+                    items = read_logs(source) if executor is None else read_chunks(source)
                     for item in items:
                         for outcome, where in await workers.submit(item, shown):
                             _count(summary, outcome, where, console)
@@ -816,38 +836,45 @@ class _Overlapped(_InFlight):
 
 
 def _worker_context() -> Any:
-    """Return how worker processes start: forked from a server that imported the importer.
+    """Return how worker processes start.
 
-    Under "spawn" each worker imported it again (about a second of CPU each). The
-    fork server is a fresh, single-threaded process, so none of this process's
-    connections or threads is forked with it. Where there is no fork server
-    (Windows), workers spawn.
+    Where this process runs no other thread, they fork from it: it has imported
+    everything they need, and (see ``run_import``) it holds no connection yet. A fork
+    of a process with threads can inherit a lock some thread holds, so otherwise
+    (under a test runner, say) they fork from a fork server, a fresh single-threaded
+    process that imports the importer once; where there is none (Windows), they spawn.
     """
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])
-    return context
+    if sys.platform == "linux" and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _start_workers(url: str, dry_run: bool, jobs: int) -> ProcessPoolExecutor:
+    """Start ``jobs`` worker processes, each with an importer on ``url``."""
+    executor = ProcessPoolExecutor(
+        jobs, mp_context=_worker_context(), initializer=_start_worker, initargs=(url, dry_run)
+    )
+    # A first task makes the pool start its processes; under fork, all of them here
+    # and now, before the pool's own thread starts. Forking costs the workers about
+    # a second less than the fork server's fresh import did.
+    executor.submit(int)
+    return executor
 
 
 class _Workers(_InFlight):
     """Worker processes that import batches; at most two per worker are in flight."""
 
-    def __init__(self, url: str, dry_run: bool, jobs: int) -> None:
+    def __init__(self, executor: ProcessPoolExecutor, jobs: int) -> None:
         super().__init__(limit=2 * jobs)
-        self._executor = ProcessPoolExecutor(
-            jobs, mp_context=_worker_context(), initializer=_start_worker, initargs=(url, dry_run)
-        )
+        self._executor = executor
 
     def start(self, items: list[_Item]) -> asyncio.Future[list[list[Outcome]]]:
         loop = asyncio.get_running_loop()
         return loop.run_in_executor(self._executor, _import_in_worker, items)
-
-    async def close(self) -> list[tuple[Outcome, str]]:
-        """Wait for every batch in flight, stop the workers, return the outcomes in order."""
-        done = await super().close()
-        self._executor.shutdown()
-        return done
 
 
 def _count(summary: Summary, outcome: Outcome, shown: str, console: Console) -> None:
@@ -894,9 +921,7 @@ def import_(
     """
     console = Console(stderr=True)
     with friendly_errors():
-        summary = asyncio.run(
-            run_import(paths, dry_run=dry_run, quiet=quiet, console=console, jobs=jobs)
-        )
+        summary = run_import(paths, dry_run=dry_run, quiet=quiet, console=console, jobs=jobs)
     console.print(summary.text(dry_run), markup=False, highlight=False, soft_wrap=True)
     if not summary.ok:
         raise typer.Exit(code=1)

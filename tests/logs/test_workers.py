@@ -1,0 +1,72 @@
+"""``matchlog import --jobs N``: worker processes check and record the matches."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from cli.importer import BATCH_MATCHES, _worker_context
+from tests.logs.support import cli, simulated
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def matches(body: str) -> list[str]:
+    """Split a canonical log into its matches' texts, sorted (workers may reorder them)."""
+    found: list[str] = []
+    for line in body.splitlines(keepends=True):
+        if line.startswith('{"matchlog"'):
+            found.append("")
+        found[-1] += line
+    return sorted(found)
+
+
+class TestWorkers:
+    def test_every_match_is_recorded_whole(self, database_url: str, tmp_path: Path) -> None:
+        source = tmp_path / "in.jsonl"
+        body = simulated(source, "kozel", "default", matches=3 * BATCH_MATCHES + 5)
+        code, _, err = cli(database_url, "import", "--jobs", "2", str(source))
+        assert 0 == code, err
+        assert f"{3 * BATCH_MATCHES + 5} matches imported" in err
+        assert matches(body) == matches(cli(database_url, "export", "--all")[1])
+
+    def test_a_fresh_process_forks_its_workers(self, database_url: str, tmp_path: Path) -> None:
+        """The command as run from a shell: one thread, so the workers fork from it."""
+        source = tmp_path / "in.jsonl"
+        body = simulated(source, "cuttle", "standard", matches=2 * BATCH_MATCHES + 3, seed=2)
+        done = subprocess.run(
+            [sys.executable, "-m", "cli.main", "import", "-q", "--jobs", "2", str(source)],
+            cwd=ROOT,
+            env={**os.environ, "MATCHLOG_DATABASE_URL": database_url},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert 0 == done.returncode, done.stderr
+        assert f"{2 * BATCH_MATCHES + 3} matches imported" in done.stderr
+        assert matches(body) == matches(cli(database_url, "export", "--all")[1])
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers fork on Linux only")
+class TestWorkerStart:
+    def test_forked_from_a_single_threaded_process(self) -> None:
+        code = "from cli.importer import _worker_context as w; print(w().get_start_method())"
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+        )
+        assert "fork" == done.stdout.strip()
+
+    def test_a_fork_server_while_another_thread_runs(self) -> None:
+        release = threading.Event()
+        thread = threading.Thread(target=release.wait)
+        thread.start()
+        try:
+            assert "forkserver" == _worker_context().get_start_method()
+        finally:
+            release.set()
+            thread.join()
