@@ -16,6 +16,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Final, TypeVar, cast
 from uuid import UUID
 
@@ -52,7 +53,7 @@ _APPEND_SQL: Final = (
 _APPEND_AT_SQL: Final = (
     "SELECT global_position, version, recorded_at, hash, metadata FROM events_append("
     "%s, %s, %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], %s::text[], %s, "
-    "%s::timestamptz[])"
+    "%b::timestamptz[])"
 )
 
 # SQLSTATEs raised by events_append (migration 0001).
@@ -271,26 +272,17 @@ def _metadata_texts(events: Sequence[NewEvent]) -> list[str]:
     return texts
 
 
-def _recorded_at_param(events: Sequence[NewEvent]) -> str | None:
-    """Return the events' recorded-at literal, or ``None`` when every one takes the clock."""
-    if any(e.recorded_at is not None for e in events):
-        return _recorded_at_literal(events)
-    return None
+def _recorded_at_param(events: Sequence[NewEvent]) -> list[datetime | None] | None:
+    """Return the events' recorded-at times, or ``None`` when every one takes the clock.
 
-
-def _recorded_at_literal(events: Sequence[NewEvent]) -> str:
-    """Return the ``timestamptz[]`` literal of the events' times; NULL takes the clock.
-
-    ISO 8601 times hold no space, comma, brace, quote or backslash: unquoted, they
-    are array elements as they stand.
-
-    >>> from datetime import UTC, datetime
-    >>> print(_recorded_at_literal([NewEvent(UUID(int=1), 'T', {}, {}, None),
-    ...     NewEvent(UUID(int=2), 'T', {}, {}, datetime(2026, 1, 2, 3, 4, 5, 6, UTC))]))
-    {NULL,2026-01-02T03:04:05.000006+00:00}
+    They travel in binary (``%b``): psycopg packs a list of datetimes several times
+    faster than formatting each as ISO 8601 text, and the server reads them without
+    parsing. A ``None`` entry is NULL, which takes the database's clock.
     """
     times = [e.recorded_at for e in events]
-    return "{" + ",".join("NULL" if t is None else t.isoformat() for t in times) + "}"
+    if any(t is not None for t in times):
+        return times
+    return None
 
 
 def _array_literal(items: Sequence[str]) -> str:
@@ -356,7 +348,7 @@ async def append(
 _APPEND_BATCH_SQL: Final = (
     "SELECT global_position, version, recorded_at, hash, metadata FROM events_append_batch("
     "%s::text[], %s::bigint[], %s::int[], %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], "
-    "%s::text[], %s::timestamptz[])"
+    "%s::text[], %b::timestamptz[])"
 )
 
 
