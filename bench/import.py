@@ -28,6 +28,7 @@ competition's standings (in the 4x file, four competitions per game).
 from __future__ import annotations
 
 import argparse
+import compileall
 import contextlib
 import os
 import re
@@ -213,6 +214,20 @@ def run_import(url: str, path: Path, jobs: int, pgdata: Path | None) -> Run:
     )
 
 
+PACKAGES = ("api", "cli", "domain", "migrations", "projections", "store")
+
+
+def compile_tree() -> None:
+    """Compile the project's modules to bytecode, as installing a package does.
+
+    Otherwise, where PYTHONDONTWRITEBYTECODE is set (as on the machines these figures
+    come from), every run compiles some sixty modules again: about 0.2 s of each
+    run's start-up that no installed copy pays.
+    """
+    for package in PACKAGES:
+        compileall.compile_dir(ROOT / package, quiet=1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=2000)
@@ -246,6 +261,7 @@ def main() -> None:
         f"1x file {one.stat().st_size / 1e6:.1f} MB, "
         f"4x file {four.stat().st_size / 1e6:.1f} MB"
     )
+    compile_tree()
     cores = os.cpu_count() or 1
     for jobs in args.jobs:
         runs = []
