@@ -19,6 +19,7 @@ from domain.errors import DomainError, IllegalMoveError
 from domain.events import Event
 from domain.logs.base import LogError, LogEvent, LogHeader, LogMove, MatchLog
 from domain.logs.jsonl import dumps
+from domain.records import builder
 from domain.stream import (
     UNDOING_EVENTS,
     AddNote,
@@ -180,6 +181,11 @@ def steps_from_moves(
     return _steps(config, header.line, items)
 
 
+# A log import builds one of each per move: skip the frozen __init__ (domain/records.py).
+_step = builder(Step)
+_play = builder(Play)
+
+
 def _steps(config: MatchConfig, line: int, items: Sequence[tuple[int, str, Any]]) -> list[Step]:
     server = config.dealing == "server"
     deals = [index for index, item in enumerate(items) if item[1] == "deal"]
@@ -206,7 +212,8 @@ def _steps(config: MatchConfig, line: int, items: Sequence[tuple[int, str, Any]]
             moved = False
         elif kind == "move":
             moved = True
-            steps.append(Step(Play(payload, next_deal[index] if server else None), item_line))
+            play = _play(payload, next_deal[index] if server else None)
+            steps.append(_step(play, item_line, None))
         elif kind == "resign-match":
             steps.append(Step(ResignMatch(payload), item_line))
         elif kind == "takeback":
