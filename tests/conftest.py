@@ -62,3 +62,17 @@ def _database_url(admin_url: str, template_database: str) -> Iterator[str]:
 @pytest.fixture(name="repo_root", scope="session")
 def _repo_root() -> Path:
     return Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(name="embedded_dir")
+def _embedded_dir() -> Iterator[Path]:
+    """A fresh folder for one test's own embedded server, outside pytest's tmp_path.
+
+    Under root the embedded server runs as its own user, which must reach its files.
+    Every pytest run that starts on this machine sets pytest's temp root back to
+    0700, so a server created under another run's tmp_path failed in initdb with
+    "Permission denied". The test stops its server before the folder goes.
+    """
+    root = Path(tempfile.mkdtemp(prefix="matchlog-test-"))
+    yield root
+    shutil.rmtree(root, ignore_errors=True)

@@ -71,8 +71,8 @@ def wait_until(predicate: object, timeout: float = 20.0) -> bool:
 
 
 @pytest.fixture(name="data_dir")
-def _data_dir(tmp_path: Path) -> Path:
-    return tmp_path / "data"
+def _data_dir(embedded_dir: Path) -> Path:
+    return embedded_dir / "data"
 
 
 def test_data_survives_restart(data_dir: Path) -> None:

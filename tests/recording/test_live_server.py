@@ -123,11 +123,11 @@ def test_two_scorers_racing_exactly_one_wins(http: tuple[httpx.Client, dict[str,
     assert winner["version"] == len(events)
 
 
-def test_serve_with_workers_on_the_embedded_database(tmp_path: Path) -> None:
+def test_serve_with_workers_on_the_embedded_database(embedded_dir: Path) -> None:
     """``matchlog serve --workers 2`` with no database URL: migrates, serves, stops cleanly."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "MATCHLOG_DATABASE_URL"}
-    env["MATCHLOG_DATA_DIR"] = str(tmp_path / "data")
+    env["MATCHLOG_DATA_DIR"] = str(embedded_dir / "data")
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--workers", "2"],
         cwd=REPO,
@@ -153,4 +153,5 @@ def test_serve_with_workers_on_the_embedded_database(tmp_path: Path) -> None:
         proc.terminate()
         out, _ = proc.communicate(timeout=60)
     assert 0 == proc.returncode, out
-    assert not (tmp_path / "data" / "pg" / "postmaster.pid").exists(), "the embedded server stopped"
+    pid_file = embedded_dir / "data" / "pg" / "postmaster.pid"
+    assert not pid_file.exists(), "the embedded server stopped"
