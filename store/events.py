@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import hashlib
 import inspect
 import json
@@ -43,17 +42,12 @@ EVENT_COLUMNS: Final = (
 )
 """The columns ``recorded_event`` reads a row of, in its order."""
 
+# Migration 0010's function: each event's data as its canonical JSON text, which the
+# database both stores (as jsonb) and hashes; NULL recorded-at entries (or a NULL
+# array) take the database's clock, and a log import brings its own times.
 _APPEND_SQL: Final = (
-    "SELECT global_position, version, recorded_at, hash, metadata "
-    "FROM events_append(%s, %s, %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], %s::text[], %s)"
-)
-
-# The overload of migration 0005: the same append, with the recorded-at times a log
-# import brings (NULL entries take the database's clock).
-_APPEND_AT_SQL: Final = (
     "SELECT global_position, version, recorded_at, hash, metadata FROM events_append("
-    "%s, %s, %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], %s::text[], %s, "
-    "%b::timestamptz[])"
+    "%s, %s, %s::uuid[], %s::text[], %s::text[], %s::jsonb[], %s, %b::timestamptz[])"
 )
 
 # SQLSTATEs raised by events_append (migration 0001).
@@ -133,34 +127,6 @@ def event_hash(previous: bytes | None, canonical: bytes) -> bytes:
     return hashlib.sha256((previous or b"") + canonical).digest()
 
 
-def hash_prefix(stream: str, event: NewEvent) -> str:
-    """Return the canonical JSON of ``event`` up to its version, which the database appends.
-
-    RFC 8785 sorts keys, and ``version`` sorts last, so the prefix plus the version
-    digits plus ``}`` is exactly ``canonical_event(...)``; the database finishes it
-    once it knows the stream's head.
-
-    >>> hash_prefix('kozel-1', NewEvent(UUID(int=2), 'Dealt', {}))
-    '{"data":{},"event_id":"00000000-0000-0000-0000-000000000002","stream":"kozel-1","type":"Dealt","version":'
-    """
-    data = canonical_json(dict(event.data))
-    return _hash_prefix(canonical_json(stream), str(event.event_id), event.type, data)
-
-
-def _hash_prefix(stream_json: str, event_id: str, event_type: str, data: str) -> str:
-    # One f-string: a single allocation, half the time of the chain of + it replaced.
-    return (
-        f'{{"data":{data},"event_id":"{event_id}",'
-        f'"stream":{stream_json},"type":{_string_json(event_type)},"version":'
-    )
-
-
-@functools.lru_cache(maxsize=256)
-def _string_json(text: str) -> str:
-    # Event types are few: their JSON is computed once each.
-    return canonical_json(text)
-
-
 def canonical_json(value: Any) -> str:
     """Return the RFC 8785 canonical JSON text of ``value``.
 
@@ -217,38 +183,29 @@ class _EventArrays:
     the same texts, flattened in stream order.
     """
 
-    __slots__ = ("data", "events", "ids", "prefixes", "types")
+    __slots__ = ("data", "events", "ids", "types")
 
     def __init__(self) -> None:
         self.events: list[NewEvent] = []
         self.ids: list[str] = []
         self.types: list[str] = []
         self.data: list[str] = []
-        self.prefixes: list[str] = []
 
-    def add(self, stream: str, events: Sequence[NewEvent]) -> None:
-        """Add ``stream``'s events after those added before."""
-        data = [canonical_json(dict(e.data)) for e in events]
-        ids = [str(e.event_id) for e in events]
-        types = [e.type for e in events]
-        stream_json = canonical_json(stream)
+    def add(self, events: Sequence[NewEvent]) -> None:
+        """Add a stream's events after those added before."""
         self.events.extend(events)
-        self.ids.extend(ids)
-        self.types.extend(types)
-        # The data travels as its canonical text: the text the hash covers.
-        self.data.extend(data)
-        self.prefixes.extend(
-            _hash_prefix(stream_json, *parts) for parts in zip(ids, types, data, strict=True)
-        )
+        self.ids.extend([str(e.event_id) for e in events])
+        self.types.extend([e.type for e in events])
+        # The data travels as its canonical text: what the database stores and hashes.
+        self.data.extend([canonical_json(dict(e.data)) for e in events])
 
-    def literals(self) -> tuple[str, str, str, str, str]:
-        """Return the ids, types, data, metadata and hash prefixes as array literals."""
+    def literals(self) -> tuple[str, str, str, str]:
+        """Return the ids, types, data and metadata as array literals."""
         return (
             _array_literal(self.ids),
             _array_literal(self.types),
             _array_literal(self.data),
             _array_literal(_metadata_texts(self.events)),
-            _array_literal(self.prefixes),
         )
 
 
@@ -256,8 +213,8 @@ def _append_params(
     stream: str, events: Sequence[NewEvent], expected_version: int | None, channel: str | None
 ) -> tuple[Any, ...]:
     arrays = _EventArrays()
-    arrays.add(stream, events)
-    return (stream, expected_version, *arrays.literals(), channel)
+    arrays.add(events)
+    return (stream, expected_version, *arrays.literals(), channel, _recorded_at_param(events))
 
 
 def _metadata_texts(events: Sequence[NewEvent]) -> list[str]:
@@ -334,12 +291,8 @@ async def append(
         _check_version(stream, expected_version, current)
         return AppendResult(current, ())
     params = _append_params(stream, events, expected_version, channel)
-    sql = _APPEND_SQL
-    recorded_at = _recorded_at_param(events)
-    if recorded_at is not None:
-        sql, params = _APPEND_AT_SQL, (*params, recorded_at)
     try:
-        cur = await conn.execute(sql, params)
+        cur = await conn.execute(_APPEND_SQL, params)
     except psycopg.Error as e:
         raise _translate(e, stream, expected_version, ids) from e
     return _append_result(stream, events, await cur.fetchall())
@@ -347,8 +300,8 @@ async def append(
 
 _APPEND_BATCH_SQL: Final = (
     "SELECT global_position, version, recorded_at, hash, metadata FROM events_append_batch("
-    "%s::text[], %s::bigint[], %s::int[], %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], "
-    "%s::text[], %b::timestamptz[])"
+    "%s::text[], %s::bigint[], %s::int[], %s::uuid[], %s::text[], %s::text[], %s::jsonb[], "
+    "%b::timestamptz[])"
 )
 
 
@@ -385,7 +338,7 @@ async def append_batch(
         if not events:
             raise ValueError(f"an append_batch item needs events; {stream!r} has none")
         _distinct_ids(stream, events)
-        arrays.add(stream, events)
+        arrays.add(events)
     streams = [stream for stream, _, _ in appends]
     expected = [version for _, _, version in appends]
     params = (

@@ -423,7 +423,7 @@ class TestSqlFunction:
 
 
 def call_batch_function(url: str, args: Mapping[str, str | None]) -> list[tuple[Any, ...]]:
-    """Call events_append_batch with array literals; fresh ids and dummy prefixes."""
+    """Call events_append_batch with array literals and fresh ids."""
     ids = [str(uuid4()) for _ in range(3)]
     values = [
         args["streams"],
@@ -433,13 +433,11 @@ def call_batch_function(url: str, args: Mapping[str, str | None]) -> list[tuple[
         args["types"],
         args["data"],
         args["metadata"],
-        "{p,p,p}",
         args["recorded_at"],
     ]
     with psycopg.connect(url) as conn:
         return conn.execute(
             "SELECT * FROM events_append_batch(%s::text[], %s::bigint[], %s::int[], "
-            "%s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], %s::text[], "
-            "%s::timestamptz[])",
+            "%s::uuid[], %s::text[], %s::text[], %s::jsonb[], %s::timestamptz[])",
             values,
         ).fetchall()

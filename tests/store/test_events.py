@@ -11,7 +11,8 @@ from uuid import UUID, uuid4
 import psycopg
 import pytest
 import rfc8785
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from psycopg_pool import AsyncConnectionPool
 
 from domain.events import NewEvent
@@ -23,7 +24,7 @@ from store.events import (
     append,
     canonical_event,
     canonical_json,
-    hash_prefix,
+    event_hash,
     read_all,
     read_stream,
     stream_version,
@@ -484,12 +485,26 @@ class TestCanonicalJson:
         assert rfc8785.dumps(value).decode() == canonical_json(value)
 
 
-class TestHashPrefix:
-    @given(stream=stream_names, data=event_data)
-    def test_prefix_completes_to_the_canonical_event(
-        self, stream: str, data: dict[str, Any]
+class TestDatabaseHash:
+    # Each example appends to its own fresh stream, so sharing the database is fine.
+    @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(
+        stream=stream_names,
+        types=st.lists(
+            st.text(min_size=1).filter(lambda s: "\x00" not in s), min_size=1, max_size=3
+        ),
+        # jsonb cannot hold U+0000, whoever writes the JSON.
+        data=event_data.filter(lambda d: "\\u0000" not in canonical_json(d)),
+    )
+    def test_the_database_hashes_what_verify_recomputes(
+        self, database_url: str, stream: str, types: list[str], data: dict[str, Any]
     ) -> None:
-        """The database finishes the prefix into exactly what verify recomputes."""
-        event = NewEvent(uuid4(), "Anything", data)
-        expected = canonical_event(stream, 12, event.event_id, event.type, data)
-        assert expected == (hash_prefix(stream, event) + "12}").encode()
+        """The database writes the stream and types into the hashed JSON as RFC 8785 does."""
+        stream = f"{stream}{uuid4()}"  # a fresh stream per example, whatever it holds
+        events = [NewEvent(uuid4(), type_, data) for type_ in types]
+        recorded = run(committed_append(database_url, stream, events, 0)).events
+        previous = None
+        for version, (event, stored) in enumerate(zip(events, recorded, strict=True), 1):
+            canonical = canonical_event(stream, version, event.event_id, event.type, data)
+            previous = event_hash(previous, canonical)
+            assert previous.hex() == stored.hash
