@@ -622,15 +622,15 @@ def run_import(
     worker processes (each with its own recorder), while this process reads the
     input; results are reported in input order, but the workers' batches may be
     recorded in another order. The workers start before the event loop does (see
-    ``_start_workers``), so call this outside one.
+    ``_Workers``), so call this outside one.
     """
     url = database_url()
-    executor = _start_workers(url, dry_run, jobs) if jobs > 1 else None
+    workers = _Workers(url, dry_run, jobs) if jobs > 1 else None
     try:
-        return asyncio.run(_run_import(paths, dry_run, quiet, console, url, executor, jobs))
+        return asyncio.run(_run_import(paths, dry_run, quiet, console, url, workers))
     finally:
-        if executor is not None:
-            executor.shutdown()
+        if workers is not None:
+            workers.shutdown()
 
 
 async def _run_import(
@@ -639,13 +639,12 @@ async def _run_import(
     quiet: bool,
     console: Console,
     url: str,
-    executor: ProcessPoolExecutor | None,
-    jobs: int,
+    workers: _Workers | None,
 ) -> Summary:
     summary = Summary()
     thresholds = _collect_less()
     try:
-        await _import_all(paths, dry_run, quiet, console, executor, jobs, url, summary)
+        await _import_all(paths, dry_run, quiet, console, workers, url, summary)
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()
@@ -657,15 +656,14 @@ async def _import_all(
     dry_run: bool,
     quiet: bool,
     console: Console,
-    executor: ProcessPoolExecutor | None,
-    jobs: int,
+    workers: _Workers | None,
     url: str,
     summary: Summary,
 ) -> None:
     async with open_pool(url) as pool:
         started = time.perf_counter()
         importer = Importer(recorder_for(pool), dry_run=dry_run)
-        workers: _InFlight = _Overlapped(importer) if executor is None else _Workers(executor, jobs)
+        in_flight: _InFlight = _Overlapped(importer) if workers is None else workers
         progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -688,15 +686,15 @@ async def _import_all(
                     size = Path(name).stat().st_size if name != "-" else None
                     task = progress.add_task(shown, total=size)
                     source = _Source(shown, raw)
-                    items = read_logs(source) if executor is None else read_chunks(source)
+                    items = read_logs(source) if workers is None else read_chunks(source)
                     for item in items:
-                        for outcome, where in await workers.submit(item, shown):
+                        for outcome, where in await in_flight.submit(item, shown):
                             _count(summary, outcome, where, console)
                         progress.update(task, completed=source.position())
                 finally:
                     if name != "-":
                         raw.close()
-            for outcome, where in await workers.close():
+            for outcome, where in await in_flight.close():
                 _count(summary, outcome, where, console)
     summary.seconds = time.perf_counter() - started
 
@@ -853,28 +851,29 @@ def _worker_context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def _start_workers(url: str, dry_run: bool, jobs: int) -> ProcessPoolExecutor:
-    """Start ``jobs`` worker processes, each with an importer on ``url``."""
-    executor = ProcessPoolExecutor(
-        jobs, mp_context=_worker_context(), initializer=_start_worker, initargs=(url, dry_run)
-    )
-    # A first task makes the pool start its processes; under fork, all of them here
-    # and now, before the pool's own thread starts. Forking costs the workers about
-    # a second less than the fork server's fresh import did.
-    executor.submit(int)
-    return executor
-
-
 class _Workers(_InFlight):
-    """Worker processes that import batches; at most two per worker are in flight."""
+    """Worker processes that import batches; at most two per worker are in flight.
 
-    def __init__(self, executor: ProcessPoolExecutor, jobs: int) -> None:
+    Build it before the event loop runs: the processes start here.
+    """
+
+    def __init__(self, url: str, dry_run: bool, jobs: int) -> None:
         super().__init__(limit=2 * jobs)
-        self._executor = executor
+        self._executor = ProcessPoolExecutor(
+            jobs, mp_context=_worker_context(), initializer=_start_worker, initargs=(url, dry_run)
+        )
+        # A first task makes the pool start its processes; under fork, all of them here
+        # and now, before the pool's own thread starts. Forking costs the workers about
+        # a second less than the fork server's fresh import did.
+        self._executor.submit(int)
 
     def start(self, items: list[_Item]) -> asyncio.Future[list[list[Outcome]]]:
         loop = asyncio.get_running_loop()
         return loop.run_in_executor(self._executor, _import_in_worker, items)
+
+    def shutdown(self) -> None:
+        """Stop the worker processes once their work is done."""
+        self._executor.shutdown()
 
 
 def _count(summary: Summary, outcome: Outcome, shown: str, console: Console) -> None:
