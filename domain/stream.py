@@ -186,12 +186,9 @@ class _CuttleRules:
     def decide(self, position: Any, move: str) -> list[Event]:
         return cuttle.decide(position, move)
 
-    # The engine's own functions, no frame around them: a match calls both once a move.
+    # The engine's own functions, not wrappers: the match layer calls these per move.
     step = staticmethod(cuttle.step)
-
-    def evolve(self, position: Any, event: Event) -> Any:
-        return cuttle.evolve(position, event)
-
+    evolve = staticmethod(cuttle.evolve)
     outcome = staticmethod(cuttle.outcome)
 
     def view(self, position: Any, seat: int | None) -> dict[str, Any]:
@@ -937,11 +934,11 @@ def _create(state: MatchState, command: CreateMatch) -> tuple[list[Event], Match
             details={"first_dealer": config.first_dealer},
         )
     events = [Event("MatchCreated", config.to_data())]
+    created = evolve(state, events[0])
     if config.dealing != "server":
-        return events, evolve(state, events[0])
+        return events, created
     if command.deal is None:
         raise InvalidSetupError("a server-dealt match needs its first deck", code="INVALID_DECK")
-    created = evolve(state, events[0])
     started = _start_round(created, command.deal)
     events.extend(started)
     return events, fold(started, created)
