@@ -90,7 +90,15 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     (Card.from_text('9S'), Card.from_text('7H'))
     """
     items = text.split() if isinstance(text, str) else text
-    return tuple(Card.from_text(item) for item in items)
+    if type(items) is not list and type(items) is not tuple:
+        items = list(items)  # the general path below may read them again
+    # Stored and canonical codes are upper case: one look-up a card, on the engines'
+    # hot paths (set-ups, moves). Anything else (lower case, space, a bad code, an
+    # item that is no text) takes Card.from_text, its normalising and its errors.
+    try:
+        return tuple([_BY_TEXT[item] for item in items])
+    except (KeyError, TypeError):
+        return tuple(Card.from_text(item) for item in items)
 
 
 def format_cards(cards: Iterable[Card]) -> str:

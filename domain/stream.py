@@ -169,11 +169,9 @@ class _CuttleRules:
         return DealSpec(tuple(sorted(pack(variant), key=lambda c: (c.suit, c.rank))))
 
     def setup_data(self, config: MatchConfig, series: Series, deal: Mapping[str, Any]) -> Any:
-        from domain.cuttle.state import read_cards
-
         variant = cuttle.Variant(config.variant)
         if "deck" in deal and "hands" not in deal:
-            setup = cuttle.RoundSetup(variant, series.dealer, deck=read_cards(deal["deck"]))
+            setup = cuttle.RoundSetup(variant, series.dealer, deck=parse_cards(deal["deck"]))
         elif "hands" in deal and "deck" not in deal:
             setup = cuttle.RoundSetup(variant, series.dealer, hands=_hands(deal))
         else:

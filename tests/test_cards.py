@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -49,3 +51,38 @@ class TestDeck:
 
     def test_format_and_parse_roundtrip(self) -> None:
         assert ALL_CARDS == parse_cards(format_cards(ALL_CARDS))
+
+
+# Codes as logs and scorers write them: canonical, other cases, space, no card at all.
+card_tokens = st.one_of(
+    st.sampled_from([card.text() for card in ALL_CARDS]),
+    st.sampled_from([card.text().lower() for card in ALL_CARDS]),
+    st.sampled_from([f" {card.text()}" for card in ALL_CARDS]),
+    st.sampled_from(["10H", "ZZ", "X3", ",", "", "S"]),
+)
+
+
+def parsed(parse: Any, items: Any) -> tuple[Any, ...]:
+    """The cards (as the shared objects' ids), or the error's code, message and details."""
+    try:
+        return ("parsed", [id(card) for card in parse(items)])
+    except MalformedError as e:
+        return ("refused", e.code, e.message, e.details)
+
+
+class TestParseCards:
+    """The look-up of canonical codes against the general path (``Card.from_text``)."""
+
+    @given(st.lists(card_tokens, max_size=6), st.sampled_from([" ", "  ", "\t"]))
+    def test_parses_and_refuses_as_card_by_card(self, tokens: list[str], gap: str) -> None:
+        expected = parsed(lambda items: tuple(Card.from_text(i) for i in items), tokens)
+        assert expected == parsed(parse_cards, tokens)
+        assert expected == parsed(parse_cards, tuple(tokens))
+        assert expected == parsed(parse_cards, iter(tokens))
+        if all(t.strip() == t and t for t in tokens):
+            assert expected == parsed(parse_cards, gap.join(tokens))
+
+    def test_an_item_that_is_no_text_fails_as_card_by_card(self) -> None:
+        """A non-string item reaches Card.from_text, whose error is not a DomainError."""
+        with pytest.raises(AttributeError):
+            parse_cards(["AS", ["AS"]])  # type: ignore[list-item]

@@ -240,35 +240,12 @@ class RoundSetup:
             return cls(
                 variant,
                 dealer,
-                deck=None if deck_text is None else read_cards(deck_text),
-                hands=None if hands is None else tuple(read_cards(h) for h in hands),
+                deck=None if deck_text is None else parse_cards(deck_text),
+                hands=None if hands is None else tuple(parse_cards(h) for h in hands),
                 position=None if position is None else str(position),
             )
         except (KeyError, ValueError, TypeError, MalformedError) as e:
             raise _bad_deck(f"not a round set-up: {e}") from None
-
-
-_BY_CODE = {card.rank + card.suit: card for card in deck(jokers=True)}
-
-
-def read_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
-    """Parse cards as ``parse_cards`` does, each canonical code by one look-up.
-
-    A set-up's deck is read twice a round on the import path, always written as
-    ``to_data`` writes it; any other spelling goes through ``parse_cards``.
-
-    >>> read_cards('AS 7H') == read_cards('as 7h') == parse_cards('AS 7H')
-    True
-
-    Raises:
-        MalformedError (MALFORMED): any item is not a card code.
-    """
-    if isinstance(text, str):
-        try:
-            return tuple(map(_BY_CODE.__getitem__, text.split()))
-        except KeyError:
-            pass  # not canonical, or not a card: parse_cards reads it or raises
-    return parse_cards(text)
 
 
 def hand_sizes(variant: Variant, dealer: int) -> tuple[int, ...]:

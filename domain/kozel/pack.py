@@ -34,8 +34,6 @@ _INDEX: dict[Card, int] = {card: i for i, card in enumerate(PACK)}
 # Cards are interned, so the engine's inner loops key on id() instead of hashing
 # dataclasses; ``interned`` maps any equal card onto the shared object first.
 _INDEX_BY_ID: dict[int, int] = {id(card): i for i, card in enumerate(PACK)}
-_BY_CODE: dict[str, Card] = {card.rank + card.suit: card for card in PACK}
-"""The 36 upper-case codes to their shared card objects (``parse_kozel_cards``' fast path)."""
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
@@ -93,21 +91,9 @@ def parse_kozel_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     >>> parse_kozel_cards('th 6c')
     (Card.from_text('TH'), Card.from_text('6C'))
     """
-    items = text.split() if isinstance(text, str) else text
-    if type(items) is not list and type(items) is not tuple:
-        items = list(items)  # the fallback below reads them again
-    # Stored and canonical codes are upper case: one dict look-up per card. Anything
-    # else (lower case, space, a bad code) takes the general path and its errors.
-    table = _BY_CODE
-    try:
-        return tuple([table[item] for item in items])
-    except (KeyError, TypeError):
-        pass
-    return _parse_kozel_cards(items)
-
-
-def _parse_kozel_cards(items: Iterable[str]) -> tuple[Card, ...]:
-    cards = parse_cards(items)
+    cards = parse_cards(text)
+    if is_interned(cards):
+        return cards  # parsed cards are the shared objects: these are all of the pack
     for card in cards:
         if card not in PACK_SET:
             raise MalformedError(

@@ -15,16 +15,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.cards import parse_cards
 from domain.cuttle import Position, step
 from domain.cuttle.moves import _canonical, _parse
 from domain.cuttle.rules import _check, _play, _to_move
-from domain.cuttle.state import read_cards
 from domain.errors import DomainError
 from domain.events import Event
 from tests.cuttle.candidates import candidate_moves
 from tests.strategies import (
-    CUTTLE_CARD_CODES,
     cuttle_move_texts,
     cuttle_one_card_texts,
     cuttle_positions,
@@ -71,24 +68,6 @@ class TestStepTexts:
             expected = result_of(position, text, general_step)
             assert expected == result_of(position, text, step)
             assert expected == result_of(position, text, step)
-
-
-card_tokens = st.sampled_from(CUTTLE_CARD_CODES) | st.sampled_from(["as", "Th", "10H", "X3", ","])
-
-
-class TestReadCards:
-    @given(st.lists(card_tokens, max_size=6), st.sampled_from([" ", "  ", "\t"]), st.booleans())
-    def test_read_cards_is_parse_cards(self, tokens: list[str], gap: str, as_list: bool) -> None:
-        text: str | list[str] = tokens if as_list else gap.join(tokens)
-        assert result_of_parse(parse_cards, text) == result_of_parse(read_cards, text)
-
-
-def result_of_parse(parse: Any, text: str | list[str]) -> tuple[Any, ...]:
-    """What parsing gives: the cards, or the error's type, code, message and details."""
-    try:
-        return (parse(text),)
-    except DomainError as e:
-        return (type(e), e.code, e.message, e.details)
 
 
 EDGE_TEXTS = (
