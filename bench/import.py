@@ -3,6 +3,7 @@
     python bench/import.py                      # 2,000 matches, 3 timed runs, --jobs 1 and 2
     python bench/import.py --matches 500 --runs 1 --jobs 2
     python bench/import.py --matches 500 --season   # all in one competition per game
+    python bench/import.py --compare /tmp/before   # this tree and a `git archive` copy, in turn
 
 It simulates the matches (half Cuttle standard ``short``, half Kozel with loss
 limit 4) with ``matchlog simulate``, then runs ``matchlog import -q FILE`` as its
@@ -43,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
+import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -117,9 +119,17 @@ def _season(game: str) -> uuid.UUID:
     return uuid.uuid5(uuid.NAMESPACE_URL, f"matchlog-bench-season-{game}")
 
 
-def fresh_url(admin_url: str) -> str:
-    """Return the URL of a new, migrated database for one run."""
-    return with_database(admin_url, fresh_database(admin_url, "bench_import"))
+def fresh_url(admin_url: str, tree: Path = ROOT) -> str:
+    """Return the URL of a new database for one run, migrated by ``tree``'s migrations."""
+    if tree == ROOT:
+        return with_database(admin_url, fresh_database(admin_url, "bench_import"))
+    name = f"bench_import_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = with_database(admin_url, name)
+    migrate = f"from store import migrate; migrate.upgrade({url!r})"
+    subprocess.run([sys.executable, "-c", migrate], cwd=tree, check=True)
+    return url
 
 
 def server_cpu(pgdata: Path | None) -> float:
@@ -167,8 +177,8 @@ class Run:
         )
 
 
-def run_import(url: str, path: Path, jobs: int, pgdata: Path | None) -> Run:
-    """Import ``path`` into ``url`` and measure it.
+def run_import(url: str, path: Path, jobs: int, pgdata: Path | None, tree: Path = ROOT) -> Run:
+    """Import ``path`` into ``url`` with ``tree``'s code and measure it.
 
     The RSS is the import's own process plus every process under it (its workers,
     and with ``--jobs`` the fork server they fork from), sampled every 50 ms. So is
@@ -182,7 +192,7 @@ def run_import(url: str, path: Path, jobs: int, pgdata: Path | None) -> Run:
     started = time.perf_counter()
     proc = psutil.Popen(
         [sys.executable, "-m", "cli.main", "import", "-q", "--jobs", str(jobs), str(path)],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     peak = 0
     sampled: dict[int, float] = {}
@@ -217,7 +227,7 @@ def run_import(url: str, path: Path, jobs: int, pgdata: Path | None) -> Run:
 PACKAGES = ("api", "cli", "domain", "migrations", "projections", "store")
 
 
-def compile_tree() -> None:
+def compile_tree(tree: Path = ROOT) -> None:
     """Compile the project's modules to bytecode, as installing a package does.
 
     Otherwise, where PYTHONDONTWRITEBYTECODE is set (as on the machines these figures
@@ -225,7 +235,7 @@ def compile_tree() -> None:
     run's start-up that no installed copy pays.
     """
     for package in PACKAGES:
-        compileall.compile_dir(ROOT / package, quiet=1)
+        compileall.compile_dir(tree / package, quiet=1)
 
 
 def main() -> None:
@@ -241,6 +251,14 @@ def main() -> None:
     parser.add_argument(
         "--jobs", type=int, nargs="+", default=[1, 2], help="`matchlog import --jobs` values"
     )
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        nargs="+",
+        metavar="TREE",
+        help="instead: import the 1x file with each tree's code in turn (this one first), "
+        "--runs rounds, and print each tree's medians",
+    )
     args = parser.parse_args()
     root = scratch_dir("matchlog-bench-import-")
     configured = os.environ.get("MATCHLOG_DATABASE_URL")
@@ -255,13 +273,16 @@ def main() -> None:
     simulate(one, args.matches, args.seed)
     if args.season:
         into_seasons(one)
-    multiply(one, four, 4)
     print(
         f"simulated {args.matches} matches in {time.perf_counter() - started:.1f} s; "
-        f"1x file {one.stat().st_size / 1e6:.1f} MB, "
-        f"4x file {four.stat().st_size / 1e6:.1f} MB"
+        f"1x file {one.stat().st_size / 1e6:.1f} MB"
     )
     compile_tree()
+    if args.compare:
+        compare([ROOT, *args.compare], one, args, admin_url, pgdata)
+        return
+    multiply(one, four, 4)
+    print(f"4x file {four.stat().st_size / 1e6:.1f} MB")
     cores = os.cpu_count() or 1
     for jobs in args.jobs:
         runs = []
@@ -283,6 +304,28 @@ def main() -> None:
                 f"--jobs {jobs}: median CPU {cpu * 1e6:.0f} µs per event in all, so "
                 f"{cores} cores fully busy could import at most {cores / cpu:,.0f} events/s"
             )
+
+
+def compare(
+    trees: list[Path], one: Path, args: argparse.Namespace, admin_url: str, pgdata: Path | None
+) -> None:
+    """Import ``one`` with each tree's code in turn, round by round; print the medians.
+
+    Taking turns puts every tree through the machine's slow and fast spells alike,
+    so the ratios mean more than any absolute figure.
+    """
+    for tree in trees[1:]:
+        compile_tree(tree)
+    for jobs in args.jobs:
+        runs: dict[Path, list[Run]] = {tree: [] for tree in trees}
+        for number in range(args.runs):
+            for tree in trees:
+                runs[tree].append(run_import(fresh_url(admin_url, tree), one, jobs, pgdata, tree))
+                print(f"  --jobs {jobs}, round {number + 1}, {tree}: {runs[tree][-1].figures()}")
+        first = statistics.median(r.events / r.seconds for r in runs[trees[0]])
+        for tree in trees:
+            rate = statistics.median(r.events / r.seconds for r in runs[tree])
+            print(f"--jobs {jobs}: {tree} median {rate:,.0f} events/s ({rate / first:.2f}x)")
 
 
 if __name__ == "__main__":
