@@ -16,6 +16,7 @@ import contextlib
 import functools
 import gc
 import gzip
+import itertools
 import json
 import multiprocessing
 import sys
@@ -61,6 +62,7 @@ from domain.stream import MatchState
 from store import accounts
 from store.events import EventIdConflictError, VersionConflictError
 from store.recorder import EventIdentity, Recorded, Recorder, Request, match_stream
+from store.turns import LocalLine, NumberedTurn, SharedLine
 
 _identity = builder(EventIdentity)
 """A canonical import builds one per event: skip the frozen ``__init__`` (domain/records.py)."""
@@ -326,12 +328,25 @@ class Importer:
         self._players: set[str] = set()
         self._competitions: set[str] = set()
 
-    async def import_batch(self, logs: Sequence[MatchLog]) -> list[Outcome]:
+    async def import_batch(
+        self, logs: Sequence[MatchLog], turn: NumberedTurn | None = None
+    ) -> list[Outcome]:
         """Check read matches and record the good ones in one transaction, each whole.
 
         One outcome per match, in order. A refused match leaves the others be: the
-        recorder records each on its own when the database refuses the batch.
+        recorder records each on its own when the database refuses the batch. The
+        batch appends in ``turn`` (store/turns.py), which it gives back whatever
+        happens, so batches in flight are recorded in the order of their turns.
         """
+        try:
+            return await self._import_batch(logs, turn)
+        finally:
+            if turn is not None:
+                await turn.close()
+
+    async def _import_batch(
+        self, logs: Sequence[MatchLog], turn: NumberedTurn | None
+    ) -> list[Outcome]:
         prepared = [await self._prepare(log) for log in logs]
         pending = [p for p in prepared if isinstance(p, _Pending)]
         if not pending:
@@ -348,7 +363,7 @@ class Importer:
 
         results = iter(
             await self._recorder.record_batch(
-                [p.request for p in pending], after_append=create_players
+                [p.request for p in pending], after_append=create_players, turn=turn
             )
         )
         return [
@@ -620,9 +635,9 @@ def run_import(
 
     With ``jobs`` above 1, batches of matches are checked and recorded by that many
     worker processes (each with its own recorder), while this process reads the
-    input; results are reported in input order, but the workers' batches may be
-    recorded in another order. The workers start before the event loop does (see
-    ``_Workers``), so call this outside one.
+    input; the batches still append in input order (their turns: store/turns.py),
+    and results are reported in it. The workers start before the event loop does
+    (see ``_Workers``), so call this outside one.
     """
     url = database_url()
     workers = _Workers(url, dry_run, jobs) if jobs > 1 else None
@@ -715,10 +730,10 @@ def _collect_less() -> tuple[int, int, int]:
     return thresholds
 
 
-_worker: tuple[asyncio.AbstractEventLoop, Importer] | None = None
+_worker: tuple[asyncio.AbstractEventLoop, Importer, SharedLine] | None = None
 
 
-def _start_worker(url: str, dry_run: bool) -> None:
+def _start_worker(url: str, dry_run: bool, line: SharedLine) -> None:
     global _worker
 
     async def open_importer() -> Importer:
@@ -729,20 +744,25 @@ def _start_worker(url: str, dry_run: bool) -> None:
         return Importer(recorder_for(pool), dry_run=dry_run)
 
     loop = asyncio.new_event_loop()
-    _worker = (loop, loop.run_until_complete(open_importer()))
+    _worker = (loop, loop.run_until_complete(open_importer()), line)
     _collect_less()  # a worker lives for one import
 
 
-def _import_in_worker(items: list[_Item]) -> list[list[Outcome]]:
+def _import_in_worker(items: list[_Item], number: int) -> list[list[Outcome]]:
     assert _worker is not None
-    loop, importer = _worker
-    return loop.run_until_complete(_import_items(importer, items))
+    loop, importer, line = _worker
+    return loop.run_until_complete(_import_items(importer, items, line.turn(number)))
 
 
-async def _import_items(importer: Importer, items: list[_Item]) -> list[list[Outcome]]:
-    """Import a batch of read matches and chunks; return each item's outcomes."""
-    read = [[item] if isinstance(item, MatchLog) else item.logs() for item in items]
-    outcomes = iter(await importer.import_batch([log for logs in read for log in logs]))
+async def _import_items(
+    importer: Importer, items: list[_Item], turn: NumberedTurn
+) -> list[list[Outcome]]:
+    """Import a batch of read matches and chunks in its turn; return each item's outcomes."""
+    try:
+        read = [[item] if isinstance(item, MatchLog) else item.logs() for item in items]
+        outcomes = iter(await importer.import_batch([log for logs in read for log in logs], turn))
+    finally:
+        await turn.close()  # whatever happened: the batches after this one wait for it
     return [[next(outcomes) for _ in logs] for logs in read]
 
 
@@ -769,20 +789,23 @@ class _InFlight(ABC):
     """Batches of matches being imported concurrently, reported in input order.
 
     ``submit`` gathers items into a batch of up to ``BATCH_MATCHES`` items or
-    ``BATCH_EVENTS`` events; ``start`` begins a batch's import; at most ``limit``
-    batches wait besides the newest. Memory stays flat: only those batches are held.
+    ``BATCH_EVENTS`` events; ``start`` begins a batch's import, numbered from 0 in
+    input order (its turn: store/turns.py), so batches are recorded in input order
+    however many are in flight; at most ``limit`` batches wait besides the newest.
+    Memory stays flat: only those batches are held.
     """
 
     def __init__(self, limit: int) -> None:
         self._limit = limit
+        self._numbers = itertools.count()
         self._pending: deque[tuple[asyncio.Future[list[list[Outcome]]], list[str]]] = deque()
         self._batch: list[_Item] = []
         self._names: list[str] = []
         self._events = 0
 
     @abstractmethod
-    def start(self, items: list[_Item]) -> asyncio.Future[list[list[Outcome]]]:
-        """Begin importing one batch; its future gives each item's outcomes."""
+    def start(self, items: list[_Item], number: int) -> asyncio.Future[list[list[Outcome]]]:
+        """Begin importing batch ``number``; its future gives each item's outcomes."""
 
     async def submit(self, item: _Item, shown: str) -> list[tuple[Outcome, str]]:
         """Add one item; return the outcomes finished meanwhile, in input order."""
@@ -814,7 +837,7 @@ class _InFlight(ABC):
 
     def _flush(self) -> None:
         if self._batch:
-            self._pending.append((self.start(self._batch), self._names))
+            self._pending.append((self.start(self._batch, next(self._numbers)), self._names))
             self._batch, self._names, self._events = [], [], 0
 
 
@@ -828,9 +851,10 @@ class _Overlapped(_InFlight):
     def __init__(self, importer: Importer) -> None:
         super().__init__(limit=1)
         self._importer = importer
+        self._line = LocalLine()
 
-    def start(self, items: list[_Item]) -> asyncio.Future[list[list[Outcome]]]:
-        return asyncio.ensure_future(_import_items(self._importer, items))
+    def start(self, items: list[_Item], number: int) -> asyncio.Future[list[list[Outcome]]]:
+        return asyncio.ensure_future(_import_items(self._importer, items, self._line.turn(number)))
 
 
 def _worker_context() -> Any:
@@ -859,17 +883,23 @@ class _Workers(_InFlight):
 
     def __init__(self, url: str, dry_run: bool, jobs: int) -> None:
         super().__init__(limit=2 * jobs)
+        context = _worker_context()
         self._executor = ProcessPoolExecutor(
-            jobs, mp_context=_worker_context(), initializer=_start_worker, initargs=(url, dry_run)
+            jobs,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(url, dry_run, SharedLine(context)),
         )
         # A first task makes the pool start its processes; under fork, all of them here
         # and now, before the pool's own thread starts. Forking costs the workers about
         # a second less than the fork server's fresh import did.
         self._executor.submit(int)
 
-    def start(self, items: list[_Item]) -> asyncio.Future[list[list[Outcome]]]:
+    def start(self, items: list[_Item], number: int) -> asyncio.Future[list[list[Outcome]]]:
+        # The pool hands batches to idle workers in this order, so each worker waits
+        # only for turns already taken by a running batch.
         loop = asyncio.get_running_loop()
-        return loop.run_in_executor(self._executor, _import_in_worker, items)
+        return loop.run_in_executor(self._executor, _import_in_worker, items, number)
 
     def shutdown(self) -> None:
         """Stop the worker processes once their work is done."""
@@ -904,7 +934,7 @@ def import_(
             "-j",
             min=1,
             help="Worker processes that check and record matches: the number of cores "
-            "speeds up large files (matches may then be recorded out of input order).",
+            "speeds up large files. Matches are recorded in input order all the same.",
         ),
     ] = 1,
 ) -> None:

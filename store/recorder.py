@@ -12,7 +12,6 @@ randomness.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import secrets
 import uuid
@@ -50,6 +49,7 @@ from store.events import (
     append_batch,
     read_stream,
 )
+from store.turns import Turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +185,6 @@ class Recorder:
         self._notifier = notifier
         self._cache: OrderedDict[str, tuple[int, MatchState]] = OrderedDict()
         self._cache_size = cache_size
-        self._turn = asyncio.Lock()
 
     @property
     def pool(self) -> AsyncConnectionPool[Any]:
@@ -262,7 +261,11 @@ class Recorder:
         return outcome
 
     async def record_batch(
-        self, requests: Sequence[Request], *, after_append: AfterBatch | None = None
+        self,
+        requests: Sequence[Request],
+        *,
+        after_append: AfterBatch | None = None,
+        turn: Turn | None = None,
     ) -> list[Recorded | DomainError]:
         """Record several requests in one transaction; each is still all or none.
 
@@ -276,18 +279,26 @@ class Recorder:
         once, in the transaction, with every request's ``Recorded`` that wrote events.
 
         New streams (``expected_version`` 0, not cached) are decided before the
-        transaction opens, so two batches in flight overlap their deciding with each
-        other's writing; their appends take turns in call order, so batches are
-        recorded in the order they were handed over (an import's, in its input order;
-        a refused batch's requests follow it one by one before the next batch).
+        transaction opens, so batches in flight overlap their deciding with each
+        other's writing. ``turn`` (store/turns.py) orders them: it is taken just
+        before the append and given back once the append has run (a refused batch's
+        requests, recorded one by one, keep it till the last), so batches holding
+        the turns of one line are recorded in the turns' order, as an import's are
+        in its input order.
         """
         if len({request.stream for request in requests}) < len(requests):
             # A later request of a stream must be decided against the earlier one's
             # events, which a batch appends only at its end: go request by request.
-            return [
-                (await self.record_batch([request], after_append=after_append))[0]
-                for request in requests
-            ]
+            if turn is not None:
+                await turn.acquire()
+            try:
+                return [
+                    (await self.record_batch([request], after_append=after_append))[0]
+                    for request in requests
+                ]
+            finally:
+                if turn is not None:
+                    turn.release()
         outcomes: list[Recorded | DomainError | None] = [None] * len(requests)
         early: dict[int, _Decided] = {}
         for index, request in enumerate(requests):
@@ -296,20 +307,12 @@ class Recorder:
                     early[index] = await self._decide(None, request)
                 except DomainError as e:
                     outcomes[index] = e
-        # Batches take turns from here until their append has run: a transaction's
-        # first write fixes its events' positions, so positions follow call order.
-        turn = self._turn if len(requests) > 1 else None
-        held = False
+        # A transaction's first write fixes its events' positions: from here until
+        # the append has run, the batch holds its turn.
+        appended = None
         if turn is not None:
             await turn.acquire()
-            held = True
-
-        def appended() -> None:
-            nonlocal held
-            if turn is not None and held:
-                held = False
-                turn.release()
-
+            appended = turn.release
         try:
             refused = await self._write(requests, early, outcomes, after_append, appended)
             if refused is not None and len(refused) > 1:
@@ -320,7 +323,8 @@ class Recorder:
                     await self._write([requests[index]], {}, single, after_append, None)
                     outcomes[index] = single[0]
         finally:
-            appended()
+            if appended is not None:
+                appended()
         return _finished(outcomes)
 
     async def _write(

@@ -34,13 +34,16 @@ class TestCanonicalRoundTrip:
         assert 0 == code, err
         assert body == out
 
+    @pytest.mark.parametrize("jobs", ["1", "2"])
+    @pytest.mark.parametrize("matches", [3 * BATCH_MATCHES + 5, 2 * BATCH_MATCHES + 1])
     def test_matches_are_recorded_in_the_order_read(
-        self, database_url: str, tmp_path: Path
+        self, database_url: str, tmp_path: Path, matches: int, jobs: str
     ) -> None:
-        """Several batches in flight still record in input order: export gives the file back."""
+        """Batches in flight (in one process or in workers) still record in input order,
+        a short last batch too: export gives the file back."""
         source = tmp_path / "in.jsonl"
-        body = simulated(source, "kozel", "default", matches=3 * BATCH_MATCHES + 5)
-        code, _, err = cli(database_url, "import", str(source))
+        body = simulated(source, "kozel", "default", matches=matches)
+        code, _, err = cli(database_url, "import", "--jobs", jobs, str(source))
         assert 0 == code, err
         assert body == cli(database_url, "export", "--all")[1]
 

@@ -23,6 +23,7 @@ from store.recorder import (
     StartRound,
     shuffled_deal,
 )
+from store.turns import LocalLine
 
 T = TypeVar("T")
 
@@ -129,3 +130,45 @@ class TestOncePerTransaction:
         )
         assert [["cuttle-p", "cuttle-s"]] == projected
         assert [["cuttle-p", "cuttle-s"]] == hooked
+
+
+class TestTurns:
+    def test_batches_append_in_their_turns_order(self, database_url: str) -> None:
+        """The batch holding turn 1 starts first, yet appends after turn 0's."""
+
+        async def both(recorder: Recorder) -> None:
+            line = LocalLine()
+            second = [create("cuttle-t1a"), create("cuttle-t1b")]
+            later = asyncio.ensure_future(recorder.record_batch(second, turn=line.turn(1)))
+            await asyncio.sleep(0.2)  # time enough to append, were it not waiting
+            assert not later.done()
+            await recorder.record_batch([create("cuttle-t0")], turn=line.turn(0))
+            await later
+
+        with_recorder(database_url, both)
+        positions = {s: first_position(database_url, s) for s in ("t0", "t1a", "t1b")}
+        assert positions["t0"] < positions["t1a"] < positions["t1b"]
+
+    def test_a_refused_batch_keeps_its_turn_till_the_last_request(self, database_url: str) -> None:
+        """Its requests, recorded one by one, all come before the next turn's."""
+        with_recorder(database_url, lambda r: r.record_batch([create("cuttle-x")]))
+
+        async def both(recorder: Recorder) -> None:
+            line = LocalLine()
+            refused = [create("cuttle-r1"), create("cuttle-x"), create("cuttle-r2")]
+            await asyncio.gather(
+                recorder.record_batch(refused, turn=line.turn(0)),
+                recorder.record_batch([create("cuttle-n")], turn=line.turn(1)),
+            )
+
+        with_recorder(database_url, both)
+        positions = {s: first_position(database_url, s) for s in ("r1", "r2", "n")}
+        assert positions["r1"] < positions["r2"] < positions["n"]
+
+
+def first_position(url: str, name: str) -> int:
+    async def main() -> int:
+        async with await psycopg.AsyncConnection.connect(url) as conn:
+            return (await read_stream(conn, f"cuttle-{name}"))[0].global_position
+
+    return asyncio.run(main())
