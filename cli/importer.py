@@ -19,6 +19,7 @@ import gzip
 import itertools
 import json
 import multiprocessing
+import os
 import sys
 import threading
 import time
@@ -906,6 +907,33 @@ class _Workers(_InFlight):
         self._executor.shutdown()
 
 
+AUTO_JOBS_BYTES = 4 * 1024 * 1024
+"""Input size (about 300 matches) from which an import uses a worker per core unless told.
+
+Forking the workers and their connections costs some 50 ms, a small share of an
+import this long; below it, in-process is as fast."""
+
+MAX_AUTO_JOBS = 8
+"""Workers an import starts unless told: each holds a connection and some 50 MB."""
+
+
+def default_jobs(paths: Sequence[str]) -> int:
+    """Return how many workers to use for ``paths`` when ``--jobs`` is not given.
+
+    One per core the process may run on (at most ``MAX_AUTO_JOBS``) when the files
+    add up to ``AUTO_JOBS_BYTES`` or more; 1 (no workers) for smaller inputs and
+    stdin, whose length is unknown.
+    """
+    total = 0
+    for name in iter_paths(paths):
+        with contextlib.suppress(OSError):
+            total += 0 if name == "-" else Path(name).stat().st_size
+    if total < AUTO_JOBS_BYTES:
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(cores or 1, MAX_AUTO_JOBS))
+
+
 def _count(summary: Summary, outcome: Outcome, shown: str, console: Console) -> None:
     if outcome.status == "imported":
         summary.imported += 1
@@ -928,15 +956,17 @@ def import_(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     jobs: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--jobs",
             "-j",
             min=1,
-            help="Worker processes that check and record matches: the number of cores "
-            "speeds up large files. Matches are recorded in input order all the same.",
+            show_default=False,
+            help="Worker processes that check and record matches (1: none, all in this "
+            "process); by default one per core when the files add up to 4 MB or more, "
+            "else 1. Matches are recorded in input order either way.",
         ),
-    ] = 1,
+    ] = None,
 ) -> None:
     """Import game logs (canonical JSON Lines or text notation, gzip or not).
 
@@ -950,10 +980,12 @@ def import_(
     """
     console = Console(stderr=True)
     with friendly_errors():
+        if jobs is None:
+            jobs = default_jobs(paths)
         summary = run_import(paths, dry_run=dry_run, quiet=quiet, console=console, jobs=jobs)
     console.print(summary.text(dry_run), markup=False, highlight=False, soft_wrap=True)
     if not summary.ok:
         raise typer.Exit(code=1)
 
 
-__all__ = ["Importer", "Summary", "import_", "read_logs", "run_import"]
+__all__ = ["Importer", "Summary", "default_jobs", "import_", "read_logs", "run_import"]

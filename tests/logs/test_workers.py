@@ -7,10 +7,12 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from cli.importer import BATCH_MATCHES, _worker_context
+from cli import importer
+from cli.importer import BATCH_MATCHES, _worker_context, default_jobs
 from tests.logs.support import cli, simulated
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -60,3 +62,43 @@ class TestWorkerStart:
         finally:
             release.set()
             thread.join()
+
+
+class TestDefaultJobs:
+    def test_small_inputs_and_stdin_use_no_workers(self, tmp_path: Path) -> None:
+        small = tmp_path / "small.jsonl"
+        small.write_text("{}\n")
+        assert 1 == default_jobs([str(small), "-", str(tmp_path / "missing.jsonl")])
+
+    def test_large_inputs_use_a_worker_per_core(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        folder = tmp_path / "logs"
+        folder.mkdir()
+        for name in ("a.jsonl", "b.txt"):
+            (folder / name).write_text("x" * 600)
+        monkeypatch.setattr(importer, "AUTO_JOBS_BYTES", 1000)  # the folder's files add up
+        monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1, 2}, raising=False)
+        assert 3 == default_jobs([str(folder)])
+        monkeypatch.setattr(os, "sched_getaffinity", lambda _: set(range(64)), raising=False)
+        assert importer.MAX_AUTO_JOBS == default_jobs([str(folder)])
+
+    def test_the_command_uses_the_default(
+        self, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        source = tmp_path / "in.jsonl"
+        body = simulated(source, "cuttle", "standard", matches=BATCH_MATCHES + 1, seed=3)
+        asked: list[int] = []
+        run = importer.run_import
+
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            asked.append(kwargs["jobs"])
+            return run(*args, **kwargs)
+
+        monkeypatch.setattr(importer, "AUTO_JOBS_BYTES", len(body))
+        monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
+        monkeypatch.setattr(importer, "run_import", spy)
+        code, _, err = cli(database_url, "import", str(source))
+        assert 0 == code, err
+        assert [2] == asked
+        assert body == cli(database_url, "export", "--all")[1]
