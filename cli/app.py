@@ -1,4 +1,4 @@
-"""The ``matchlog`` command line."""
+"""The ``matchlog`` command line: every command, on one Typer app (run by cli/main.py)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,3 @@ app.command()(verify)
 app.command()(replay)
 app.command()(simulate)
 app.command()(standings)
-
-if __name__ == "__main__":
-    app()
