@@ -44,11 +44,6 @@ def _run(work: Callable[[psycopg.AsyncConnection[tuple[object, ...]]], Awaitable
             "the database has no token table yet: run `matchlog db upgrade`",
             code="SCHEMA_OUTDATED",
         ) from None
-    except psycopg.OperationalError as e:
-        raise DomainError(
-            f"cannot reach the database: {str(e).splitlines()[0]}",
-            code="DATABASE_UNAVAILABLE",
-        ) from None
 
 
 def _uuid(text: str, what: str) -> UUID:
