@@ -1,13 +1,14 @@
 """Speed and memory of ``matchlog import``: validated events per second, peak RSS at 1x and 4x.
 
-    python bench/import.py                      # 2,000 matches, 3 timed runs, --jobs 1 and 2
+    python bench/import.py                      # 2,000 matches, 3 timed runs, default and --jobs 1
     python bench/import.py --matches 500 --runs 1 --jobs 2
     python bench/import.py --matches 500 --season   # all in one competition per game
     python bench/import.py --compare /tmp/before   # this tree and a `git archive` copy, in turn
 
 It simulates the matches (half Cuttle standard ``short``, half Kozel with loss
 limit 4) with ``matchlog simulate``, then runs ``matchlog import -q FILE`` as its
-own process (with each ``--jobs`` value asked for) into a fresh, migrated database
+own process (with each ``--jobs`` value asked for; ``default`` gives none, so the
+import picks its own) into a fresh, migrated database
 for each run, and prints the median events/s (wall time of the whole command,
 start-up included). The 4x file holds
 the same matches four times under fresh ids (so every copy is really imported);
@@ -50,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.support import fresh_database, scratch_dir  # noqa: E402
+from cli.importer import default_jobs  # noqa: E402
 from store.database import canonical_url, with_database  # noqa: E402
 from store.embedded import start_embedded  # noqa: E402
 
@@ -177,7 +179,7 @@ class Run:
         )
 
 
-def run_import(url: str, path: Path, jobs: int, pgdata: Path | None, tree: Path = ROOT) -> Run:
+def run_import(url: str, path: Path, jobs: str, pgdata: Path | None, tree: Path = ROOT) -> Run:
     """Import ``path`` into ``url`` with ``tree``'s code and measure it.
 
     The RSS is the import's own process plus every process under it (its workers,
@@ -190,8 +192,9 @@ def run_import(url: str, path: Path, jobs: int, pgdata: Path | None, tree: Path 
     env = {**os.environ, "MATCHLOG_DATABASE_URL": url}
     cpu_before, server_before = _children_cpu(), server_cpu(pgdata)
     started = time.perf_counter()
+    flags = [] if jobs == DEFAULT else ["--jobs", jobs]
     proc = psutil.Popen(
-        [sys.executable, "-m", "cli.main", "import", "-q", "--jobs", str(jobs), str(path)],
+        [sys.executable, "-m", "cli.main", "import", "-q", *flags, str(path)],
         cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     peak = 0
@@ -224,6 +227,24 @@ def run_import(url: str, path: Path, jobs: int, pgdata: Path | None, tree: Path 
     )
 
 
+DEFAULT = "default"
+"""A ``--jobs`` value of the bench's: run the import without ``--jobs``."""
+
+
+def jobs_value(text: str) -> str:
+    """Check one ``--jobs`` value of the bench: a count, or ``default``."""
+    if text != DEFAULT and not (text.isdigit() and int(text) > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is neither a count of workers nor {DEFAULT!r}")
+    return text
+
+
+def jobs_label(jobs: str, path: Path) -> str:
+    """Return how a ``--jobs`` value reads in the report (the default says what it chose)."""
+    if jobs == DEFAULT:
+        return f"default (--jobs {default_jobs([str(path)])})"
+    return f"--jobs {jobs}"
+
+
 PACKAGES = ("api", "cli", "domain", "migrations", "projections", "store")
 
 
@@ -249,7 +270,11 @@ def main() -> None:
         help="put the matches into one competition per game (standings recomputed as they end)",
     )
     parser.add_argument(
-        "--jobs", type=int, nargs="+", default=[1, 2], help="`matchlog import --jobs` values"
+        "--jobs",
+        type=jobs_value,
+        nargs="+",
+        default=[DEFAULT, "1"],
+        help="`matchlog import --jobs` values; `default` runs it without the option",
     )
     parser.add_argument(
         "--compare",
@@ -285,23 +310,24 @@ def main() -> None:
     print(f"4x file {four.stat().st_size / 1e6:.1f} MB")
     cores = os.cpu_count() or 1
     for jobs in args.jobs:
+        label = jobs_label(jobs, one)
         runs = []
         for number in range(args.runs):
             runs.append(run_import(fresh_url(admin_url), one, jobs, pgdata))
-            print(f"  --jobs {jobs}, 1x run {number + 1}: {runs[-1].figures()}")
+            print(f"  {label}, 1x run {number + 1}: {runs[-1].figures()}")
         four_run = run_import(fresh_url(admin_url), four, jobs, pgdata)
-        print(f"  --jobs {jobs}, 4x run: {four_run.figures()}")
+        print(f"  {jobs_label(jobs, four)}, 4x run: {four_run.figures()}")
         median = statistics.median(r.events / r.seconds for r in runs)
-        print(f"--jobs {jobs}: median 1x {median:,.0f} validated events/s (target >= 20,000)")
+        print(f"{label}: median 1x {median:,.0f} validated events/s (target >= 20,000)")
         base = statistics.median(r.peak for r in runs)
         print(
-            f"--jobs {jobs}: peak RSS 1x {base / 2**20:.0f} MiB, "
+            f"{label}: peak RSS 1x {base / 2**20:.0f} MiB, "
             f"4x {four_run.peak / 2**20:.0f} MiB (ratio {four_run.peak / base:.2f})"
         )
         if pgdata is not None:
             cpu = statistics.median((r.import_cpu + r.server_cpu) / r.events for r in runs)
             print(
-                f"--jobs {jobs}: median CPU {cpu * 1e6:.0f} µs per event in all, so "
+                f"{label}: median CPU {cpu * 1e6:.0f} µs per event in all, so "
                 f"{cores} cores fully busy could import at most {cores / cpu:,.0f} events/s"
             )
 
@@ -317,15 +343,16 @@ def compare(
     for tree in trees[1:]:
         compile_tree(tree)
     for jobs in args.jobs:
+        label = jobs_label(jobs, one)
         runs: dict[Path, list[Run]] = {tree: [] for tree in trees}
         for number in range(args.runs):
             for tree in trees:
                 runs[tree].append(run_import(fresh_url(admin_url, tree), one, jobs, pgdata, tree))
-                print(f"  --jobs {jobs}, round {number + 1}, {tree}: {runs[tree][-1].figures()}")
+                print(f"  {label}, round {number + 1}, {tree}: {runs[tree][-1].figures()}")
         first = statistics.median(r.events / r.seconds for r in runs[trees[0]])
         for tree in trees:
             rate = statistics.median(r.events / r.seconds for r in runs[tree])
-            print(f"--jobs {jobs}: {tree} median {rate:,.0f} events/s ({rate / first:.2f}x)")
+            print(f"{label}: {tree} median {rate:,.0f} events/s ({rate / first:.2f}x)")
 
 
 if __name__ == "__main__":
