@@ -736,6 +736,8 @@ _worker: tuple[asyncio.AbstractEventLoop, Importer, SharedLine] | None = None
 
 def _start_worker(url: str, dry_run: bool, line: SharedLine) -> None:
     global _worker
+    watch = threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True)
+    watch.start()
 
     async def open_importer() -> Importer:
         pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
@@ -747,6 +749,18 @@ def _start_worker(url: str, dry_run: bool, line: SharedLine) -> None:
     loop = asyncio.new_event_loop()
     _worker = (loop, loop.run_until_complete(open_importer()), line)
     _collect_less()  # a worker lives for one import
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this worker as soon as the process that started it is gone.
+
+    A killed import (kill -9) cannot stop its workers, and an idle worker would wait
+    for work for ever, holding its connection. Exiting mid-batch is safe: the
+    server rolls the open transaction back, so only whole matches stay recorded.
+    """
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _import_in_worker(items: list[_Item], number: int) -> list[list[Outcome]]:

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import psycopg
 
 from cli.importer import BATCH_MATCHES
@@ -53,3 +54,32 @@ class TestKilledImport:
         assert 0 == code, err
         assert f"{len(stored)} already recorded" in err
         assert announced == stored_streams(database_url)
+
+    def test_workers_end_with_a_killed_import(self, database_url: str, tmp_path: Path) -> None:
+        """They would otherwise wait for work for ever; what they recorded is whole."""
+        path = tmp_path / "many.jsonl"
+        body = simulated(path, "kozel", "default", matches=6 * BATCH_MATCHES, seed=5)
+        announced = {
+            f"kozel-{h['match']}": h["events"]
+            for h in map(json.loads, body.splitlines())
+            if "matchlog" in h
+        }
+        proc = psutil.Popen(
+            [sys.executable, "-m", "cli.main", "import", "-q", "--jobs", "2", str(path)],
+            cwd=ROOT,
+            env={**os.environ, "MATCHLOG_DATABASE_URL": database_url},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(stored_streams(database_url)) < 3:
+            time.sleep(0.02)
+        workers = proc.children(recursive=True)
+        assert workers, "the import runs its workers"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        _, alive = psutil.wait_procs(workers, timeout=30)
+        assert [] == alive
+        stored = stored_streams(database_url)
+        assert len(stored) < len(announced), "killed before the end of the file"
+        assert {s: announced[s] for s in stored} == stored
