@@ -20,6 +20,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 import time
@@ -95,20 +96,27 @@ class Summary:
     events: int = 0
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
+    interrupted: bool = False
 
     @property
     def ok(self) -> bool:
         """Whether everything was imported or already present."""
-        return self.refused == 0 and not self.problems
+        return self.refused == 0 and not self.problems and not self.interrupted
 
     def text(self, dry_run: bool) -> str:
         """Return the one-line summary printed at the end."""
         verb = "valid" if dry_run else "imported"
         rate = self.events / self.seconds if self.seconds else 0.0
-        return (
+        counts = (
             f"{self.imported} matches {verb} ({self.events} events), "
             f"{self.present} already recorded, {self.refused} refused "
             f"in {self.seconds:.1f} s ({rate:,.0f} events/s)"
+        )
+        if not self.interrupted:
+            return counts
+        return (
+            f"interrupted: {counts} before it; the matches in flight were recorded whole "
+            "or not at all, and importing the same input again skips what is recorded"
         )
 
 
@@ -641,12 +649,16 @@ def run_import(
     (see ``_Workers``), so call this outside one.
     """
     url = database_url()
+    summary = Summary()
     workers = _Workers(url, dry_run, jobs) if jobs > 1 else None
     try:
-        return asyncio.run(_run_import(paths, dry_run, quiet, console, url, workers))
+        asyncio.run(_run_import(paths, dry_run, quiet, console, url, workers, summary))
+    except KeyboardInterrupt:
+        summary.interrupted = True
     finally:
         if workers is not None:
             workers.shutdown()
+    return summary
 
 
 async def _run_import(
@@ -656,15 +668,14 @@ async def _run_import(
     console: Console,
     url: str,
     workers: _Workers | None,
-) -> Summary:
-    summary = Summary()
+    summary: Summary,
+) -> None:
     thresholds = _collect_less()
     try:
         await _import_all(paths, dry_run, quiet, console, workers, url, summary)
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()
-    return summary
 
 
 async def _import_all(
@@ -689,30 +700,47 @@ async def _import_all(
             transient=True,
             disable=quiet or not console.is_terminal,
         )
-        with progress:
-            for name in iter_paths(paths):
-                shown = "<stdin>" if name == "-" else name
-                try:
-                    raw = _open(name)
-                except OSError as e:
-                    summary.problems.append(f"{shown}:0: UNREADABLE {e.strerror or e}")
-                    console.print(summary.problems[-1], markup=False, highlight=False)
-                    continue
-                try:
-                    size = Path(name).stat().st_size if name != "-" else None
-                    task = progress.add_task(shown, total=size)
-                    source = _Source(shown, raw)
-                    items = read_logs(source) if workers is None else read_chunks(source)
-                    for item in items:
-                        for outcome, where in await in_flight.submit(item, shown):
-                            _count(summary, outcome, where, console)
-                        progress.update(task, completed=source.position())
-                finally:
-                    if name != "-":
-                        raw.close()
-            for outcome, where in await in_flight.close():
-                _count(summary, outcome, where, console)
-    summary.seconds = time.perf_counter() - started
+        try:
+            with progress:
+                await _import_paths(paths, in_flight, progress, console, summary)
+        except BaseException:
+            # An error or an interrupt: no batch still to start will give its turn back.
+            await in_flight.abort()
+            raise
+        finally:
+            summary.seconds = time.perf_counter() - started
+
+
+async def _import_paths(
+    paths: Sequence[str],
+    in_flight: _InFlight,
+    progress: Progress,
+    console: Console,
+    summary: Summary,
+) -> None:
+    """Read every input, hand its matches to ``in_flight``, count what became of them."""
+    for name in iter_paths(paths):
+        shown = "<stdin>" if name == "-" else name
+        try:
+            raw = _open(name)
+        except OSError as e:
+            summary.problems.append(f"{shown}:0: UNREADABLE {e.strerror or e}")
+            console.print(summary.problems[-1], markup=False, highlight=False)
+            continue
+        try:
+            size = Path(name).stat().st_size if name != "-" else None
+            task = progress.add_task(shown, total=size)
+            source = _Source(shown, raw)
+            items = read_chunks(source) if in_flight.reads_chunks else read_logs(source)
+            for item in items:
+                for outcome, where in await in_flight.submit(item, shown):
+                    _count(summary, outcome, where, console)
+                progress.update(task, completed=source.position())
+        finally:
+            if name != "-":
+                raw.close()
+    for outcome, where in await in_flight.close():
+        _count(summary, outcome, where, console)
 
 
 def _collect_less() -> tuple[int, int, int]:
@@ -736,6 +764,7 @@ _worker: tuple[asyncio.AbstractEventLoop, Importer, SharedLine] | None = None
 
 def _start_worker(url: str, dry_run: bool, line: SharedLine) -> None:
     global _worker
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the import process handles Ctrl-C
     watch = threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True)
     watch.start()
 
@@ -810,6 +839,9 @@ class _InFlight(ABC):
     Memory stays flat: only those batches are held.
     """
 
+    reads_chunks = False
+    """Whether it takes a JSON Lines input as raw chunks (``read_chunks``), not read matches."""
+
     def __init__(self, limit: int) -> None:
         self._limit = limit
         self._numbers = itertools.count()
@@ -821,6 +853,10 @@ class _InFlight(ABC):
     @abstractmethod
     def start(self, items: list[_Item], number: int) -> asyncio.Future[list[list[Outcome]]]:
         """Begin importing batch ``number``; its future gives each item's outcomes."""
+
+    @abstractmethod
+    async def abort(self) -> None:
+        """Give up: no batch waits for its turn any longer, the one appending ends whole."""
 
     async def submit(self, item: _Item, shown: str) -> list[tuple[Outcome, str]]:
         """Add one item; return the outcomes finished meanwhile, in input order."""
@@ -871,6 +907,12 @@ class _Overlapped(_InFlight):
     def start(self, items: list[_Item], number: int) -> asyncio.Future[list[list[Outcome]]]:
         return asyncio.ensure_future(_import_items(self._importer, items, self._line.turn(number)))
 
+    async def abort(self) -> None:
+        # Let them end rather than cancel them: a query cancelled mid-append costs
+        # its connection (and a warning from psycopg), and the batches end soon.
+        self._line.abort()
+        await asyncio.gather(*(future for future, _ in self._pending), return_exceptions=True)
+
 
 def _worker_context() -> Any:
     """Return how worker processes start.
@@ -893,17 +935,23 @@ def _worker_context() -> Any:
 class _Workers(_InFlight):
     """Worker processes that import batches; at most two per worker are in flight.
 
-    Build it before the event loop runs: the processes start here.
+    Build it before the event loop runs: the processes start here. The workers
+    ignore Ctrl-C: this process is told of it too, and aborts the batches in flight
+    (a worker finishes the batch it is writing, whole) before it shuts them down.
     """
+
+    reads_chunks = True
 
     def __init__(self, url: str, dry_run: bool, jobs: int) -> None:
         super().__init__(limit=2 * jobs)
         context = _worker_context()
+        self._line = SharedLine(context)
+        self._aborted = False
         self._executor = ProcessPoolExecutor(
             jobs,
             mp_context=context,
             initializer=_start_worker,
-            initargs=(url, dry_run, SharedLine(context)),
+            initargs=(url, dry_run, self._line),
         )
         # A first task makes the pool start its processes; under fork, all of them here
         # and now, before the pool's own thread starts. Forking costs the workers about
@@ -916,9 +964,13 @@ class _Workers(_InFlight):
         loop = asyncio.get_running_loop()
         return loop.run_in_executor(self._executor, _import_in_worker, items, number)
 
+    async def abort(self) -> None:
+        self._aborted = True
+        self._line.abort()
+
     def shutdown(self) -> None:
-        """Stop the worker processes once their work is done."""
-        self._executor.shutdown()
+        """Stop the worker processes once their work is done (aborted: dropping the rest)."""
+        self._executor.shutdown(cancel_futures=self._aborted)
 
 
 AUTO_JOBS_BYTES = 4 * 1024 * 1024
@@ -987,7 +1039,7 @@ def import_(
     Every match is replayed through the engine and recorded whole or not at all.
     Bad matches are reported as FILE:LINE: CODE reason and skipped; importing a
     match again records nothing new. Exit code 0 only when every match was
-    imported or already recorded.
+    imported or already recorded (130 when interrupted with Ctrl-C).
 
     Examples: matchlog import season.jsonl.gz · matchlog import --dry-run logs/ ·
     zcat old.jsonl.gz | matchlog import - · matchlog import -j 2 big.jsonl
@@ -998,6 +1050,8 @@ def import_(
             jobs = default_jobs(paths)
         summary = run_import(paths, dry_run=dry_run, quiet=quiet, console=console, jobs=jobs)
     console.print(summary.text(dry_run), markup=False, highlight=False, soft_wrap=True)
+    if summary.interrupted:
+        raise typer.Exit(code=130)  # as a shell reports a command ended by Ctrl-C
     if not summary.ok:
         raise typer.Exit(code=1)
 

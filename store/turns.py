@@ -8,13 +8,19 @@ A batch holds a ``Turn`` (numbered 0, 1, 2, ... by whoever hands out the batches
 and the recorder takes it just before appending and gives it back just after.
 
 ``LocalLine`` serves turns to coroutines of one event loop; ``SharedLine`` to worker
-processes (it is built before they start, and handed to them).
+processes (it is built before they start, and handed to them). A line whose work is
+given up (an error, an interrupt) is ``abort``ed: a batch that never ran never gives
+its turn back, so every turn waiting or yet to wait raises ``TurnsAborted`` instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any, Protocol
+
+
+class TurnsAborted(Exception):
+    """The line was aborted: this batch will not get its turn."""
 
 
 class Turn(Protocol):
@@ -33,6 +39,8 @@ class _Line(Protocol):
     async def wait_for(self, number: int) -> None: ...
 
     def serve(self, number: int) -> None: ...
+
+    def abort(self) -> None: ...
 
 
 class NumberedTurn:
@@ -57,10 +65,14 @@ class NumberedTurn:
         """Give the turn back, waiting for it first if it was never taken.
 
         Call it when the batch is done, whatever became of it (refused before the
-        recorder saw it, or an error): the turns after it would wait for ever.
+        recorder saw it, or an error): the turns after it would wait for ever. On an
+        aborted line there is nothing to give back.
         """
         if not self._released:
-            await self.acquire()
+            try:
+                await self.acquire()
+            except TurnsAborted:
+                return
             self.release()
 
 
@@ -69,6 +81,7 @@ class LocalLine:
 
     def __init__(self) -> None:
         self._serving = 0
+        self._aborted = False
         self._waiting: dict[int, asyncio.Future[None]] = {}
 
     def turn(self, number: int) -> NumberedTurn:
@@ -76,11 +89,13 @@ class LocalLine:
         return NumberedTurn(self, number)
 
     async def wait_for(self, number: int) -> None:
-        """Wait until turn ``number`` is served."""
-        if self._serving != number:
+        """Wait until turn ``number`` is served; raise ``TurnsAborted`` if it never will be."""
+        if self._serving != number and not self._aborted:
             waiter = asyncio.get_running_loop().create_future()
             self._waiting[number] = waiter
             await waiter
+        if self._aborted:
+            raise TurnsAborted
 
     def serve(self, number: int) -> None:
         """Serve turn ``number`` next, waking it if it waits."""
@@ -88,6 +103,14 @@ class LocalLine:
         waiter = self._waiting.pop(number, None)
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
+
+    def abort(self) -> None:
+        """Serve no more turns: wake every waiting one to raise ``TurnsAborted``."""
+        self._aborted = True
+        for waiter in self._waiting.values():
+            if not waiter.done():
+                waiter.set_result(None)
+        self._waiting.clear()
 
 
 class SharedLine:
@@ -108,15 +131,28 @@ class SharedLine:
         return NumberedTurn(self, number)
 
     async def wait_for(self, number: int) -> None:
-        """Block until turn ``number`` is served."""
+        """Block until turn ``number`` is served; raise ``TurnsAborted`` if it never will be."""
         with self._changed:
-            self._changed.wait_for(lambda: self._serving.value == number)
+            self._changed.wait_for(lambda: self._serving.value in (number, _ABORTED))
+            if self._serving.value == _ABORTED:
+                raise TurnsAborted
 
     def serve(self, number: int) -> None:
-        """Serve turn ``number`` next and wake the waiting processes."""
+        """Serve turn ``number`` next and wake the waiting processes (unless aborted)."""
         with self._changed:
-            self._serving.value = number
+            if self._serving.value != _ABORTED:
+                self._serving.value = number
+                self._changed.notify_all()
+
+    def abort(self) -> None:
+        """Serve no more turns: wake every waiting one to raise ``TurnsAborted``."""
+        with self._changed:
+            self._serving.value = _ABORTED
             self._changed.notify_all()
 
 
-__all__ = ["LocalLine", "NumberedTurn", "SharedLine", "Turn"]
+_ABORTED = -1
+"""What ``SharedLine`` serves once aborted (turns are numbered from 0)."""
+
+
+__all__ = ["LocalLine", "NumberedTurn", "SharedLine", "Turn", "TurnsAborted"]

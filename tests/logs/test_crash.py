@@ -12,6 +12,7 @@ from pathlib import Path
 
 import psutil
 import psycopg
+import pytest
 
 from cli.importer import BATCH_MATCHES
 from tests.logs.support import cli, simulated
@@ -82,4 +83,41 @@ class TestKilledImport:
         assert [] == alive
         stored = stored_streams(database_url)
         assert len(stored) < len(announced), "killed before the end of the file"
+        assert {s: announced[s] for s in stored} == stored
+
+
+class TestInterruptedImport:
+    @pytest.mark.parametrize("jobs", ["1", "2"])
+    def test_ctrl_c_stops_soon_and_says_what_was_done(
+        self, database_url: str, tmp_path: Path, jobs: str
+    ) -> None:
+        path = tmp_path / "many.jsonl"
+        body = simulated(path, "kozel", "default", matches=8 * BATCH_MATCHES, seed=6)
+        announced = {
+            f"kozel-{h['match']}": h["events"]
+            for h in map(json.loads, body.splitlines())
+            if "matchlog" in h
+        }
+        proc = psutil.Popen(
+            [sys.executable, "-m", "cli.main", "import", "-q", "--jobs", jobs, str(path)],
+            cwd=ROOT,
+            env={**os.environ, "MATCHLOG_DATABASE_URL": database_url},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # its own process group, as a terminal's job is
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(stored_streams(database_url)) < 3:
+            time.sleep(0.02)
+        family = [proc, *proc.children(recursive=True)]
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends: to the whole group
+        _, err = proc.communicate(timeout=30)
+        assert 130 == proc.returncode, err
+        assert err.startswith("interrupted: "), err
+        assert "Traceback" not in err
+        _, alive = psutil.wait_procs(family, timeout=30)
+        assert [] == alive
+        stored = stored_streams(database_url)
+        assert len(stored) < len(announced), "interrupted before the end of the file"
         assert {s: announced[s] for s in stored} == stored

@@ -6,7 +6,9 @@ import asyncio
 import multiprocessing
 from typing import Any
 
-from store.turns import LocalLine, NumberedTurn, SharedLine
+import pytest
+
+from store.turns import LocalLine, NumberedTurn, SharedLine, TurnsAborted
 
 
 async def _take(turn: NumberedTurn, number: int, taken: list[int]) -> None:
@@ -57,11 +59,13 @@ class TestLocalLine:
         assert asyncio.run(main())
 
 
-def _worker(line: SharedLine, number: int, taken: Any) -> None:
+def _worker(line: SharedLine, number: int, order: Any, taken: Any) -> None:
     async def main() -> None:
         turn = line.turn(number)
         await turn.acquire()
-        taken.put(number)
+        # Shared memory is written at once (a queue's feeder thread might lag behind).
+        order[taken.value] = number
+        taken.value += 1
         turn.release()
 
     asyncio.run(main())
@@ -70,12 +74,54 @@ def _worker(line: SharedLine, number: int, taken: Any) -> None:
 class TestSharedLine:
     def test_processes_take_their_turns_in_order(self) -> None:
         context = multiprocessing.get_context("spawn")
-        line, taken = SharedLine(context), context.Queue()
-        workers = [context.Process(target=_worker, args=(line, n, taken)) for n in (2, 0, 3, 1)]
+        line = SharedLine(context)
+        order, taken = context.Array("i", [-1] * 4, lock=False), context.Value("i", 0, lock=False)
+        workers = [
+            context.Process(target=_worker, args=(line, n, order, taken)) for n in (2, 0, 3, 1)
+        ]
         for worker in workers:
             worker.start()
+        for worker in workers:
+            worker.join(timeout=60)
+        assert [0, 1, 2, 3] == list(order)
+
+
+class TestAbort:
+    def test_waiting_and_later_turns_are_refused(self) -> None:
+        async def main() -> tuple[bool, bool]:
+            line = LocalLine()
+            waiting = asyncio.ensure_future(line.turn(2).acquire())
+            await asyncio.sleep(0)
+            line.abort()
+            with pytest.raises(TurnsAborted):
+                await waiting
+            with pytest.raises(TurnsAborted):
+                await line.turn(0).acquire()
+            await line.turn(3).close()  # nothing to give back: returns at once
+            return True, waiting.done()
+
+        assert (True, True) == asyncio.run(main())
+
+    def test_a_shared_line_wakes_its_waiting_processes(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        line, outcomes = SharedLine(context), context.Queue()
+        worker = context.Process(target=_wait_for_turn, args=(line, 1, outcomes))
+        worker.start()
         try:
-            assert [0, 1, 2, 3] == [taken.get(timeout=60) for _ in workers]
+            assert "waiting" == outcomes.get(timeout=60)
+            line.abort()
+            assert "aborted" == outcomes.get(timeout=60)
         finally:
-            for worker in workers:
-                worker.join(timeout=60)
+            worker.join(timeout=60)
+
+
+def _wait_for_turn(line: SharedLine, number: int, outcomes: Any) -> None:
+    async def main() -> None:
+        outcomes.put("waiting")
+        try:
+            await line.turn(number).acquire()
+            outcomes.put("served")
+        except TurnsAborted:
+            outcomes.put("aborted")
+
+    asyncio.run(main())
