@@ -344,7 +344,7 @@ class Importer:
 
         One outcome per match, in order. A refused match leaves the others be: the
         recorder records each on its own when the database refuses the batch. The
-        batch appends in ``turn`` (store/turns.py), which it gives back whatever
+        batch takes its place in ``turn`` (store/turns.py), which it gives back whatever
         happens, so batches in flight are recorded in the order of their turns.
         """
         try:
@@ -644,7 +644,7 @@ def run_import(
 
     With ``jobs`` above 1, batches of matches are checked and recorded by that many
     worker processes (each with its own recorder), while this process reads the
-    input; the batches still append in input order (their turns: store/turns.py),
+    input; the batches still land in input order (their turns: store/turns.py),
     and results are reported in it. The workers start before the event loop does
     (see ``_Workers``), so call this outside one.
     """
@@ -856,7 +856,7 @@ class _InFlight(ABC):
 
     @abstractmethod
     async def abort(self) -> None:
-        """Give up: no batch waits for its turn any longer, the one appending ends whole."""
+        """Give up: no batch waits for its turn any longer; those appending end whole."""
 
     async def submit(self, item: _Item, shown: str) -> list[tuple[Outcome, str]]:
         """Add one item; return the outcomes finished meanwhile, in input order."""

@@ -305,6 +305,17 @@ _APPEND_BATCH_SQL: Final = (
 )
 
 
+async def claim_position(conn: psycopg.AsyncConnection[Any]) -> None:
+    """Fix now where the open transaction's events will fall in the global order.
+
+    Positions come from the transaction's id, which PostgreSQL assigns at the first
+    write; this assigns it at once, with a query that costs a round trip. Writers
+    that take turns to keep an order (store/turns.py) then hold a turn only that
+    long, not for their whole append.
+    """
+    await conn.execute("SELECT pg_current_xact_id()")
+
+
 async def append_batch(
     conn: psycopg.AsyncConnection[Any],
     appends: Sequence[tuple[str, Sequence[NewEvent], int | None]],

@@ -47,6 +47,7 @@ from store.events import (
     VersionConflictError,
     append,
     append_batch,
+    claim_position,
     read_stream,
 )
 from store.turns import Turn
@@ -280,11 +281,13 @@ class Recorder:
 
         New streams (``expected_version`` 0, not cached) are decided before the
         transaction opens, so batches in flight overlap their deciding with each
-        other's writing. ``turn`` (store/turns.py) orders them: it is taken just
-        before the append and given back once the append has run (a refused batch's
-        requests, recorded one by one, keep it till the last), so batches holding
-        the turns of one line are recorded in the turns' order, as an import's are
-        in its input order.
+        other's writing. ``turn`` (store/turns.py) orders them: it is taken before
+        the transaction begins and given back as soon as the transaction's place in
+        the global order is fixed (``claim_position``), so batches holding the turns
+        of one line append side by side yet land in the turns' order, as an
+        import's do in its input order. The one exception: when the database
+        refuses a batch, its requests are recorded one by one after it, so they land
+        after the batches that claimed their place meanwhile.
         """
         if len({request.stream for request in requests}) < len(requests):
             # A later request of a stream must be decided against the earlier one's
@@ -307,14 +310,14 @@ class Recorder:
                     early[index] = await self._decide(None, request)
                 except DomainError as e:
                     outcomes[index] = e
-        # A transaction's first write fixes its events' positions: from here until
-        # the append has run, the batch holds its turn.
-        appended = None
+        # A transaction's id fixes its events' positions: the batch holds its turn
+        # until its transaction has claimed one.
+        positioned = None
         if turn is not None:
             await turn.acquire()
-            appended = turn.release
+            positioned = turn.release
         try:
-            refused = await self._write(requests, early, outcomes, after_append, appended)
+            refused = await self._write(requests, early, outcomes, after_append, positioned)
             if refused is not None and len(refused) > 1:
                 # The batch's append was refused: record each decided request alone
                 # (deciding it again: nothing of the batch was stored or cached).
@@ -323,8 +326,8 @@ class Recorder:
                     await self._write([requests[index]], {}, single, after_append, None)
                     outcomes[index] = single[0]
         finally:
-            if appended is not None:
-                appended()
+            if positioned is not None:
+                positioned()
         return _finished(outcomes)
 
     async def _write(
@@ -333,18 +336,22 @@ class Recorder:
         early: Mapping[int, _Decided],
         outcomes: list[Recorded | DomainError | None],
         after_append: AfterBatch | None,
-        appended: Callable[[], None] | None,
+        positioned: Callable[[], None] | None,
     ) -> list[int] | None:
         """Decide what is left, append, project and commit; fill ``outcomes``.
 
-        ``appended`` is called once the append has run. Returns ``None`` when the
-        transaction committed, or the indexes of the requests whose batch the
-        database refused (one: its error is its outcome).
+        With ``positioned``, the transaction first claims its place in the global
+        order, then calls it. Returns ``None`` when the transaction committed, or
+        the indexes of the requests whose batch the database refused (one: its
+        error is its outcome).
         """
         decided: list[tuple[int, _Decided]] = []
         async with self._pool.connection() as conn:
             try:
                 async with conn.transaction():
+                    if positioned is not None:
+                        await claim_position(conn)
+                        positioned()
                     for index, request in enumerate(requests):
                         if index in early:
                             decided.append((index, early[index]))
@@ -357,8 +364,6 @@ class Recorder:
                         results = await self._append(conn, requests, decided)
                     except ConflictError as e:
                         raise _AppendRefused(e) from e  # rolls the transaction back
-                    if appended is not None:
-                        appended()
                     done = [
                         Recorded(
                             requests[index].stream,

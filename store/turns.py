@@ -1,11 +1,12 @@
-"""Turns: batches that append one after another in the order they were numbered.
+"""Turns: batches that take their place in the global order as they were numbered.
 
-An event's global position comes from its transaction's id, which PostgreSQL assigns
-at the transaction's first write (docs/event-store.md). So batches written
-concurrently (an import keeps two in flight, or one per worker process) land in
-input order only if each one's append waits for the append of the batch before it.
-A batch holds a ``Turn`` (numbered 0, 1, 2, ... by whoever hands out the batches)
-and the recorder takes it just before appending and gives it back just after.
+An event's global position comes from its transaction's id (docs/event-store.md).
+So batches written concurrently (an import keeps two in flight, or one per worker
+process) land in input order only if each one's transaction gets its id after the
+batch before it got its own. A batch holds a ``Turn`` (numbered 0, 1, 2, ... by
+whoever hands out the batches); the recorder takes it before the batch's
+transaction begins, claims the transaction's id (``claim_position``) and gives the
+turn back, so the appends themselves run side by side.
 
 ``LocalLine`` serves turns to coroutines of one event loop; ``SharedLine`` to worker
 processes (it is built before they start, and handed to them). A line whose work is
@@ -24,17 +25,17 @@ class TurnsAborted(Exception):
 
 
 class Turn(Protocol):
-    """A batch's place in a line of appends."""
+    """A batch's place in a line of writers."""
 
     async def acquire(self) -> None:
         """Wait until every earlier turn has been given back."""
 
     def release(self) -> None:
-        """Give the turn back: the next one may append. Giving it back twice is harmless."""
+        """Give the turn back: the next one may go. Giving it back twice is harmless."""
 
 
 class _Line(Protocol):
-    """Where turns wait: ``serving`` is the number of the turn that may append."""
+    """Where turns wait: ``serving`` is the number of the turn that may go."""
 
     async def wait_for(self, number: int) -> None: ...
 
@@ -56,7 +57,7 @@ class NumberedTurn:
         await self._line.wait_for(self._number)
 
     def release(self) -> None:
-        """Let the next turn append."""
+        """Let the next turn go."""
         if not self._released:
             self._released = True
             self._line.serve(self._number + 1)

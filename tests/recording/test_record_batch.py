@@ -149,22 +149,6 @@ class TestTurns:
         positions = {s: first_position(database_url, s) for s in ("t0", "t1a", "t1b")}
         assert positions["t0"] < positions["t1a"] < positions["t1b"]
 
-    def test_a_refused_batch_keeps_its_turn_till_the_last_request(self, database_url: str) -> None:
-        """Its requests, recorded one by one, all come before the next turn's."""
-        with_recorder(database_url, lambda r: r.record_batch([create("cuttle-x")]))
-
-        async def both(recorder: Recorder) -> None:
-            line = LocalLine()
-            refused = [create("cuttle-r1"), create("cuttle-x"), create("cuttle-r2")]
-            await asyncio.gather(
-                recorder.record_batch(refused, turn=line.turn(0)),
-                recorder.record_batch([create("cuttle-n")], turn=line.turn(1)),
-            )
-
-        with_recorder(database_url, both)
-        positions = {s: first_position(database_url, s) for s in ("r1", "r2", "n")}
-        assert positions["r1"] < positions["r2"] < positions["n"]
-
 
 def first_position(url: str, name: str) -> int:
     async def main() -> int:

@@ -24,6 +24,7 @@ from store.events import (
     append,
     canonical_event,
     canonical_json,
+    claim_position,
     event_hash,
     read_all,
     read_stream,
@@ -96,6 +97,25 @@ class TestAppend:
         b = run(committed_append(database_url, "kozel-b", [move()], 0))
         positions = a.positions + b.positions
         assert sorted(set(positions)) == list(positions)
+
+    def test_a_claimed_position_comes_before_a_later_append(self, database_url: str) -> None:
+        """claim_position fixes a transaction's place: another appending and committing
+        in the meantime still lands after it."""
+
+        async def body() -> tuple[Any, Any]:
+            async with (
+                await psycopg.AsyncConnection.connect(database_url) as first,
+                await psycopg.AsyncConnection.connect(database_url) as second,
+            ):
+                await claim_position(first)
+                later = await append(second, "kozel-later", [move()], 0)
+                await second.commit()
+                claimed = await append(first, "cuttle-claimed", [move(), move()], 0)
+                await first.commit()
+                return claimed, later
+
+        claimed, later = run(body())
+        assert max(claimed.positions) < min(later.positions)
 
     def test_works_inside_the_callers_transaction(self, database_url: str) -> None:
         async def body(conn: Conn) -> list[Any]:
