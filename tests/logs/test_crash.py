@@ -1,4 +1,4 @@
-"""A kill -9 in the middle of an import leaves only whole matches."""
+"""A kill -9 or a Ctrl-C in the middle of an import leaves only whole matches."""
 
 from __future__ import annotations
 
@@ -26,31 +26,51 @@ def stored_streams(database_url: str) -> dict[str, int]:
     return {stream: int(version) for stream, version in rows}
 
 
+def many_matches(path: Path, seed: int) -> dict[str, int]:
+    """Write several batches' worth of matches (one transaction each), so a stop lands
+    between two; return each match's stream and event count, as their headers say."""
+    body = simulated(path, "kozel", "default", matches=8 * BATCH_MATCHES, seed=seed)
+    return {
+        f"kozel-{h['match']}": h["events"]
+        for h in map(json.loads, body.splitlines())
+        if "matchlog" in h
+    }
+
+
+def start_import(database_url: str, path: Path, *args: str) -> psutil.Popen:
+    """Start ``matchlog import -q ARGS PATH`` in its own process group, as a terminal's
+    job is; return once it has recorded a few matches."""
+    proc = psutil.Popen(
+        [sys.executable, "-m", "cli.main", "import", "-q", *args, str(path)],
+        cwd=ROOT,
+        env={**os.environ, "MATCHLOG_DATABASE_URL": database_url},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(stored_streams(database_url)) < 3:
+        time.sleep(0.02)
+    return proc
+
+
+def assert_whole(database_url: str, announced: dict[str, int]) -> dict[str, int]:
+    """Check that some matches, not all, are stored, each whole; return them."""
+    stored = stored_streams(database_url)
+    assert 3 <= len(stored) < len(announced), "stopped before the end of the file"
+    assert {s: announced[s] for s in stored} == stored
+    return stored
+
+
 class TestKilledImport:
     def test_kill_9_leaves_only_whole_matches(self, database_url: str, tmp_path: Path) -> None:
         path = tmp_path / "many.jsonl"
-        # Several batches (one transaction each), so the kill lands between two.
-        body = simulated(path, "kozel", "default", matches=6 * BATCH_MATCHES, seed=4)
-        announced = {
-            f"kozel-{h['match']}": h["events"]
-            for h in map(json.loads, body.splitlines())
-            if "matchlog" in h
-        }
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "import", "-q", str(path)],
-            cwd=ROOT,
-            env={**os.environ, "MATCHLOG_DATABASE_URL": database_url},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and len(stored_streams(database_url)) < 3:
-            time.sleep(0.02)
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-        stored = stored_streams(database_url)
-        assert 3 <= len(stored) < len(announced), "killed before the end of the file"
-        assert {s: announced[s] for s in stored} == stored
+        announced = many_matches(path, seed=4)
+        proc = start_import(database_url, path)
+        proc.kill()
+        proc.communicate()
+        stored = assert_whole(database_url, announced)
         code, _, err = cli(database_url, "import", str(path))
         assert 0 == code, err
         assert f"{len(stored)} already recorded" in err
@@ -59,31 +79,15 @@ class TestKilledImport:
     def test_workers_end_with_a_killed_import(self, database_url: str, tmp_path: Path) -> None:
         """They would otherwise wait for work for ever; what they recorded is whole."""
         path = tmp_path / "many.jsonl"
-        body = simulated(path, "kozel", "default", matches=6 * BATCH_MATCHES, seed=5)
-        announced = {
-            f"kozel-{h['match']}": h["events"]
-            for h in map(json.loads, body.splitlines())
-            if "matchlog" in h
-        }
-        proc = psutil.Popen(
-            [sys.executable, "-m", "cli.main", "import", "-q", "--jobs", "2", str(path)],
-            cwd=ROOT,
-            env={**os.environ, "MATCHLOG_DATABASE_URL": database_url},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and len(stored_streams(database_url)) < 3:
-            time.sleep(0.02)
+        announced = many_matches(path, seed=5)
+        proc = start_import(database_url, path, "--jobs", "2")
         workers = proc.children(recursive=True)
         assert workers, "the import runs its workers"
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
+        proc.kill()
+        proc.communicate()
         _, alive = psutil.wait_procs(workers, timeout=30)
         assert [] == alive
-        stored = stored_streams(database_url)
-        assert len(stored) < len(announced), "killed before the end of the file"
-        assert {s: announced[s] for s in stored} == stored
+        assert_whole(database_url, announced)
 
 
 class TestInterruptedImport:
@@ -92,24 +96,8 @@ class TestInterruptedImport:
         self, database_url: str, tmp_path: Path, jobs: str
     ) -> None:
         path = tmp_path / "many.jsonl"
-        body = simulated(path, "kozel", "default", matches=8 * BATCH_MATCHES, seed=6)
-        announced = {
-            f"kozel-{h['match']}": h["events"]
-            for h in map(json.loads, body.splitlines())
-            if "matchlog" in h
-        }
-        proc = psutil.Popen(
-            [sys.executable, "-m", "cli.main", "import", "-q", "--jobs", jobs, str(path)],
-            cwd=ROOT,
-            env={**os.environ, "MATCHLOG_DATABASE_URL": database_url},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,  # its own process group, as a terminal's job is
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and len(stored_streams(database_url)) < 3:
-            time.sleep(0.02)
+        announced = many_matches(path, seed=6)
+        proc = start_import(database_url, path, "--jobs", jobs)
         family = [proc, *proc.children(recursive=True)]
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends: to the whole group
         _, err = proc.communicate(timeout=30)
@@ -118,6 +106,4 @@ class TestInterruptedImport:
         assert "Traceback" not in err
         _, alive = psutil.wait_procs(family, timeout=30)
         assert [] == alive
-        stored = stored_streams(database_url)
-        assert len(stored) < len(announced), "interrupted before the end of the file"
-        assert {s: announced[s] for s in stored} == stored
+        assert_whole(database_url, announced)
