@@ -39,7 +39,8 @@ def many_matches(path: Path, seed: int) -> dict[str, int]:
 
 def start_import(database_url: str, path: Path, *args: str) -> psutil.Popen:
     """Start ``matchlog import -q ARGS PATH`` in its own process group, as a terminal's
-    job is; return once it has recorded a few matches."""
+    job is, with Ctrl-C's signal handled as a terminal leaves it (a test run in the
+    background inherits it ignored); return once it has recorded a few matches."""
     proc = psutil.Popen(
         [sys.executable, "-m", "cli.main", "import", "-q", *args, str(path)],
         cwd=ROOT,
@@ -48,11 +49,16 @@ def start_import(database_url: str, path: Path, *args: str) -> psutil.Popen:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=_default_sigint,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(stored_streams(database_url)) < 3:
         time.sleep(0.02)
     return proc
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def assert_whole(database_url: str, announced: dict[str, int]) -> dict[str, int]:
