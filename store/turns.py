@@ -28,7 +28,11 @@ class Turn(Protocol):
     """A batch's place in a line of writers."""
 
     async def acquire(self) -> None:
-        """Wait until every earlier turn has been given back."""
+        """Wait until every earlier turn has been given back.
+
+        Raises:
+            TurnsAborted: the line was aborted; this turn will never come.
+        """
 
     def release(self) -> None:
         """Give the turn back: the next one may go. Giving it back twice is harmless."""
