@@ -344,18 +344,10 @@ class Importer:
 
         One outcome per match, in order. A refused match leaves the others be: the
         recorder records each on its own when the database refuses the batch. The
-        batch takes its place in ``turn`` (store/turns.py), which it gives back whatever
-        happens, so batches in flight are recorded in the order of their turns.
+        batch takes its place in ``turn`` (store/turns.py), so batches in flight are
+        recorded in the order of their turns; the caller closes the turn when the
+        batch is done, whatever became of it.
         """
-        try:
-            return await self._import_batch(logs, turn)
-        finally:
-            if turn is not None:
-                await turn.close()
-
-    async def _import_batch(
-        self, logs: Sequence[MatchLog], turn: NumberedTurn | None
-    ) -> list[Outcome]:
         prepared = [await self._prepare(log) for log in logs]
         pending = [p for p in prepared if isinstance(p, _Pending)]
         if not pending:
@@ -946,7 +938,6 @@ class _Workers(_InFlight):
         super().__init__(limit=2 * jobs)
         context = _worker_context()
         self._line = SharedLine(context)
-        self._aborted = False
         self._executor = ProcessPoolExecutor(
             jobs,
             mp_context=context,
@@ -965,12 +956,15 @@ class _Workers(_InFlight):
         return loop.run_in_executor(self._executor, _import_in_worker, items, number)
 
     async def abort(self) -> None:
-        self._aborted = True
         self._line.abort()
 
     def shutdown(self) -> None:
-        """Stop the worker processes once their work is done (aborted: dropping the rest)."""
-        self._executor.shutdown(cancel_futures=self._aborted)
+        """Stop the worker processes once the batches they run are done.
+
+        Batches no worker has started are dropped: after a clean finish there are
+        none, and after an abort they would only meet an aborted line.
+        """
+        self._executor.shutdown(cancel_futures=True)
 
 
 AUTO_JOBS_BYTES = 4 * 1024 * 1024
@@ -992,8 +986,9 @@ def default_jobs(paths: Sequence[str]) -> int:
     """
     total = 0
     for name in iter_paths(paths):
-        with contextlib.suppress(OSError):
-            total += 0 if name == "-" else Path(name).stat().st_size
+        if name != "-":
+            with contextlib.suppress(OSError):
+                total += Path(name).stat().st_size
     if total < AUTO_JOBS_BYTES:
         return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
