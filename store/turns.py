@@ -17,6 +17,7 @@ its turn back, so every turn waiting or yet to wait raises ``TurnsAborted`` inst
 from __future__ import annotations
 
 import asyncio
+from abc import ABC, abstractmethod
 from typing import Any, Protocol
 
 
@@ -38,14 +39,24 @@ class Turn(Protocol):
         """Give the turn back: the next one may go. Giving it back twice is harmless."""
 
 
-class _Line(Protocol):
-    """Where turns wait: ``serving`` is the number of the turn that may go."""
+class _Line(ABC):
+    """Where turns wait; a line serves one number at a time, from 0 up."""
 
-    async def wait_for(self, number: int) -> None: ...
+    def turn(self, number: int) -> NumberedTurn:
+        """Return turn ``number`` (each number once, from 0 up)."""
+        return NumberedTurn(self, number)
 
-    def serve(self, number: int) -> None: ...
+    @abstractmethod
+    async def wait_for(self, number: int) -> None:
+        """Wait until turn ``number`` is served; raise ``TurnsAborted`` if it never will be."""
 
-    def abort(self) -> None: ...
+    @abstractmethod
+    def serve(self, number: int) -> None:
+        """Serve turn ``number`` next, waking it if it waits (unless the line is aborted)."""
+
+    @abstractmethod
+    def abort(self) -> None:
+        """Serve no more turns: wake every waiting one to raise ``TurnsAborted``."""
 
 
 class NumberedTurn:
@@ -81,17 +92,13 @@ class NumberedTurn:
             self.release()
 
 
-class LocalLine:
+class LocalLine(_Line):
     """A line for batches that are coroutines of one event loop."""
 
     def __init__(self) -> None:
         self._serving = 0
         self._aborted = False
         self._waiting: dict[int, asyncio.Future[None]] = {}
-
-    def turn(self, number: int) -> NumberedTurn:
-        """Return turn ``number`` (each number once, from 0 up)."""
-        return NumberedTurn(self, number)
 
     async def wait_for(self, number: int) -> None:
         """Wait until turn ``number`` is served; raise ``TurnsAborted`` if it never will be."""
@@ -118,7 +125,7 @@ class LocalLine:
         self._waiting.clear()
 
 
-class SharedLine:
+class SharedLine(_Line):
     """A line for batches run by worker processes: a shared counter and condition.
 
     Build it with the workers' multiprocessing context before they start, and pass it
@@ -130,10 +137,6 @@ class SharedLine:
     def __init__(self, context: Any) -> None:
         self._serving = context.Value("q", 0, lock=False)
         self._changed = context.Condition()
-
-    def turn(self, number: int) -> NumberedTurn:
-        """Return turn ``number`` (each number once, from 0 up)."""
-        return NumberedTurn(self, number)
 
     async def wait_for(self, number: int) -> None:
         """Block until turn ``number`` is served; raise ``TurnsAborted`` if it never will be."""
