@@ -3,7 +3,7 @@
 Loading the commands creates a few hundred thousand objects (modules, classes,
 pydantic and Typer models) and no garbage; at CPython's default thresholds the
 cyclic collector ran again and again over them meanwhile, for about a fifth of
-start-up (docs/benchmarks.md, "Start-up"). What was loaded is then frozen, so later
+start-up (docs/benchmarks.md, Import, "Now"). What was loaded is then frozen, so later
 collections skip it (and forked ``--jobs`` workers leave those pages shared).
 """
 

@@ -298,13 +298,6 @@ async def append(
     return _append_result(stream, events, await cur.fetchall())
 
 
-_APPEND_BATCH_SQL: Final = (
-    "SELECT global_position, version, recorded_at, hash, metadata FROM events_append_batch("
-    "%s::text[], %s::bigint[], %s::int[], %s::uuid[], %s::text[], %s::text[], %s::jsonb[], "
-    "%b::timestamptz[])"
-)
-
-
 async def claim_position(conn: psycopg.AsyncConnection[Any]) -> None:
     """Fix now where the open transaction's events will fall in the global order.
 
@@ -314,6 +307,13 @@ async def claim_position(conn: psycopg.AsyncConnection[Any]) -> None:
     long, not for their whole append.
     """
     await conn.execute("SELECT pg_current_xact_id()")
+
+
+_APPEND_BATCH_SQL: Final = (
+    "SELECT global_position, version, recorded_at, hash, metadata FROM events_append_batch("
+    "%s::text[], %s::bigint[], %s::int[], %s::uuid[], %s::text[], %s::text[], %s::jsonb[], "
+    "%b::timestamptz[])"
+)
 
 
 async def append_batch(
