@@ -45,7 +45,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
-import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -125,13 +124,12 @@ def fresh_url(admin_url: str, tree: Path = ROOT) -> str:
     """Return the URL of a new database for one run, migrated by ``tree``'s migrations."""
     if tree == ROOT:
         return with_database(admin_url, fresh_database(admin_url, "bench_import"))
-    name = f"bench_import_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = with_database(admin_url, name)
-    migrate = f"from store import migrate; migrate.upgrade({url!r})"
-    subprocess.run([sys.executable, "-c", migrate], cwd=tree, check=True)
-    return url
+
+    def upgrade(url: str) -> None:
+        migrate = f"from store import migrate; migrate.upgrade({url!r})"
+        subprocess.run([sys.executable, "-c", migrate], cwd=tree, check=True)
+
+    return with_database(admin_url, fresh_database(admin_url, "bench_import", upgrade))
 
 
 def server_cpu(pgdata: Path | None) -> float:

@@ -6,6 +6,7 @@ import atexit
 import shutil
 import tempfile
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
@@ -14,12 +15,19 @@ from store import migrate
 from store.database import with_database
 
 
-def fresh_database(admin_url: str, prefix: str = "matchlog_bench") -> str:
-    """Create a database on ``admin_url``'s server and migrate it; return its name."""
+def fresh_database(
+    admin_url: str,
+    prefix: str = "matchlog_bench",
+    upgrade: Callable[[str], None] = migrate.upgrade,
+) -> str:
+    """Create a database on ``admin_url``'s server and migrate it; return its name.
+
+    ``upgrade`` migrates the new database's URL to head (another tree's code may).
+    """
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
-    migrate.upgrade(with_database(admin_url, name))
+    upgrade(with_database(admin_url, name))
     return name
 
 
