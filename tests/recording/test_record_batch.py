@@ -12,6 +12,7 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from domain.errors import DomainError
+from domain.events import RecordedEvent
 from domain.stream import CreateMatch, MatchConfig, Play
 from store.events import VersionConflictError, read_stream
 from store.recorder import (
@@ -40,12 +41,16 @@ def with_recorder(
     return asyncio.run(main())
 
 
-def versions(url: str, stream: str) -> list[int]:
-    async def main() -> list[int]:
+def recorded(url: str, stream: str) -> list[RecordedEvent]:
+    async def main() -> list[RecordedEvent]:
         async with await psycopg.AsyncConnection.connect(url) as conn:
-            return [e.version for e in await read_stream(conn, stream)]
+            return await read_stream(conn, stream)
 
     return asyncio.run(main())
+
+
+def versions(url: str, stream: str) -> list[int]:
+    return [e.version for e in recorded(url, stream)]
 
 
 def create(stream: str) -> Request:
@@ -146,13 +151,6 @@ class TestTurns:
             await later
 
         with_recorder(database_url, both)
-        positions = {s: first_position(database_url, s) for s in ("t0", "t1a", "t1b")}
-        assert positions["t0"] < positions["t1a"] < positions["t1b"]
-
-
-def first_position(url: str, name: str) -> int:
-    async def main() -> int:
-        async with await psycopg.AsyncConnection.connect(url) as conn:
-            return (await read_stream(conn, f"cuttle-{name}"))[0].global_position
-
-    return asyncio.run(main())
+        first = {s: recorded(database_url, f"cuttle-{s}")[0] for s in ("t0", "t1a", "t1b")}
+        assert first["t0"].global_position < first["t1a"].global_position
+        assert first["t1a"].global_position < first["t1b"].global_position
