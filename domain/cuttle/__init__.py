@@ -1,4 +1,4 @@
-"""Cuttle: classic, standard and cutthroat as parameters of one engine (rules/cuttle.md)."""
+"""Cuttle: classic, standard and cutthroat, one engine (rules: docs/rules/cuttle.md)."""
 
 from domain.cuttle.moves import Move
 from domain.cuttle.outcome import Outcome, Termination, Variant

@@ -56,7 +56,7 @@ _CUTTHROAT = Variant.CUTTHROAT
 _STANDARD = Variant.STANDARD
 
 RULES_VERSION = 1
-"""Version of the rules this engine decides (rules/cuttle.md with rulings 1-40).
+"""Version of the rules this engine decides (docs/rules/cuttle.md with rulings 1-40).
 
 The recorder stores it with a round's set-up, so that a later change of rules can
 replay old rounds under their own version.

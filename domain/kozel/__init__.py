@@ -1,4 +1,4 @@
-"""Kozel: the four-player partnership game to 12 loss points (rules: kozel.md).
+"""Kozel: the four-player partnership game to 12 loss points (rules: docs/rules/kozel.md).
 
 The engine is a decider over ``Position`` values: ``initial_position(setup)``,
 ``decide(position, command) -> events``, ``evolve(position, event)`` (``step`` does
