@@ -15,10 +15,10 @@ from rich.console import Console
 from rich.table import Table
 
 from api.match_schemas import MatchSummaryOut
-from api.settings import Settings
 from cli.errors import friendly_errors
 from projections.matches import list_matches
-from store.database import resolve_database_url
+from service.settings import Settings
+from service.wiring import configured_url
 
 
 class Format(StrEnum):
@@ -96,7 +96,7 @@ def matches(
 ) -> None:
     """List matches, newest first, with the same filters as ``GET /matches``."""
     with friendly_errors():
-        url = resolve_database_url(Settings().database_url, Settings().data_dir)
+        url = configured_url(Settings())
         filters = {
             "competition_id": competition,
             "player_id": player,

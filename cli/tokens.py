@@ -16,12 +16,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from api.settings import Settings
 from cli.errors import friendly_errors
 from domain.errors import DomainError, MalformedError
+from service.settings import Settings
+from service.wiring import configured_url
 from store import accounts
 from store.accounts import Role, Token
-from store.database import resolve_database_url
 
 T = TypeVar("T")
 
@@ -31,7 +31,7 @@ app = typer.Typer(help="Manage the API's bearer tokens.", no_args_is_help=True)
 def _run(work: Callable[[psycopg.AsyncConnection[tuple[object, ...]]], Awaitable[T]]) -> T:
     """Run ``work`` on one connection to the configured database and commit."""
     settings = Settings()
-    url = resolve_database_url(settings.database_url, settings.data_dir)
+    url = configured_url(settings)
 
     async def main() -> T:
         async with await psycopg.AsyncConnection.connect(url) as conn:
