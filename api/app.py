@@ -20,14 +20,12 @@ from api.matches import MatchController
 from api.players import PlayerController
 from api.problems import problem_details_plugin
 from api.replays import ReplayController
-from api.settings import Settings
 from api.standings import StandingsController
 from api.tokens import TokenController
 from api.viewer import ViewerController, static_files
-from projections.rebuild import INLINE_PROJECTORS
 from projections.replay import ReplayCache
-from store.database import resolve_database_url
-from store.events import Notifier
+from service.settings import Settings
+from service.wiring import serving
 from store.recorder import Recorder
 
 
@@ -36,22 +34,11 @@ def create_app(settings: Settings) -> Litestar:
 
     @asynccontextmanager
     async def database(app: Litestar) -> AsyncIterator[None]:
-        url = resolve_database_url(settings.database_url, settings.data_dir)
-        pool = AsyncConnectionPool(
-            url,
-            min_size=settings.pool_min_size,
-            max_size=settings.pool_max_size,
-            open=False,
-        )
-        await pool.open(wait=True, timeout=30)
-        app.state.pool = pool
-        app.state.replays = ReplayCache()
-        try:
-            async with Notifier(url) as notifier:
-                app.state.recorder = Recorder(pool, projectors=INLINE_PROJECTORS, notifier=notifier)
-                yield
-        finally:
-            await pool.close()
+        async with serving(settings) as (pool, recorder):
+            app.state.pool = pool
+            app.state.replays = ReplayCache()
+            app.state.recorder = recorder
+            yield
 
     def provide_pool(state: State) -> AsyncConnectionPool:
         pool: AsyncConnectionPool = state.pool

@@ -9,6 +9,7 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from domain.events import RecordedEvent
+from projections.matches import match_summary
 
 Dealing = Literal["server", "scorer", "physical"]
 
@@ -248,7 +249,7 @@ class MatchSummaryOut(BaseModel):
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> MatchSummaryOut:
         """Return the listing entry of a ``matches`` row."""
-        return cls(**{name: row[name] for name in cls.model_fields})
+        return cls(**match_summary(row))
 
 
 class MatchPage(BaseModel):

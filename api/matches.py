@@ -49,8 +49,6 @@ from api.problems import validation_failed
 from api.schemas import link_to_next, problem_responses
 from domain.errors import (
     ForbiddenError,
-    InvalidSetupError,
-    MalformedError,
     NotFoundError,
     PreconditionFailedError,
     PreconditionRequiredError,
@@ -60,10 +58,8 @@ from domain.match import series_score
 from domain.stream import (
     AddNote,
     Command,
-    CreateMatch,
     MatchConfig,
     MatchState,
-    Play,
     ResignMatch,
     StartRound,
     TakeBack,
@@ -72,10 +68,11 @@ from domain.stream import (
     rules_for,
 )
 from projections.matches import find_match, list_matches, result_of, status_of
-from store import accounts
+from service import matches
+from service.matches import MatchSetup, Write
 from store.accounts import Role
 from store.events import VersionConflictError, read_stream
-from store.recorder import Recorded, Recorder, draw_first_dealer, match_stream
+from store.recorder import Recorded, Recorder
 
 MatchId = Annotated[UUID, Parameter(title="Match id", description="The match's UUID.")]
 IfMatch = Annotated[
@@ -167,30 +164,6 @@ def recorded_out(match_id: UUID, recorded: Recorded) -> RecordedOut:
     )
 
 
-def seated(game: str, seat: int | None, move: str) -> str:
-    """Prefix ``seat`` to a move written without one; refuse a move for another seat.
-
-    Raises:
-        MalformedError (SEAT_MISMATCH): the move names a different seat.
-    """
-    text = move.strip()
-    if seat is None:
-        return text
-    token = rules_for(game).seat_token(seat)
-    first = text.split(maxsplit=1)[0] if text else ""
-    if first.lower() == "cards":
-        return text
-    if first[:1].upper() in ("P", "S") and first[1:].isdigit():
-        if first.upper() != token:
-            raise MalformedError(
-                f"{move!r} is a move for {first.upper()}, but the request is for {token}",
-                code="SEAT_MISMATCH",
-                details={"move": move, "seat": seat},
-            )
-        return text
-    return f"{token} {text}"
-
-
 async def readable_match(
     pool: AsyncConnectionPool, principal: Principal | None, match_id: UUID
 ) -> dict[str, Any]:
@@ -243,9 +216,7 @@ class MatchController(Controller):
         idem = await self._idempotent(request, principal, idempotency_key)
         if idem is not None and (answer := await idem.first_answer(pool)) is not None:
             return _answer(answer.status_code, answer.body)
-        config = await self._config(pool, data)
         match_id = data.id or uuid4()
-        stream = match_stream(config.game, match_id)
         hook = (
             None
             if idem is None
@@ -253,10 +224,21 @@ class MatchController(Controller):
                 201, lambda r: match_out(match_id, r.state, r.version).model_dump(mode="json")
             )
         )
-        recorded = await recorder.record(
-            stream,
-            [CreateMatch(config)],
-            expected_version=0,
+        setup = MatchSetup(
+            game=data.game,
+            players=data.players,
+            variant=data.variant,
+            format=data.format,
+            options=data.options,
+            first_dealer=data.first_dealer,
+            dealing=data.dealing,
+            competition_id=data.competition_id,
+        )
+        recorded = await matches.create_match(
+            pool,
+            recorder,
+            setup,
+            match_id=match_id,
             metadata=_metadata(principal),
             after_append=hook,
         )
@@ -289,7 +271,7 @@ class MatchController(Controller):
     ) -> Response[Any]:
         """Check every move with the rules engine and record them with their derived events."""
         row = await self._writable(pool, principal, match_id)
-        commands: list[Command] = [Play(seated(row["game"], data.seat, m)) for m in data.moves]
+        commands = matches.move_commands(row["game"], data.seat, data.moves)
         return await self._write(
             request,
             match_id,
@@ -652,14 +634,9 @@ class MatchController(Controller):
                 status_code, lambda r: recorded_out(match_id, r).model_dump(mode="json")
             )
         )
+        write = Write(row["stream"], expected, _metadata(principal), hook)
         try:
-            recorded = await recorder.record(
-                row["stream"],
-                commands,
-                expected_version=expected,
-                metadata=_metadata(principal),
-                after_append=hook,
-            )
+            recorded = await matches.record(recorder, write, commands)
         except VersionConflictError as e:
             if if_match is not None:
                 raise PreconditionFailedError(e.message, details=e.details) from None
@@ -680,55 +657,6 @@ class MatchController(Controller):
         return IdempotentRequest.from_request(
             principal, key, request.method, request.url.path, body
         )
-
-    @staticmethod
-    async def _config(pool: AsyncConnectionPool, data: MatchIn) -> MatchConfig:
-        """Build the match's rules from the request and its competition's defaults."""
-        async with pool.connection() as conn:
-            competition = None
-            if data.competition_id is not None:
-                competition = await accounts.get_competition(conn, data.competition_id)
-            for player_id in data.players:
-                try:
-                    await accounts.get_player(conn, player_id)
-                except NotFoundError:
-                    raise InvalidSetupError(
-                        f"player {str(player_id)!r} does not exist: create it first",
-                        code="UNKNOWN_PLAYER",
-                        details={"player_id": str(player_id)},
-                    ) from None
-        variant = data.variant
-        fmt, options = data.format, data.options
-        if competition is not None:
-            if competition.game != data.game or (variant not in (None, competition.variant)):
-                raise InvalidSetupError(
-                    f"competition {competition.name!r} plays {competition.game} "
-                    f"{competition.variant}",
-                    code="INVALID_FORMAT",
-                    details={"competition_id": str(competition.id)},
-                )
-            variant = competition.variant
-            if data.game == "cuttle" and fmt is None:
-                fmt = competition.match_format
-            if data.game == "kozel" and options is None:
-                options = dict(competition.match_format)
-        if variant is None:
-            variant = "standard" if data.game == "cuttle" else "default"
-        rules = rules_for(data.game)
-        draft = MatchConfig(
-            game=data.game,
-            variant=variant,
-            players=tuple(str(p) for p in data.players),
-            first_dealer=0,
-            dealing=data.dealing,
-            format=fmt,
-            options=options or {},
-            competition_id=None if data.competition_id is None else str(data.competition_id),
-        )
-        draft = rules.validate(draft)
-        if data.first_dealer is None:
-            return _with_dealer(draft, draw_first_dealer(rules.seats(draft)), drawn=True)
-        return _with_dealer(draft, data.first_dealer, drawn=False)
 
     async def _writable(
         self, pool: AsyncConnectionPool, principal: Principal, match_id: UUID
@@ -762,12 +690,6 @@ def _decode_match_cursor(cursor: str | None) -> tuple[datetime, str] | None:
         ) from None
 
 
-def _with_dealer(config: MatchConfig, dealer: int, *, drawn: bool) -> MatchConfig:
-    from dataclasses import replace
-
-    return replace(config, first_dealer=dealer, first_dealer_drawn=drawn)
-
-
 def _expected_version(if_match: str | None, field: int | None) -> int:
     if if_match is not None:
         return parse_if_match(if_match)
@@ -799,4 +721,4 @@ def _answer(status_code: int, body: dict[str, Any]) -> Response[Any]:
     return Response(body, status_code=status_code, headers=headers)
 
 
-__all__ = ["MatchController", "can_see_hidden", "etag", "match_out", "readable_match", "seated"]
+__all__ = ["MatchController", "can_see_hidden", "etag", "match_out", "readable_match"]

@@ -26,13 +26,13 @@ from uuid import UUID
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cli.importer import loads_line  # noqa: E402
 from cli.simulate import simulated_lines  # noqa: E402
 from domain.events import Event  # noqa: E402
 from domain.logs import jsonl  # noqa: E402
 from domain.logs.base import Lines, MatchBuilder, MatchLog  # noqa: E402
 from domain.logs.commands import first_difference, steps_from_events  # noqa: E402
 from domain.stream import MatchState, step  # noqa: E402
+from service.importer import loads_line  # noqa: E402
 from store.events import _append_params  # noqa: E402
 from store.recorder import EventIdentity, _new_events  # noqa: E402
 

@@ -6,10 +6,10 @@ from typing import Annotated
 
 import typer
 
-from api.settings import Settings
 from cli.errors import friendly_errors
+from service.settings import Settings
+from service.wiring import configured_url
 from store import migrate
-from store.database import resolve_database_url
 
 app = typer.Typer(help="Manage the database schema (alembic migrations).", no_args_is_help=True)
 
@@ -20,7 +20,7 @@ def upgrade(
 ) -> None:
     """Migrate the database up to REVISION (default: the newest)."""
     with friendly_errors():
-        url = resolve_database_url(Settings().database_url, Settings().data_dir)
+        url = configured_url(Settings())
         migrate.upgrade(url, revision)
         typer.echo(f"database at revision {migrate.current(url)}")
 
@@ -33,7 +33,7 @@ def downgrade(
 ) -> None:
     """Migrate the database down to REVISION (default: one step)."""
     with friendly_errors():
-        url = resolve_database_url(Settings().database_url, Settings().data_dir)
+        url = configured_url(Settings())
         migrate.downgrade(url, revision)
         typer.echo(f"database at revision {migrate.current(url) or 'base'}")
 
@@ -42,5 +42,5 @@ def downgrade(
 def current() -> None:
     """Print the database's current revision."""
     with friendly_errors():
-        url = resolve_database_url(Settings().database_url, Settings().data_dir)
+        url = configured_url(Settings())
         typer.echo(migrate.current(url) or "base")

@@ -11,14 +11,15 @@ from uuid import UUID
 
 import psycopg
 import typer
+from pydantic_core import to_jsonable_python
 from rich.console import Console
 from rich.table import Table
 
-from api.match_schemas import MatchSummaryOut
-from api.settings import Settings
 from cli.errors import friendly_errors
-from projections.matches import list_matches
-from store.database import resolve_database_url
+from projections.matches import list_matches, match_summary
+from projections.reports import player_names
+from service.settings import Settings
+from service.wiring import configured_url
 
 
 class Format(StrEnum):
@@ -57,10 +58,7 @@ async def _rows(url: str, limit: int, filters: dict[str, Any]) -> tuple[list[Any
     async with await psycopg.AsyncConnection.connect(url) as conn:
         rows = await list_matches(conn, limit=limit, **filters)
         ids = sorted({str(p) for row in rows[:limit] for p in row["players"]})
-        cur = await conn.execute(
-            "SELECT id::text, display_name FROM players WHERE id = ANY(%s::uuid[])", (ids,)
-        )
-        names: dict[str, str] = dict(await cur.fetchall())
+        names = dict(zip(ids, await player_names(conn, ids), strict=True))
     return rows[:limit], names
 
 
@@ -96,7 +94,7 @@ def matches(
 ) -> None:
     """List matches, newest first, with the same filters as ``GET /matches``."""
     with friendly_errors():
-        url = resolve_database_url(Settings().database_url, Settings().data_dir)
+        url = configured_url(Settings())
         filters = {
             "competition_id": competition,
             "player_id": player,
@@ -108,7 +106,7 @@ def matches(
         }
         rows, names = asyncio.run(_rows(url, limit, filters))
     if output is Format.json:
-        items = [MatchSummaryOut.from_row(row).model_dump(mode="json") for row in rows]
+        items = [to_jsonable_python(match_summary(row)) for row in rows]
         typer.echo(json.dumps(items, indent=2))
         return
     Console().print(matches_table(rows, names))

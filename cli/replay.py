@@ -1,8 +1,10 @@
 """``matchlog replay``: step through a recorded match, or print one position.
 
-Ply N is the match after its first N moves (round starts and derived events fold
-into the ply they follow). Positions are shown through the engines' views: the
-public view, a seat's view with ``--seat``, or every hand once the match is over.
+Ply N is the match after its first N moves, as the replay projection follows it
+(service/replay.py): a move a takeback undid keeps its ply, and the plies after
+the takeback show the match as it then was. Positions are shown through the
+engines' views: the public view, a seat's view with ``--seat``, or every hand once
+the match is over.
 """
 
 from __future__ import annotations
@@ -10,8 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
 import click
@@ -19,50 +20,17 @@ import psycopg
 import typer
 from rich.console import Console
 
-from cli.connect import database_url
 from cli.errors import friendly_errors
-from cli.exporter import find_stream
 from domain.errors import MalformedError
-from domain.events import Event
 from domain.match import series_score
-from domain.stream import MatchState, evolve, move_text, rules_for
-from store.events import read_stream
+from domain.stream import rules_for
+from service.replay import Ply, match_plies
+from service.wiring import database_url
 
 NEXT_KEYS = frozenset({"\x1b[C", "l", "j", "n", " ", "\r", "\n"})
 BACK_KEYS = frozenset({"\x1b[D", "h", "k", "p", "\x7f"})
 QUIT_KEYS = frozenset({"q", "Q", "\x1b", "\x03", "\x04"})
 HELP = "→/l/j next · ←/h/k back · g start · G end · q quit"
-
-
-@dataclass(frozen=True, slots=True)
-class Ply:
-    """The match after a number of moves: its state, the live position, the last move."""
-
-    number: int
-    state: MatchState
-    position: Any
-    move: str | None
-
-
-def plies(events: Iterable[Event]) -> list[Ply]:
-    """Return ply 0 (before the first move) to the last ply of a match's events."""
-    state = MatchState()
-    position: Any = None
-    out: list[Ply] = []
-    move: str | None = None
-    for event in events:
-        assert state.config is not None or event.type == "MatchCreated"
-        text = None if state.config is None else move_text(state.config, event)
-        if event.type == "MatchResigned":
-            text = f"seat {event.data['seat']} resigns the match"
-        if text is not None:
-            out.append(Ply(len(out), state, position, move))
-            move = text
-        state = evolve(state, event)
-        if state.position is not None:
-            position = state.position
-    out.append(Ply(len(out), state, position, move))
-    return out
 
 
 def render(ply: Ply, last: int, seat: int | None) -> str:
@@ -140,10 +108,9 @@ def step_through(
     return current
 
 
-async def _events(url: str, match: str) -> list[Event]:
+async def _plies(url: str, match: str) -> list[Ply]:
     async with await psycopg.AsyncConnection.connect(url) as conn:
-        stream = await find_stream(conn, match)
-        return [Event(e.type, e.data) for e in await read_stream(conn, stream)]
+        return await match_plies(conn, match)
 
 
 def _keys() -> Iterator[str]:
@@ -166,7 +133,7 @@ def replay(
     --seat is given; a finished match also shows every hand.
     """
     with friendly_errors():
-        frames = plies(asyncio.run(_events(database_url(), match)))
+        frames = asyncio.run(_plies(database_url(), match))
         last = len(frames) - 1
         config = frames[-1].state.config
         assert config is not None

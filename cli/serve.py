@@ -10,10 +10,10 @@ from typing import Annotated
 
 import typer
 
-from api.settings import Settings
 from cli.errors import friendly_errors
+from service.settings import Settings
+from service.wiring import configured_url
 from store import migrate
-from store.database import resolve_database_url
 
 
 def serve(
@@ -34,7 +34,7 @@ def serve(
 
     with friendly_errors():
         settings = Settings()
-        url = resolve_database_url(settings.database_url, settings.data_dir)
+        url = configured_url(settings)
         migrate.ensure_head(url)
     settings = settings.model_copy(update={"database_url": url})
     bind_host = host or settings.host

@@ -14,10 +14,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cli.connect import database_url
 from cli.errors import friendly_errors
 from domain.errors import MalformedError
 from projections.reports import columns, flat_rows, standings_report, to_csv, to_markdown
+from service.wiring import database_url
 from store import accounts
 
 

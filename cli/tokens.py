@@ -6,51 +6,17 @@ embedded server in ``MATCHLOG_DATA_DIR``); whoever can run it owns the service.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Annotated, TypeVar
-from uuid import UUID
+from typing import Annotated
 
-import psycopg
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from api.settings import Settings
 from cli.errors import friendly_errors
-from domain.errors import DomainError, MalformedError
-from store import accounts
+from service import tokens
 from store.accounts import Role, Token
-from store.database import resolve_database_url
-
-T = TypeVar("T")
 
 app = typer.Typer(help="Manage the API's bearer tokens.", no_args_is_help=True)
-
-
-def _run(work: Callable[[psycopg.AsyncConnection[tuple[object, ...]]], Awaitable[T]]) -> T:
-    """Run ``work`` on one connection to the configured database and commit."""
-    settings = Settings()
-    url = resolve_database_url(settings.database_url, settings.data_dir)
-
-    async def main() -> T:
-        async with await psycopg.AsyncConnection.connect(url) as conn:
-            return await work(conn)
-
-    try:
-        return asyncio.run(main())
-    except psycopg.errors.UndefinedTable:
-        raise DomainError(
-            "the database has no token table yet: run `matchlog db upgrade`",
-            code="SCHEMA_OUTDATED",
-        ) from None
-
-
-def _uuid(text: str, what: str) -> UUID:
-    try:
-        return UUID(text)
-    except ValueError:
-        raise MalformedError(f"{text!r} is not a {what} id (a UUID)", code="MALFORMED") from None
 
 
 @app.command()
@@ -66,10 +32,7 @@ def create(
 ) -> None:
     """Create a token and print it once: it is stored only as a hash."""
     with friendly_errors():
-        scope = [_uuid(c, "competition") for c in competition] if competition else None
-        token, secret = _run(
-            lambda conn: accounts.create_token(conn, role=role, competitions=scope, name=name)
-        )
+        token, secret = tokens.create_token(role, competition, name)
         typer.echo(secret)
         typer.echo(f"token {token.id} ({token.role.value}); shown once, store it now", err=True)
 
@@ -80,11 +43,11 @@ def list_(
 ) -> None:
     """Show every token's id, name, role, competitions and dates (never the token)."""
     with friendly_errors():
-        tokens = _run(lambda conn: accounts.list_tokens(conn, include_revoked=not active))
-    Console().print(_table(tokens))
+        found = tokens.list_tokens(active=active)
+    Console().print(_table(found))
 
 
-def _table(tokens: list[Token]) -> Table:
+def _table(records: list[Token]) -> Table:
     table = Table(title="API tokens")
     table.add_column("id", no_wrap=True)
     table.add_column("name")
@@ -92,7 +55,7 @@ def _table(tokens: list[Token]) -> Table:
     table.add_column("competitions", overflow="fold")
     table.add_column("created", no_wrap=True)
     table.add_column("revoked", no_wrap=True)
-    for token in tokens:
+    for token in records:
         scope = (
             "all" if token.competitions is None else "\n".join(sorted(map(str, token.competitions)))
         )
@@ -111,6 +74,5 @@ def _table(tokens: list[Token]) -> Table:
 def revoke(token_id: Annotated[str, typer.Argument(help="The token's id (see `list`).")]) -> None:
     """Revoke a token: it stops working at once. Revoking twice is harmless."""
     with friendly_errors():
-        target = _uuid(token_id, "token")
-        token = _run(lambda conn: accounts.revoke_token(conn, target))
+        token = tokens.revoke_token(token_id)
         typer.echo(f"token {token.id} revoked")

@@ -7,18 +7,16 @@ import asyncio
 import psycopg
 import typer
 
-from cli.connect import database_url
 from cli.errors import friendly_errors
+from service.wiring import database_url
 from store.events import BrokenLink
 from store.events import verify as verify_chain
+from store.reads import count_events
 
 
 async def _verify(url: str) -> tuple[BrokenLink | None, int]:
     async with await psycopg.AsyncConnection.connect(url) as conn:
-        broken = await verify_chain(conn)
-        cur = await conn.execute("SELECT count(*) FROM events")
-        row = await cur.fetchone()
-    return broken, int(row[0]) if row else 0
+        return await verify_chain(conn), await count_events(conn)
 
 
 def verify() -> None:

@@ -21,7 +21,8 @@ from psycopg_pool import AsyncConnectionPool
 
 from domain.events import Event, RecordedEvent
 from domain.stream import MatchConfig, fold_stream, public_event_data, rules_for
-from store.events import EVENT_COLUMNS, read_stream, recorded_event, subscribe
+from store.events import read_stream, subscribe
+from store.reads import match_opening, settled_events
 
 
 @dataclass(slots=True)
@@ -52,12 +53,7 @@ class LiveFeed:
         if stream in self._matches:
             return self._matches[stream]
         async with self._pool.connection() as conn:
-            cur = await conn.execute(
-                "SELECT m.competition_id::text, m.status, e.data FROM matches m"
-                " JOIN events e ON e.stream = m.stream AND e.version = 1 WHERE m.stream = %s",
-                (stream,),
-            )
-            row = await cur.fetchone()
+            row = await match_opening(conn, stream)
         found = None
         if row is not None:
             config = MatchConfig.from_data(row[2])
@@ -112,22 +108,9 @@ class LiveFeed:
     async def _catch_up(
         self, conn: psycopg.AsyncConnection[Any], after: int
     ) -> list[RecordedEvent]:
-        # read_all's horizon (below the snapshot's xmin) restricted to this feed's
-        # streams: the result is a prefix of the log, so following it from its last
-        # position skips nothing that commits late. (store.events offers no stream
-        # filter on read_all; this is the same query with one.)
-        arg: str | None
-        if self._stream is not None:
-            where, arg = "stream = %s", self._stream
-        else:
-            where = "stream IN (SELECT stream FROM matches WHERE competition_id = %s)"
-            arg = self._competition
-        cur = await conn.execute(
-            f"SELECT {EVENT_COLUMNS} FROM events WHERE global_position > %s AND {where}"
-            " AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY global_position",
-            (after, arg),
+        return await settled_events(
+            conn, after_position=after, stream=self._stream, competition_id=self._competition
         )
-        return [recorded_event(row) for row in await cur.fetchall()]
 
     async def messages(self, after: int = 0) -> AsyncIterator[tuple[int, dict[str, Any]]]:
         """Yield (global position, message) for every event after ``after``, forever."""

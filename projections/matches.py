@@ -192,3 +192,27 @@ async def list_matches(
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(sql, params)
         return await cur.fetchall()
+
+
+SUMMARY_FIELDS: Final = (
+    "id",
+    "game",
+    "variant",
+    "competition_id",
+    "players",
+    "dealing",
+    "status",
+    "version",
+    "rounds",
+    "score",
+    "result",
+    "created_at",
+    "updated_at",
+    "ended_at",
+)
+"""A match's listing entry: these columns of its ``matches`` row, in this order."""
+
+
+def match_summary(row: dict[str, Any]) -> dict[str, Any]:
+    """Return the listing entry of a ``matches`` row (``GET /matches``, ``matchlog matches``)."""
+    return {name: row[name] for name in SUMMARY_FIELDS}

@@ -20,6 +20,7 @@ from domain.stream import effective_events, fold
 from projections.matches import project_match_summary
 from projections.series import SERIES_EVENTS, project_series
 from projections.standings import project_standings, recompute_standings
+from store.reads import count_events, events_of_types, stream_heads
 from store.recorder import Projection
 
 INLINE_PROJECTORS = (project_match_summary, project_series, project_standings)
@@ -38,26 +39,6 @@ READ_TABLES = ("competition_standings", "match_series", "matches")
 # (truncation by version holds for a subset); ``MatchVoided`` sets the status;
 # ``NoteAdded``, which may follow ``MatchEnded``, keeps a finished match's summary
 # version equal to its stream's head without reading heads of every stream.
-
-# Every committed event, not only those below the snapshot's xmin as a tailing
-# reader takes them: once the read tables are locked, each appender has either
-# committed with its projections (which the rebuild replaces, so its events must be
-# read) or waits on the lock, uncommitted, and projects itself after the rebuild.
-# The type list is spelled out to match the partial index events_series_idx (0005).
-_SERIES_SQL = (
-    "SELECT global_position, stream, version, event_id, type, data, recorded_at, hash"
-    " FROM events WHERE type IN ("
-    + ", ".join(f"'{kind}'" for kind in SERIES_EVENTS)
-    + ") AND global_position > %s ORDER BY global_position LIMIT %s"
-)
-
-# The head of each stream whose last series event is not its last event (a match
-# in play): the summary records its version and time.
-_HEADS_SQL = (
-    "SELECT e.global_position, e.stream, e.version, e.event_id, e.type, e.recorded_at, e.hash"
-    " FROM unnest(%s::text[]) AS s(stream) CROSS JOIN LATERAL (SELECT * FROM events"
-    " WHERE events.stream = s.stream ORDER BY version DESC LIMIT 1) AS e"
-)
 
 Progress = Callable[[int, int], None]
 """Called with (events read so far, events in the log)."""
@@ -89,29 +70,25 @@ async def rebuild(
         tables = ", ".join(READ_TABLES)
         await conn.execute(f"LOCK TABLE {tables} IN ACCESS EXCLUSIVE MODE")
         await conn.execute(f"TRUNCATE {tables}")
-        cur = await conn.execute("SELECT count(*) FROM events")
-        row = await cur.fetchone()
-        total = int(row[0]) if row else 0
+        total = await count_events(conn)
         streams: dict[str, list[RecordedEvent]] = {}
         done = position = 0
         while True:
-            cur = await conn.execute(_SERIES_SQL, (position, batch_size))
-            rows = await cur.fetchall()
-            for pos, stream, version, event_id, kind, data, recorded_at, digest in rows:
-                streams.setdefault(stream, []).append(
-                    RecordedEvent(
-                        pos, stream, version, event_id, kind, data, {}, recorded_at, digest.hex()
-                    )
-                )
-            if len(rows) < batch_size:
+            # Every committed event: once the read tables are locked, each appender has
+            # either committed with its projections (which the rebuild replaces, so its
+            # events must be read) or waits on the lock, uncommitted, and projects
+            # itself after the rebuild.
+            read = await events_of_types(
+                conn, SERIES_EVENTS, after_position=position, limit=batch_size
+            )
+            for event in read:
+                streams.setdefault(event.stream, []).append(event)
+            if len(read) < batch_size:
                 break
-            position = rows[-1][0]
+            position = read[-1].global_position
         playing = [name for name, events in streams.items() if events[-1].type != "MatchEnded"]
-        cur = await conn.execute(_HEADS_SQL, (playing,))
-        heads = {
-            stream: RecordedEvent(pos, stream, version, event_id, kind, {}, {}, at, digest.hex())
-            for pos, stream, version, event_id, kind, at, digest in await cur.fetchall()
-        }
+        # The head of each stream in play: the summary records its version and time.
+        heads = await stream_heads(conn, playing)
         competitions: set[str] = set()
         chunk: list[Projection] = []
         # Pipelined: the projectors' writes go out without waiting for each answer.

@@ -47,10 +47,8 @@ from store.events import (
     VersionConflictError,
     append,
     append_batch,
-    claim_position,
     read_stream,
 )
-from store.turns import Turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +70,9 @@ transaction wrote gained (one entry per stream), so it can write all its rows at
 AfterAppend = Callable[[psycopg.AsyncConnection[Any], "Recorded"], Awaitable[None]]
 """A per-call hook run in the same transaction after the projectors (e.g. storing an
 idempotent response)."""
+
+TransactionStart = Callable[[psycopg.AsyncConnection[Any]], Awaitable[None]]
+"""Called first in a batch's transaction (an import fixes the batch's place in the log)."""
 
 AfterBatch = Callable[[psycopg.AsyncConnection[Any], Sequence["Recorded"]], Awaitable[None]]
 """``record_batch``'s hook: run once in the transaction after the projectors, with what
@@ -266,7 +267,7 @@ class Recorder:
         requests: Sequence[Request],
         *,
         after_append: AfterBatch | None = None,
-        turn: Turn | None = None,
+        on_transaction_start: TransactionStart | None = None,
     ) -> list[Recorded | DomainError]:
         """Record several requests in one transaction; each is still all or none.
 
@@ -281,27 +282,29 @@ class Recorder:
 
         New streams (``expected_version`` 0, not cached) are decided before the
         transaction opens, so batches in flight overlap their deciding with each
-        other's writing. ``turn`` (store/turns.py) orders them: it is taken before
-        the transaction begins and given back as soon as the transaction's place in
-        the global order is fixed (``claim_position``), so batches holding the turns
-        of one line append side by side yet land in the turns' order, as an
-        import's do in its input order. The one exception: when the database
-        refuses a batch, its requests are recorded one by one after it, so they land
-        after the batches that claimed their place meanwhile.
+        other's writing. ``on_transaction_start`` runs first in the batch's
+        transaction: an import's orders batches there (it takes the batch's turn,
+        fixes the transaction's place in the global order and gives the turn back:
+        store/turns.py), so batches append side by side yet land in input order. The
+        exceptions: when the database refuses a batch, its requests are recorded one
+        by one after it, and when two requests name one stream, only the first one's
+        transaction starts with the hook; those land after the batches that claimed
+        their place meanwhile.
         """
         if len({request.stream for request in requests}) < len(requests):
             # A later request of a stream must be decided against the earlier one's
             # events, which a batch appends only at its end: go request by request.
-            if turn is not None:
-                await turn.acquire()
-            try:
-                return [
-                    (await self.record_batch([request], after_append=after_append))[0]
-                    for request in requests
-                ]
-            finally:
-                if turn is not None:
-                    turn.release()
+            # The first one's transaction starts the batch's: the rest follow it.
+            return [
+                (
+                    await self.record_batch(
+                        [request],
+                        after_append=after_append,
+                        on_transaction_start=on_transaction_start if index == 0 else None,
+                    )
+                )[0]
+                for index, request in enumerate(requests)
+            ]
         outcomes: list[Recorded | DomainError | None] = [None] * len(requests)
         early: dict[int, _Decided] = {}
         for index, request in enumerate(requests):
@@ -310,24 +313,14 @@ class Recorder:
                     early[index] = await self._decide(None, request)
                 except DomainError as e:
                     outcomes[index] = e
-        # A transaction's id fixes its events' positions: the batch holds its turn
-        # until its transaction has claimed one.
-        positioned = None
-        if turn is not None:
-            await turn.acquire()
-            positioned = turn.release
-        try:
-            refused = await self._write(requests, early, outcomes, after_append, positioned)
-            if refused is not None and len(refused) > 1:
-                # The batch's append was refused: record each decided request alone
-                # (deciding it again: nothing of the batch was stored or cached).
-                for index in refused:
-                    single: list[Recorded | DomainError | None] = [None]
-                    await self._write([requests[index]], {}, single, after_append, None)
-                    outcomes[index] = single[0]
-        finally:
-            if positioned is not None:
-                positioned()
+        refused = await self._write(requests, early, outcomes, after_append, on_transaction_start)
+        if refused is not None and len(refused) > 1:
+            # The batch's append was refused: record each decided request alone
+            # (deciding it again: nothing of the batch was stored or cached).
+            for index in refused:
+                single: list[Recorded | DomainError | None] = [None]
+                await self._write([requests[index]], {}, single, after_append, None)
+                outcomes[index] = single[0]
         return _finished(outcomes)
 
     async def _write(
@@ -336,12 +329,12 @@ class Recorder:
         early: Mapping[int, _Decided],
         outcomes: list[Recorded | DomainError | None],
         after_append: AfterBatch | None,
-        positioned: Callable[[], None] | None,
+        on_transaction_start: TransactionStart | None,
     ) -> list[int] | None:
         """Decide what is left, append, project and commit; fill ``outcomes``.
 
-        With ``positioned``, the transaction first claims its place in the global
-        order, then calls it. Returns ``None`` when the transaction committed, or
+        ``on_transaction_start`` runs first in the transaction. Returns ``None`` when
+        the transaction committed, or
         the indexes of the requests whose batch the database refused (one: its
         error is its outcome).
         """
@@ -349,9 +342,8 @@ class Recorder:
         async with self._pool.connection() as conn:
             try:
                 async with conn.transaction():
-                    if positioned is not None:
-                        await claim_position(conn)
-                        positioned()
+                    if on_transaction_start is not None:
+                        await on_transaction_start(conn)
                     for index, request in enumerate(requests):
                         if index in early:
                             decided.append((index, early[index]))

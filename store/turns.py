@@ -4,9 +4,10 @@ An event's global position comes from its transaction's id (docs/event-store.md)
 So batches written concurrently (an import keeps two in flight, or one per worker
 process) land in input order only if each one's transaction gets its id after the
 batch before it got its own. A batch holds a ``Turn`` (numbered 0, 1, 2, ... by
-whoever hands out the batches); the recorder takes it before the batch's
-transaction begins, claims the transaction's id (``claim_position``) and gives the
-turn back, so the appends themselves run side by side.
+whoever hands out the batches); at the start of the batch's transaction (the
+recorder's ``on_transaction_start``) ``claim`` takes it, claims the transaction's
+id (``claim_position``) and gives the turn back, so the appends themselves run side
+by side.
 
 ``LocalLine`` serves turns to coroutines of one event loop; ``SharedLine`` to worker
 processes (it is built before they start, and handed to them). A line whose work is
@@ -19,6 +20,10 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from typing import Any, Protocol
+
+import psycopg
+
+from store.events import claim_position
 
 
 class TurnsAborted(Exception):
@@ -76,6 +81,18 @@ class NumberedTurn:
         if not self._released:
             self._released = True
             self._line.serve(self._number + 1)
+
+    async def claim(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Fix the open transaction's place in the global order in this turn's order.
+
+        Takes the turn, claims the transaction's id and gives the turn back. A batch
+        whose turn is given back already (a later transaction of it) takes no place.
+        """
+        if self._released:
+            return
+        await self.acquire()
+        await claim_position(conn)
+        self.release()
 
     async def close(self) -> None:
         """Give the turn back, waiting for it first if it was never taken.

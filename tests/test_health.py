@@ -3,7 +3,7 @@ from __future__ import annotations
 from litestar.testing import TestClient
 
 from api.app import create_app
-from api.settings import Settings
+from service.settings import Settings
 
 
 def test_health_reports_database(database_url: str) -> None:

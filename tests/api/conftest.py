@@ -12,7 +12,7 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from api.settings import Settings
+from service.settings import Settings
 from store import accounts
 from store.accounts import Role
 from tests.database import fresh_database

@@ -7,7 +7,7 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from api.settings import Settings
+from service.settings import Settings
 from tests.api.conftest import SharedDatabase
 
 Client = TestClient[Any]

@@ -8,8 +8,8 @@ from litestar.testing import TestClient
 from typer.testing import CliRunner
 
 from api.app import create_app
-from api.settings import Settings
 from cli.main import app
+from service.settings import Settings
 
 _ID = re.compile(r"token ([0-9a-f-]{36})")
 

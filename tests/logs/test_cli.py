@@ -10,9 +10,10 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from cli.replay import Ply, plies, render, step_through
+from cli.replay import render, step_through
 from cli.simulate import simulated_lines
 from domain.events import Event
+from service.replay import Ply, plies
 from tests.logs.support import cli, simulated
 
 DATA = Path(__file__).parent / "data"

@@ -9,11 +9,11 @@ from typing import Any
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from cli.importer import _Chunk, _Source, loads_line, read_chunks, read_logs
 from domain.logs import jsonl, text
 from domain.logs.base import Lines, LogEvent, LogHeader, LogPlayer, MatchBuilder
 from domain.logs.commands import first_difference, replay, steps_from_events, steps_from_moves
 from domain.stream import MatchConfig, VersionedEvent, effective_events, fold_stream
+from service.importer import _Chunk, _Source, loads_line, read_chunks, read_logs
 from tests.strategies import corrected_streams, simulated_match_lines
 
 # Any JSON the json module reads: integers of any size, NaN and infinities, lone

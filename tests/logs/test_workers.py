@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from cli import importer
-from cli.importer import BATCH_MATCHES, _worker_context, default_jobs
+from service import importer
+from service.importer import BATCH_MATCHES, _worker_context, default_jobs
 from tests.logs.support import cli, simulated
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -47,7 +47,7 @@ class TestWorkers:
 @pytest.mark.skipif(sys.platform != "linux", reason="workers fork on Linux only")
 class TestWorkerStart:
     def test_forked_from_a_single_threaded_process(self) -> None:
-        code = "from cli.importer import _worker_context as w; print(w().get_start_method())"
+        code = "from service.importer import _worker_context as w; print(w().get_start_method())"
         done = subprocess.run(
             [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
         )

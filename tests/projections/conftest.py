@@ -15,7 +15,7 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from api.settings import Settings
+from service.settings import Settings
 from store.accounts import Role
 from tests.api.conftest import _admin, _client, _make_token, _scorer  # noqa: F401
 from tests.database import fresh_database

@@ -144,10 +144,14 @@ class TestTurns:
         async def both(recorder: Recorder) -> None:
             line = LocalLine()
             second = [create("cuttle-t1a"), create("cuttle-t1b")]
-            later = asyncio.ensure_future(recorder.record_batch(second, turn=line.turn(1)))
+            later = asyncio.ensure_future(
+                recorder.record_batch(second, on_transaction_start=line.turn(1).claim)
+            )
             await asyncio.sleep(0.2)  # time enough to append, were it not waiting
             assert not later.done()
-            await recorder.record_batch([create("cuttle-t0")], turn=line.turn(0))
+            await recorder.record_batch(
+                [create("cuttle-t0")], on_transaction_start=line.turn(0).claim
+            )
             await later
 
         with_recorder(database_url, both)

@@ -24,7 +24,7 @@ import pytest
 import uvicorn
 
 from api.app import create_app
-from api.settings import Settings
+from service.settings import Settings
 from store.accounts import Role
 from tests.api.conftest import create_secret
 from tests.database import fresh_database

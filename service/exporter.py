@@ -1,0 +1,148 @@
+"""Exporting recorded matches as logs: find their streams, build and write each log."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from enum import StrEnum
+from typing import Any, TextIO
+from uuid import UUID
+
+import psycopg
+
+from domain.errors import MalformedError, NotFoundError
+from domain.events import RecordedEvent
+from domain.logs import jsonl, text
+from domain.logs.base import LogEvent, LogHeader, LogPlayer
+from domain.stream import MatchConfig
+from store.events import read_stream
+from store.reads import created_streams, first_recorded
+
+
+class LogFormat(StrEnum):
+    """The two log formats."""
+
+    JSONL = "jsonl"
+    TEXT = "text"
+
+
+async def find_stream(conn: psycopg.AsyncConnection[Any], match: str) -> str:
+    """Return the stream of a match named by its id or its stream name.
+
+    Raises:
+        MalformedError (MALFORMED): not a match id or stream name.
+        NotFoundError (MATCH_NOT_FOUND): no such match is recorded.
+    """
+    match_id = match.split("-", 1)[1] if match.startswith(("cuttle-", "kozel-")) else match
+    try:
+        UUID(match_id)
+    except ValueError:
+        raise MalformedError(f"{match!r} is not a match id (a UUID)") from None
+    found = await first_recorded(conn, [f"cuttle-{match_id}", f"kozel-{match_id}"])
+    if found is None:
+        raise NotFoundError(f"no match {match!r} is recorded", code="MATCH_NOT_FOUND")
+    return found
+
+
+async def match_streams(
+    conn: psycopg.AsyncConnection[Any], *, competition: str | None
+) -> AsyncIterator[str]:
+    """Yield every match stream (of one competition), oldest first."""
+    if competition is not None:
+        try:
+            UUID(competition)
+        except ValueError:
+            raise MalformedError(f"{competition!r} is not a competition id (a UUID)") from None
+    async for stream in created_streams(conn, competition_id=competition):
+        yield stream
+
+
+async def logged_match(
+    conn: psycopg.AsyncConnection[Any], stream: str
+) -> tuple[LogHeader, list[LogEvent]]:
+    """Return a recorded match as a log header and logged events."""
+    recorded = await read_stream(conn, stream)
+    config = MatchConfig.from_data(recorded[0].data)
+    names = await _names(conn, "players", "display_name", list(config.players))
+    competition_name = None
+    if config.competition_id is not None:
+        found = await _names(conn, "competitions", "name", [config.competition_id])
+        competition_name = found.get(config.competition_id)
+    events = [_logged(e) for e in recorded]
+    ended = events[-1].recorded_at if recorded[-1].type == "MatchEnded" else None
+    header = LogHeader(
+        match_id=stream.split("-", 1)[1],
+        game=config.game,
+        variant=config.variant,
+        players=tuple(
+            LogPlayer(seat, pid, names.get(pid, pid)) for seat, pid in enumerate(config.players)
+        ),
+        first_dealer=config.first_dealer,
+        dealing=config.dealing,
+        format=config.format,
+        options=dict(config.options),
+        rules_version=config.rules_version,
+        first_dealer_drawn=config.first_dealer_drawn,
+        competition_id=config.competition_id,
+        competition_name=competition_name,
+        created_at=events[0].recorded_at,
+        ended_at=ended,
+        events=len(events),
+    )
+    return header, events
+
+
+def _logged(event: RecordedEvent) -> LogEvent:
+    return LogEvent(
+        0,
+        event.version,
+        event.type,
+        event.data,
+        str(event.event_id),
+        jsonl.format_time(event.recorded_at),
+        event.metadata,
+    )
+
+
+async def _names(
+    conn: psycopg.AsyncConnection[Any], table: str, column: str, ids: list[str]
+) -> dict[str, str]:
+    valid = [i for i in ids if is_uuid(i)]
+    cur = await conn.execute(
+        f"SELECT id::text, {column} FROM {table} WHERE id = ANY(%s::uuid[])", (valid,)
+    )
+    return {row[0]: row[1] for row in await cur.fetchall()}
+
+
+def is_uuid(value: str) -> bool:
+    """Whether ``value`` reads as a UUID."""
+    try:
+        UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
+def match_text(header: LogHeader, events: list[LogEvent], fmt: LogFormat) -> str:
+    """Return one match in ``fmt``, newline-terminated."""
+    if fmt is LogFormat.TEXT:
+        return text.write_match(header, events)
+    return "\n".join([jsonl.header_line(header), *map(jsonl.event_line, events)]) + "\n"
+
+
+async def export_to(
+    out: TextIO, url: str, *, match: str | None, competition: str | None, fmt: LogFormat
+) -> int:
+    """Write the chosen matches to ``out``; return how many were written."""
+    count = 0
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        if match is not None:
+            streams: list[str] = [await find_stream(conn, match)]
+        else:
+            streams = [s async for s in match_streams(conn, competition=competition)]
+        for stream in streams:
+            header, events = await logged_match(conn, stream)
+            if fmt is LogFormat.TEXT and count:
+                out.write("\n")
+            out.write(match_text(header, events, fmt))
+            count += 1
+    return count

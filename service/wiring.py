@@ -1,0 +1,59 @@
+"""The wiring both faces share: the database URL, a connection pool, the recorder."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from psycopg_pool import AsyncConnectionPool
+
+from projections.rebuild import INLINE_PROJECTORS
+from service.settings import Settings
+from store import migrate
+from store.database import resolve_database_url
+from store.events import Notifier
+from store.recorder import Recorder
+
+
+def configured_url(settings: Settings) -> str:
+    """Return the configured database's URL, starting the embedded server if it is the one."""
+    return resolve_database_url(settings.database_url, settings.data_dir)
+
+
+def database_url() -> str:
+    """Return the configured database's URL (starting the embedded one), migrated to head."""
+    url = configured_url(Settings())
+    migrate.ensure_head(url)
+    return url
+
+
+@asynccontextmanager
+async def open_pool(
+    url: str, *, min_size: int = 1, max_size: int = 2
+) -> AsyncIterator[AsyncConnectionPool[Any]]:
+    """Open a pool on ``url`` (by default a small one, for one command); close it afterwards."""
+    pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+        url, min_size=min_size, max_size=max_size, open=False
+    )
+    await pool.open(wait=True, timeout=30)
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
+def recorder_for(pool: AsyncConnectionPool[Any]) -> Recorder:
+    """Return a command's recorder: the API's inline projections, through ``pool``."""
+    return Recorder(pool, INLINE_PROJECTORS, cache_size=8)
+
+
+@asynccontextmanager
+async def serving(settings: Settings) -> AsyncIterator[tuple[AsyncConnectionPool[Any], Recorder]]:
+    """Open the server's pool and its notifying recorder for as long as the server runs."""
+    url = configured_url(settings)
+    async with (
+        open_pool(url, min_size=settings.pool_min_size, max_size=settings.pool_max_size) as pool,
+        Notifier(url) as notifier,
+    ):
+        yield pool, Recorder(pool, projectors=INLINE_PROJECTORS, notifier=notifier)

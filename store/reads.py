@@ -1,0 +1,155 @@
+"""Named reads of the events table beyond one stream's and the log's (store/events.py).
+
+What exports, imports, ``verify``, the rebuild and live feeds ask of the log, each
+as one query, so every SQL read of ``events`` lives in store/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import psycopg
+
+from domain.events import RecordedEvent
+from store.events import EVENT_COLUMNS, recorded_event
+
+
+async def count_events(conn: psycopg.AsyncConnection[Any]) -> int:
+    """Return how many events the log holds."""
+    cur = await conn.execute("SELECT count(*) FROM events")
+    row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def first_recorded(conn: psycopg.AsyncConnection[Any], streams: Sequence[str]) -> str | None:
+    """Return the one of ``streams`` that holds events, or ``None`` if none does."""
+    cur = await conn.execute(
+        "SELECT stream FROM events WHERE version = 1 AND stream = ANY(%s::text[])",
+        (list(streams),),
+    )
+    row = await cur.fetchone()
+    return None if row is None else str(row[0])
+
+
+async def created_streams(
+    conn: psycopg.AsyncConnection[Any], *, competition_id: str | None
+) -> AsyncIterator[str]:
+    """Yield every match stream (of one competition, if given), oldest first."""
+    cur = conn.cursor()
+    async for row in cur.stream(
+        "SELECT stream FROM events WHERE version = 1 AND type = 'MatchCreated' "
+        "AND (%(c)s::text IS NULL OR data->>'competition_id' = %(c)s) ORDER BY global_position",
+        {"c": competition_id},
+    ):
+        yield str(row[0])
+
+
+async def stream_contents(
+    conn: psycopg.AsyncConnection[Any], stream: str
+) -> list[tuple[str, str, Any]]:
+    """Return ``stream``'s events as (event id, type, data), oldest first.
+
+    Only what comparing a log with a stream needs: no metadata, times or hashes.
+    """
+    cur = await conn.execute(
+        "SELECT event_id::text, type, data FROM events WHERE stream = %s ORDER BY version",
+        (stream,),
+    )
+    return await cur.fetchall()
+
+
+async def events_of_types(
+    conn: psycopg.AsyncConnection[Any],
+    types: Sequence[str],
+    *,
+    after_position: int,
+    limit: int,
+) -> list[RecordedEvent]:
+    """Return up to ``limit`` committed events of ``types`` after a position, in global order.
+
+    Every committed event, not only those below the snapshot's xmin as a tailing
+    reader takes them (a rebuild locks the read tables first). The types are spelled
+    out in the query so it matches the partial index events_series_idx (0005).
+    Metadata is not read: it comes back empty.
+    """
+    assert all(kind.isidentifier() for kind in types), "event types are plain names"
+    cur = await conn.execute(
+        "SELECT global_position, stream, version, event_id, type, data, recorded_at, hash"
+        " FROM events WHERE type IN ("
+        + ", ".join(f"'{kind}'" for kind in types)
+        + ") AND global_position > %s ORDER BY global_position LIMIT %s",
+        (after_position, limit),
+    )
+    return [
+        RecordedEvent(pos, stream, version, event_id, kind, data, {}, recorded_at, digest.hex())
+        for pos, stream, version, event_id, kind, data, recorded_at, digest in await cur.fetchall()
+    ]
+
+
+async def stream_heads(
+    conn: psycopg.AsyncConnection[Any], streams: Sequence[str]
+) -> dict[str, RecordedEvent]:
+    """Return the last event of each of ``streams`` by stream, without its data or metadata."""
+    cur = await conn.execute(
+        "SELECT e.global_position, e.stream, e.version, e.event_id, e.type, e.recorded_at, e.hash"
+        " FROM unnest(%s::text[]) AS s(stream) CROSS JOIN LATERAL (SELECT * FROM events"
+        " WHERE events.stream = s.stream ORDER BY version DESC LIMIT 1) AS e",
+        (list(streams),),
+    )
+    return {
+        stream: RecordedEvent(pos, stream, version, event_id, kind, {}, {}, at, digest.hex())
+        for pos, stream, version, event_id, kind, at, digest in await cur.fetchall()
+    }
+
+
+async def match_opening(
+    conn: psycopg.AsyncConnection[Any], stream: str
+) -> tuple[str | None, str, dict[str, Any]] | None:
+    """Return a match's competition id, status and ``MatchCreated`` data, or ``None``."""
+    cur = await conn.execute(
+        "SELECT m.competition_id::text, m.status, e.data FROM matches m"
+        " JOIN events e ON e.stream = m.stream AND e.version = 1 WHERE m.stream = %s",
+        (stream,),
+    )
+    row = await cur.fetchone()
+    return None if row is None else (row[0], row[1], row[2])
+
+
+async def settled_events(
+    conn: psycopg.AsyncConnection[Any],
+    *,
+    after_position: int,
+    stream: str | None = None,
+    competition_id: str | None = None,
+) -> list[RecordedEvent]:
+    """Return one stream's or one competition's events after a position, in global order.
+
+    ``read_all``'s horizon (below the snapshot's xmin) restricted to those streams:
+    the result is a prefix of the log, so following it from its last position skips
+    nothing that commits late.
+    """
+    arg: str | None
+    if stream is not None:
+        where, arg = "stream = %s", stream
+    else:
+        where = "stream IN (SELECT stream FROM matches WHERE competition_id = %s)"
+        arg = competition_id
+    cur = await conn.execute(
+        f"SELECT {EVENT_COLUMNS} FROM events WHERE global_position > %s AND {where}"
+        " AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY global_position",
+        (after_position, arg),
+    )
+    return [recorded_event(row) for row in await cur.fetchall()]
+
+
+__all__ = [
+    "count_events",
+    "created_streams",
+    "events_of_types",
+    "first_recorded",
+    "match_opening",
+    "settled_events",
+    "stream_contents",
+    "stream_heads",
+]

@@ -1,0 +1,71 @@
+"""``matchlog replay`` on a real database: the plies follow takebacks."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from litestar.testing import TestClient
+from typer.testing import CliRunner
+
+from cli.main import app
+from tests.recording.play import create_match
+
+Headers = dict[str, str]
+
+DECK = (
+    "KS KH KD KC JC QH JD 4C TH 8D QC JH 7C 5H TS 6S 4D 9S AS AD 3S 2S TC QS 8H 9D TD 2H AH "
+    "9H 5C 7D 3D 6D 7S 2C 3H 5S 3C 8S 8C 2D QD 4S 6H 4H 7H 9C 5D 6C JS AC"
+)
+"""Every king on top: whichever way the deal goes, seat 1 holds one."""
+
+
+def record(
+    client: TestClient[Any], headers: Headers, match: dict[str, Any], path: str, body: Any
+) -> dict[str, Any]:
+    r = client.post(
+        f"/matches/{match['id']}/{path}",
+        json=body,
+        headers={**headers, "If-Match": f'"{match["version"]}"'},
+    )
+    assert r.status_code in (200, 201), r.text
+    answer: dict[str, Any] = r.json()["match"]
+    return answer
+
+
+def hand_counts(text: str) -> list[int]:
+    """Return the hand sizes a public view prints (its ``hands:`` line)."""
+    found = re.search(r"^  hands: (.*)$", text, re.MULTILINE)
+    assert found is not None, text
+    return [hand["count"] for hand in json.loads(found.group(1))]
+
+
+class TestReplayAfterATakeback:
+    def test_the_last_ply_shows_the_hands_the_match_has(
+        self, client: TestClient[Any], scorer: Headers, make_players: Any, database_url: str
+    ) -> None:
+        """Draw, draw, draw, take back to version 4, play a king: hands of 7 and 5."""
+        body = {
+            "game": "cuttle",
+            "players": make_players(2),
+            "first_dealer": 0,
+            "format": "quick",
+            "dealing": "scorer",
+        }
+        match = create_match(client, scorer, body)
+        match = record(client, scorer, match, "rounds", {"deck": DECK})
+        for seat in (1, 0, 1):
+            match = record(client, scorer, match, "moves", {"moves": [f"P{seat} draw"]})
+        match = record(client, scorer, match, "takeback", {"to_version": 4, "reason": "misdeal"})
+        match = record(client, scorer, match, "moves", {"moves": ["P1 king KD"]})
+        assert [7, 5] == [hand["count"] for hand in match["round"]["view"]["hands"]]
+
+        result = CliRunner().invoke(
+            app,
+            ["replay", match["id"]],
+            env={"MATCHLOG_DATABASE_URL": database_url, "COLUMNS": "80"},
+        )
+        assert 0 == result.exit_code, result.output
+        assert result.stdout.startswith("cuttle standard · ply 4/4 · last move: P1 king KD\n")
+        assert [7, 5] == hand_counts(result.stdout)
