@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.support import fresh_database, scratch_dir  # noqa: E402
-from service.importer import default_jobs  # noqa: E402
+from service.imports import default_jobs  # noqa: E402
 from store.database import canonical_url, with_database  # noqa: E402
 from store.embedded import start_embedded  # noqa: E402
 

@@ -32,7 +32,7 @@ from domain.logs import jsonl  # noqa: E402
 from domain.logs.base import Lines, MatchBuilder, MatchLog  # noqa: E402
 from domain.logs.commands import first_difference, steps_from_events  # noqa: E402
 from domain.stream import MatchState, step  # noqa: E402
-from service.importer import loads_line  # noqa: E402
+from service.imports import loads_line  # noqa: E402
 from store.events import _append_params  # noqa: E402
 from store.recorder import EventIdentity, _new_events  # noqa: E402
 

@@ -1,6 +1,6 @@
 """``matchlog import``: the command, and how an import shows its progress and problems.
 
-The import itself (reading, checking, recording, workers) is service/importer.py.
+The import itself (reading, checking, recording, workers) is the package service/imports/.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from rich.progress import (
 )
 
 from cli.errors import friendly_errors
-from service import importer
+from service import imports
 
 
 class _Shown:
@@ -90,8 +90,8 @@ def import_(
     console = Console(stderr=True)
     with friendly_errors():
         if jobs is None:
-            jobs = importer.default_jobs(paths)
-        summary = importer.run_import(
+            jobs = imports.default_jobs(paths)
+        summary = imports.run_import(
             paths, dry_run=dry_run, view=_Shown(console, quiet=quiet), jobs=jobs
         )
     console.print(summary.text(dry_run), markup=False, highlight=False, soft_wrap=True)

@@ -14,7 +14,7 @@ import psutil
 import psycopg
 import pytest
 
-from service.importer import BATCH_MATCHES
+from service.imports import BATCH_MATCHES
 from tests.logs.support import cli, simulated
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -13,7 +13,7 @@ from domain.logs import jsonl, text
 from domain.logs.base import Lines, LogEvent, LogHeader, LogPlayer, MatchBuilder
 from domain.logs.commands import first_difference, replay, steps_from_events, steps_from_moves
 from domain.stream import MatchConfig, VersionedEvent, effective_events, fold_stream
-from service.importer import _Chunk, _Source, loads_line, read_chunks, read_logs
+from service.imports.reading import Chunk, Source, loads_line, read_chunks, read_logs
 from tests.strategies import corrected_streams, simulated_match_lines
 
 # Any JSON the json module reads: integers of any size, NaN and infinities, lone
@@ -138,12 +138,12 @@ class TestChunks:
             lines.insert(at % (len(lines) + 1), line)
         data = "".join(line + "\n" for line in lines).encode("utf-8", "surrogateescape")
 
-        def source() -> _Source:
-            return _Source("in.jsonl", io.BytesIO(data))
+        def source() -> Source:
+            return Source("in.jsonl", io.BytesIO(data))
 
         chunked = [
             log
             for item in read_chunks(source())
-            for log in (item.logs() if isinstance(item, _Chunk) else [item])
+            for log in (item.logs() if isinstance(item, Chunk) else [item])
         ]
         assert list(read_logs(source())) == chunked

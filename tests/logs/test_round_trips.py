@@ -12,7 +12,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from domain.stream import CreateMatch, MatchConfig, Play, StartRound
 from projections.matches import project_match_summary
-from service.importer import BATCH_MATCHES
+from service.imports import BATCH_MATCHES
 from store.accounts import create_player
 from store.recorder import Recorder, shuffled_deal
 from tests.database import fresh_database

@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
-from service import importer
-from service.importer import BATCH_MATCHES, _worker_context, default_jobs
+from service import imports
+from service.imports import BATCH_MATCHES, default_jobs
+from service.imports import run as imports_run
+from service.imports.parallel import worker_context
 from tests.logs.support import cli, simulated
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -47,7 +49,10 @@ class TestWorkers:
 @pytest.mark.skipif(sys.platform != "linux", reason="workers fork on Linux only")
 class TestWorkerStart:
     def test_forked_from_a_single_threaded_process(self) -> None:
-        code = "from service.importer import _worker_context as w; print(w().get_start_method())"
+        code = (
+            "from service.imports.parallel import worker_context as w; "
+            "print(w().get_start_method())"
+        )
         done = subprocess.run(
             [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
         )
@@ -58,7 +63,7 @@ class TestWorkerStart:
         thread = threading.Thread(target=release.wait)
         thread.start()
         try:
-            assert "forkserver" == _worker_context().get_start_method()
+            assert "forkserver" == worker_context().get_start_method()
         finally:
             release.set()
             thread.join()
@@ -77,11 +82,11 @@ class TestDefaultJobs:
         folder.mkdir()
         for name in ("a.jsonl", "b.txt"):
             (folder / name).write_text("x" * 600)
-        monkeypatch.setattr(importer, "AUTO_JOBS_BYTES", 1000)  # the folder's files add up
+        monkeypatch.setattr(imports_run, "AUTO_JOBS_BYTES", 1000)  # the folder's files add up
         monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1, 2}, raising=False)
         assert 3 == default_jobs([str(folder)])
         monkeypatch.setattr(os, "sched_getaffinity", lambda _: set(range(64)), raising=False)
-        assert importer.MAX_AUTO_JOBS == default_jobs([str(folder)])
+        assert imports_run.MAX_AUTO_JOBS == default_jobs([str(folder)])
 
     def test_the_command_uses_the_default(
         self, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -89,15 +94,15 @@ class TestDefaultJobs:
         source = tmp_path / "in.jsonl"
         body = simulated(source, "cuttle", "standard", matches=BATCH_MATCHES + 1, seed=3)
         asked: list[int] = []
-        run = importer.run_import
+        run = imports.run_import
 
         def spy(*args: Any, **kwargs: Any) -> Any:
             asked.append(kwargs["jobs"])
             return run(*args, **kwargs)
 
-        monkeypatch.setattr(importer, "AUTO_JOBS_BYTES", len(body))
+        monkeypatch.setattr(imports_run, "AUTO_JOBS_BYTES", len(body))
         monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
-        monkeypatch.setattr(importer, "run_import", spy)
+        monkeypatch.setattr(imports, "run_import", spy)
         code, _, err = cli(database_url, "import", str(source))
         assert 0 == code, err
         assert [2] == asked
