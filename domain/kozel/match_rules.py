@@ -15,12 +15,15 @@ from domain.errors import IllegalMoveError, InvalidSetupError, MalformedError
 from domain.events import Event
 from domain.game_rules import DealSpec, GameRules, Series, Tables, bad_deal
 from domain.kozel import describe
+from domain.kozel.outcome import KozelOptions
 from domain.match import KozelSeries
 
 if TYPE_CHECKING:
     from domain.standings import Encounter, FinishedMatch, Line
     from domain.stream.config import MatchConfig
 
+_COMPETITION_FORMAT = {"loss_limit": 12, "eggs_double_next": False}
+"""What a competition's match format holds, with its defaults."""
 _PLAYS = {"CardsLed": "lead", "CardsBeaten": "beat", "CardsThrown": "throw"}
 _MOVES = frozenset({*_PLAYS, "MolodkaDeclared"})
 # With physical dealing the scorer names the cards each seat draws: a move too.
@@ -255,17 +258,25 @@ class KozelRules:
         return None, {"loss_limit": loss_limit}
 
     def canonical_format(self, value: Any) -> Any:
-        """Return the canonical options object (the defaults for ``None``)."""
-        from domain.kozel.state import options_from_data, options_to_data
+        """Return ``{loss_limit, eggs_double_next}`` checked (the defaults for ``None``).
 
-        if value is None:
-            value = {}
-        if not isinstance(value, Mapping):
+        >>> RULES.canonical_format({'loss_limit': 6})
+        {'loss_limit': 6, 'eggs_double_next': False}
+        """
+        given = {} if value is None else value
+        if not isinstance(given, Mapping):
             raise MalformedError(
                 "a kozel format is an object: {loss_limit, eggs_double_next}",
                 details={"format": repr(value)},
             )
-        return options_to_data(options_from_data(value))
+        unknown = sorted(set(given) - set(_COMPETITION_FORMAT))
+        if unknown:
+            raise MalformedError(
+                f"{unknown[0]!r} is not a kozel format field: loss_limit, eggs_double_next",
+                details={"format": repr(value)},
+            )
+        options = KozelOptions(**{**_COMPETITION_FORMAT, **given})
+        return {"loss_limit": options.loss_limit, "eggs_double_next": options.eggs_double_next}
 
     def score_text(self, score: Mapping[str, Any]) -> str:
         """Return loss points per team, and eggs if any.
