@@ -2,7 +2,8 @@
 
 Everything outside a game's package that differs between games asks that game's
 ``GameRules`` (``domain.game_rules``) through ``rules_for(game)``. A new game is a
-package with a ``match_rules.RULES`` and one line here.
+package with a ``match_rules.RULES``, registered here: its import, and its rules in
+``GAMES``. Nothing else lists the games.
 
     >>> tuple(GAMES)
     ('cuttle', 'kozel')
