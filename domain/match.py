@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from domain.cuttle.outcome import Outcome as CuttleOutcome
 from domain.cuttle.outcome import Variant
 from domain.errors import IllegalMoveError, InvalidSetupError
 from domain.kozel.outcome import DealOutcome, KozelOptions, team_of
+
+if TYPE_CHECKING:
+    from domain.game_rules import Series
 
 _NAMED_FORMATS = {"short": 1, "normal": 3, "extended": 5}
 _BEST_OF = re.compile(r"best-of-(\d+)")
@@ -124,6 +127,16 @@ class CuttleSeries:
     def dealer(self) -> int:
         """Who deals the next round: 2 players alternate, cutthroat passes left (§19)."""
         return (self.first_dealer + len(self.rounds)) % self.players
+
+    def score_data(self) -> dict[str, object]:
+        """Return the running score as JSON-ready data (``series_score``)."""
+        return {
+            "wins": list(self.wins),
+            "drawn_rounds": self.drawn_rounds,
+            "rounds": len(self.rounds),
+            "wins_needed": self.format.wins_needed,
+            "format": self.format.text(),
+        }
 
     def result(self) -> MatchResult | None:
         """Return the match result, or ``None`` while the match goes on."""
@@ -279,6 +292,16 @@ class KozelSeries:
             return (self.first_dealer + 1) % 4
         return self.deals[-1].outcome.last_trick_seat
 
+    def score_data(self) -> dict[str, object]:
+        """Return the running score as JSON-ready data (``series_score``)."""
+        return {
+            "loss_points": list(self.loss_points),
+            "eggs": self.eggs,
+            "deals": len(self.deals),
+            "multiplier": self.multiplier,
+            "loss_limit": self.options.loss_limit,
+        }
+
     def result(self) -> MatchResult | None:
         """Return the result once a team has reached the loss limit (R26), else ``None``."""
         for team, total in enumerate(self.loss_points):
@@ -319,24 +342,10 @@ __all__ = [
 ]
 
 
-def series_score(series: CuttleSeries | KozelSeries) -> dict[str, object]:
+def series_score(series: Series) -> dict[str, object]:
     """Return the running score as JSON-ready data (what summaries and views show).
 
     >>> series_score(KozelSeries(KozelOptions(), 0))
     {'loss_points': [0, 0], 'eggs': 0, 'deals': 0, 'multiplier': 1, 'loss_limit': 12}
     """
-    if isinstance(series, CuttleSeries):
-        return {
-            "wins": list(series.wins),
-            "drawn_rounds": series.drawn_rounds,
-            "rounds": len(series.rounds),
-            "wins_needed": series.format.wins_needed,
-            "format": series.format.text(),
-        }
-    return {
-        "loss_points": list(series.loss_points),
-        "eggs": series.eggs,
-        "deals": len(series.deals),
-        "multiplier": series.multiplier,
-        "loss_limit": series.options.loss_limit,
-    }
+    return series.score_data()

@@ -27,9 +27,7 @@ from typing import Any
 
 import psycopg
 
-from domain.cuttle import describe as cuttle_describe
 from domain.events import Event
-from domain.kozel import describe as kozel_describe
 from domain.match import series_score
 from domain.stream import (
     MatchConfig,
@@ -223,15 +221,7 @@ def step_of(track: Track, ply: int, names: Sequence[str], *, redact: bool) -> di
     config = track.config
     assert config is not None
     data: Any = public_event_data(config, event) if redact else event.data
-    if config.game == "cuttle":
-        notation = cuttle_describe.notation(data)
-        sentence = cuttle_describe.describe_move(data, names)
-        first = str(data.get("move", "")).split()[:1]
-        seat = int(first[0][1:]) if first and first[0] != "cards" else None
-    else:
-        notation = kozel_describe.notation(event.type, data) or ""
-        sentence = kozel_describe.describe_move(event.type, data, names) or ""
-        seat = data.get("seat")
+    notation, sentence, seat = rules_for(config.game).describe_step(event.type, data, names)
     undone = track.undone.get(version)
     return {
         "ply": ply,

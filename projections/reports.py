@@ -13,7 +13,8 @@ from typing import Any
 
 import psycopg
 
-from projections.standings import CUTTLE_STATS, KOZEL_STATS, find_standings
+from domain.games import rules_for
+from projections.standings import find_standings
 from store.accounts import Competition
 
 
@@ -34,16 +35,16 @@ async def standings_report(
     Names are today's display names; before any match has ended the tables are empty.
     """
     stored = await find_standings(conn, competition.id)
+    rules = rules_for(competition.game)
     body = stored or {
         "game": competition.game,
         "tiebreaks": list(competition.tiebreaks),
         "matches": 0,
-        "players": [],
-        **({"pairs": []} if competition.game == "kozel" else {}),
+        **{table: [] for table in rules.standings_tables},
     }
     members = {m for t in ("players", "pairs") for r in body.get(t, []) for m in r["members"]}
     names = dict(zip(sorted(members), await player_names(conn, sorted(members)), strict=True))
-    stats = KOZEL_STATS if competition.game == "kozel" else CUTTLE_STATS
+    stats = rules.standings_stats
     for table in ("players", "pairs"):
         if table in body:
             body[table] = [_ordered(row, names, stats) for row in body[table]]
@@ -53,7 +54,7 @@ async def standings_report(
 
 def columns(game: str, tiebreaks: Sequence[str]) -> list[str]:
     """Return the export columns of a game's table, tiebreaks in the competition's order."""
-    stats = KOZEL_STATS if game == "kozel" else CUTTLE_STATS
+    stats = rules_for(game).standings_stats
     return ["rank", "name", *stats, *tiebreaks, "mu", "sigma", "ordinal"]
 
 

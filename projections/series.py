@@ -14,55 +14,11 @@ from typing import Any, Final
 import psycopg
 from psycopg.rows import dict_row
 
-from domain.match import CuttleSeries, KozelSeries, series_score
+from domain.match import series_score
 from domain.stream import MatchState
 from projections.matches import match_identity, result_of
 from projections.rows import RowsInsert
 from store.recorder import Projection
-
-
-def cuttle_rounds(series: CuttleSeries) -> list[dict[str, Any]]:
-    """Return each round's result (winner or draw, and how) with the running wins."""
-    wins = [0] * series.players
-    rounds = []
-    for number, outcome in enumerate(series.rounds, start=1):
-        if outcome.winner is not None:
-            wins[outcome.winner] += 1
-        rounds.append(
-            {
-                "round": number,
-                "winner": outcome.winner,
-                "draw": outcome.winner is None,
-                "termination": outcome.termination.value,
-                "resigned": outcome.resigned,
-                "wins": list(wins),
-            }
-        )
-    return rounds
-
-
-def kozel_deals(series: KozelSeries) -> list[dict[str, Any]]:
-    """Return each deal's card points, tricks, loss points, eggs and multiplier, with totals."""
-    totals = [0, 0]
-    deals = []
-    for number, deal in enumerate(series.deals, start=1):
-        if deal.losing_team is not None:
-            totals[deal.losing_team] += deal.loss_points
-        deals.append(
-            {
-                "deal": number,
-                "card_points": list(deal.outcome.card_points),
-                "tricks": list(deal.outcome.tricks),
-                "eggs": deal.is_eggs,
-                "losing_team": deal.losing_team,
-                "base_loss_points": deal.base_loss_points,
-                "multiplier": deal.multiplier,
-                "loss_points": deal.loss_points,
-                "totals": list(totals),
-            }
-        )
-    return deals
-
 
 SERIES_EVENTS = (
     "MatchCreated",
@@ -81,18 +37,16 @@ SERIES_EVENTS = (
 
 def rounds_of(state: MatchState) -> list[dict[str, Any]]:
     """Return the scored rounds (Cuttle) or deals (Kozel) of a match state."""
-    if isinstance(state.series, CuttleSeries):
-        return cuttle_rounds(state.series)
-    if isinstance(state.series, KozelSeries):
-        return kozel_deals(state.series)
-    return []
+    if state.series is None:
+        return []
+    return state.rules.rounds_data(state.series)
 
 
 def result_with_resignation(state: MatchState) -> dict[str, Any] | None:
     """Return the match result, naming a whole-match resignation's seat when there was one."""
     result = result_of(state)
-    if result is not None and isinstance(state.series, CuttleSeries):
-        result["resigned"] = state.series.resigned_by
+    if result is not None and state.series is not None:
+        result.update(state.rules.result_data(state.series))
     return result
 
 

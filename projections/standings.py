@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import psycopg
 from openskill.models import PlackettLuce
 from psycopg.rows import dict_row
 
+from domain.games import rules_for
+from domain.standings import Encounter, FinishedMatch, Line
 from store.recorder import Projection
 
 TIEBREAKS = (
@@ -29,189 +30,6 @@ TIEBREAKS = (
     "wins",
 )
 """Every tiebreak a competition may list (its order there is the order they apply)."""
-
-
-@dataclass(frozen=True, slots=True)
-class FinishedMatch:
-    """What standings need of one finished match (a ``match_series`` row)."""
-
-    match_id: str
-    game: str
-    players: tuple[str, ...]
-    rounds: tuple[Mapping[str, Any], ...]
-    result: Mapping[str, Any]
-
-    @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> FinishedMatch:
-        """Read a ``match_series`` row (uuid columns as ``UUID`` or text)."""
-        return cls(
-            match_id=str(row["match_id"]),
-            game=row["game"],
-            players=tuple(str(p) for p in row["players"]),
-            rounds=tuple(row["rounds"]),
-            result=row["result"],
-        )
-
-    @property
-    def is_draw(self) -> bool:
-        """Whether nobody won the match."""
-        return not self.result["winners"]
-
-    def cuttle_round_wins(self) -> list[int]:
-        """Counted round wins per seat at the end of the match."""
-        if not self.rounds:
-            return [0] * len(self.players)
-        return list(self.rounds[-1]["wins"])
-
-    def places(self) -> list[int]:
-        """Each seat's finishing place (1 is best; equal places share a number).
-
-        Cuttle: the match winner is first; the others follow by counted round wins
-        (equal wins share a place); a drawn match puts everyone first. Kozel: the
-        winning pair is first and the goat pair second.
-        """
-        seats = range(len(self.players))
-        if self.is_draw:
-            return [1 for _ in seats]
-        winners = set(self.result["winners"])
-        if self.game == "kozel":
-            return [1 if s in winners else 2 for s in seats]
-        wins = self.cuttle_round_wins()
-        places = []
-        for s in seats:
-            if s in winners:
-                places.append(1)
-                continue
-            ahead = sum(1 for o in seats if o not in winners and wins[o] > wins[s])
-            places.append(2 + ahead)
-        return places
-
-
-@dataclass(slots=True)
-class Line:
-    """One entity's line in a table (a player, or a Kozel pair)."""
-
-    entity: str
-    members: tuple[str, ...]
-    stats: dict[str, int | float] = field(default_factory=dict)
-
-    def add(self, key: str, amount: int | float) -> None:
-        """Add ``amount`` to a statistic."""
-        self.stats[key] = self.stats.get(key, 0) + amount
-
-
-@dataclass(frozen=True, slots=True)
-class Encounter:
-    """One opponent-against-opponent result inside a match: ``score`` is 1, 0.5 or 0 for ``a``."""
-
-    a: str
-    b: str
-    score: float
-
-
-def _pair_key(members: Iterable[str]) -> str:
-    return "+".join(sorted(members))
-
-
-def _encounters(entities: Sequence[str], places: Sequence[int]) -> list[Encounter]:
-    out = []
-    for i, a in enumerate(entities):
-        for j in range(i + 1, len(entities)):
-            pa, pb = places[i], places[j]
-            score = 1.0 if pa < pb else 0.0 if pa > pb else 0.5
-            out.append(Encounter(a, entities[j], score))
-    return out
-
-
-def cuttle_lines(matches: Sequence[FinishedMatch]) -> tuple[dict[str, Line], list[Encounter]]:
-    """Tally Cuttle players' lines and every encounter between opponents."""
-    lines: dict[str, Line] = {}
-    encounters: list[Encounter] = []
-    for match in matches:
-        wins = match.cuttle_round_wins()
-        counted = sum(wins)
-        winners = set(match.result["winners"])
-        for seat, player in enumerate(match.players):
-            line = lines.setdefault(player, Line(player, (player,), _zero_cuttle()))
-            line.add("played", 1)
-            if match.is_draw:
-                line.add("drawn", 1)
-            elif seat in winners:
-                line.add("won", 1)
-            else:
-                line.add("lost", 1)
-            line.add("rounds_won", wins[seat])
-            line.add("rounds_lost", counted - wins[seat])
-        encounters.extend(_encounters(match.players, match.places()))
-    for line in lines.values():
-        line.stats["points"] = line.stats["won"] + line.stats["drawn"] / 2
-    return lines, encounters
-
-
-CUTTLE_STATS = ("played", "won", "drawn", "lost", "points", "rounds_won", "rounds_lost")
-"""The columns of a Cuttle line (docs/standings.md)."""
-KOZEL_STATS = (
-    "played",
-    "won",
-    "lost",
-    "deals_won",
-    "deals_lost",
-    "loss_points_taken",
-    "loss_points_given",
-    "eggs",
-    "goat",
-)
-"""The columns of a Kozel line, for players and pairs (docs/standings.md); points = won."""
-
-
-def _zero_cuttle() -> dict[str, int | float]:
-    return dict.fromkeys((s for s in CUTTLE_STATS if s != "points"), 0)
-
-
-def _zero_kozel() -> dict[str, int | float]:
-    return dict.fromkeys(KOZEL_STATS, 0)
-
-
-def kozel_lines(
-    matches: Sequence[FinishedMatch], *, pairs: bool
-) -> tuple[dict[str, Line], list[Encounter]]:
-    """Tally Kozel lines per player (``pairs=False``) or per pair, and their encounters."""
-    lines: dict[str, Line] = {}
-    encounters: list[Encounter] = []
-    for match in matches:
-        teams = [(match.players[0], match.players[2]), (match.players[1], match.players[3])]
-        winners = set(match.result["winners"])
-        for team, members in enumerate(teams):
-            won = team in {s % 2 for s in winners}
-            entities = [_pair_key(members)] if pairs else list(members)
-            for entity in entities:
-                line = lines.setdefault(
-                    entity,
-                    Line(entity, tuple(sorted(members)) if pairs else (entity,), _zero_kozel()),
-                )
-                line.add("played", 1)
-                line.add("won" if won else "lost", 1)
-                line.add("goat", 0 if won else 1)
-                for deal in match.rounds:
-                    loser = deal["losing_team"]
-                    line.add("eggs", 1 if deal["eggs"] else 0)
-                    if loser == team:
-                        line.add("deals_lost", 1)
-                        line.add("loss_points_taken", deal["loss_points"])
-                    elif loser is not None:
-                        line.add("deals_won", 1)
-                        line.add("loss_points_given", deal["loss_points"])
-        places = match.places()
-        if pairs:
-            encounters.extend(_encounters([_pair_key(t) for t in teams], [places[0], places[1]]))
-        else:
-            for a, b in ((0, 1), (0, 3), (2, 1), (2, 3)):
-                encounters.extend(
-                    _encounters([match.players[a], match.players[b]], [places[a], places[b]])
-                )
-    for line in lines.values():
-        line.stats["points"] = line.stats["won"]
-    return lines, encounters
 
 
 Tiebreak = Callable[[Line, frozenset[str]], float]
@@ -296,6 +114,7 @@ def _row(line: Line, rank: int, tiebreak_values: Mapping[str, float]) -> dict[st
 def ratings(matches: Sequence[FinishedMatch]) -> dict[str, dict[str, float]]:
     """Rate players with openskill's Plackett-Luce model, match by match in the given order.
 
+    Each game says which seats are rated as a team (``GameRules.rating_teams``):
     Cuttle seats are one-player teams ranked by finishing place (three ranks in
     cutthroat); Kozel pairs are two-player teams. Returns mu, sigma and ordinal.
     """
@@ -306,12 +125,8 @@ def ratings(matches: Sequence[FinishedMatch]) -> dict[str, dict[str, float]]:
             if player not in current:
                 current[player] = model.rating(name=player)
         places = match.places()
-        if match.game == "kozel":
-            seats = [[0, 2], [1, 3]]
-            ranks = [float(places[0]), float(places[1])]
-        else:
-            seats = [[s] for s in range(len(match.players))]
-            ranks = [float(p) for p in places]
+        seats = rules_for(match.game).rating_teams(len(match.players))
+        ranks = [float(places[team[0]]) for team in seats]
         teams = [[current[match.players[s]] for s in team] for team in seats]
         rated = model.rate(teams, ranks=ranks)
         for team, new in zip(seats, rated, strict=True):
@@ -328,16 +143,10 @@ def compute_standings(
 ) -> dict[str, Any]:
     """Return a competition's standings: its tables (players; pairs for Kozel) and ratings."""
     rated = ratings(matches)
-    if game == "kozel":
-        players, player_encounters = kozel_lines(matches, pairs=False)
-        pairs, pair_encounters = kozel_lines(matches, pairs=True)
-        tables = {
-            "players": rank_lines(players, player_encounters, tiebreaks),
-            "pairs": rank_lines(pairs, pair_encounters, tiebreaks),
-        }
-    else:
-        players, encounters = cuttle_lines(matches)
-        tables = {"players": rank_lines(players, encounters, tiebreaks)}
+    tables = {
+        name: rank_lines(lines, encounters, tiebreaks)
+        for name, (lines, encounters) in rules_for(game).tally(matches).items()
+    }
     for row in tables["players"]:
         row["rating"] = rated[row["entity"]]
     return {"game": game, "tiebreaks": list(tiebreaks), "matches": len(matches), **tables}
@@ -425,8 +234,6 @@ async def find_standings(
 
 
 __all__ = [
-    "CUTTLE_STATS",
-    "KOZEL_STATS",
     "TIEBREAKS",
     "FinishedMatch",
     "compute_standings",

@@ -315,7 +315,7 @@ def _version_at(config: MatchConfig, events: Sequence[Event], to: tuple[int, int
         previous = (round_no, move)
         versions[previous] = version
     if to not in versions:
-        word = "round" if config.game == "cuttle" else "deal"
+        word = rules_for(config.game).round_word
         raise IllegalMoveError(
             f"{word} {to[0]!r} has no move {to[1]!r} on the match's effective line",
             code="TAKEBACK_OUT_OF_RANGE",
@@ -338,7 +338,7 @@ def move_positions(
     [(2, 1, 0), (3, 1, 1), (4, 1, 1)]
     """
     rules = rules_for(config.game)
-    key = "round" if config.game == "cuttle" else "deal"
+    key = rules.round_word
     round_no = move = 0
     out: list[tuple[int, int, int]] = []
     for version, event in pairs:

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 from domain.errors import DomainError
 from domain.events import Event
+from domain.games import GAMES, rules_for
 from domain.logs.base import (
     BaseVisitor,
     Lines,
@@ -41,18 +42,21 @@ from domain.logs.base import (
     is_text_line,
 )
 from domain.logs.commands import move_positions
-from domain.stream import MatchConfig, VersionedEvent, effective_events, move_text, rules_for
+from domain.stream import MatchConfig, VersionedEvent, effective_events, move_text
 
 T = TypeVar("T")
 
 _QUOTED = r'"((?:[^"\\]|\\.)*)"'
+# A log's round lines and takebacks may use any game's word for a round.
+_ROUNDS = "|".join(dict.fromkeys(rules.round_word for rules in GAMES.values()))
+_SEATS = "".join(dict.fromkeys(rules.seat_letter for rules in GAMES.values()))
 _TAG = re.compile(rf"^\[\s*([A-Za-z][A-Za-z0-9]*)\s+{_QUOTED}\s*\]$")
 _NUMBER = re.compile(r"(?:^|\s)(\d+)\.(?=\s|$)")
-_DEAL = re.compile(r"^(round|deal)\s+(\d+)\s+(.*)$", re.IGNORECASE)
+_DEAL = re.compile(rf"^({_ROUNDS})\s+(\d+)\s+(.*)$", re.IGNORECASE)
 _RESULT = re.compile(r"^result\b\s*(.*)$", re.IGNORECASE)
-_RESIGN = re.compile(r"^[PS](\d+)\s+resign-match$")
+_RESIGN = re.compile(rf"^[{_SEATS}](\d+)\s+resign-match$")
 _TAKEBACK = re.compile(
-    rf"^takeback\b(?:\s+to\s+(round|deal)\s+(\d+)\s+move\s+(\d+)\s+{_QUOTED}$)?", re.IGNORECASE
+    rf"^takeback\b(?:\s+to\s+({_ROUNDS})\s+(\d+)\s+move\s+(\d+)\s+{_QUOTED}$)?", re.IGNORECASE
 )
 _VOID = re.compile(rf"^void\b(?:\s+{_QUOTED}$)?", re.IGNORECASE)
 _KNOWN_TAGS = {
@@ -66,7 +70,8 @@ INFO_TAGS = ("Event", "Site", "Scorer")
 
 
 def _seat_tags(game: str) -> tuple[str, int]:
-    return ("P", 3) if game == "cuttle" else ("S", 4)
+    rules = rules_for(game)
+    return rules.seat_letter, rules.max_seats
 
 
 def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
@@ -309,8 +314,8 @@ def _header(
         bad("HEADER_INVALID", "the tags Game and Variant are required")
         return None
     game = tags["Game"][1].strip().lower()
-    if game not in ("cuttle", "kozel"):
-        bad("HEADER_INVALID", f"Game {game!r} is not cuttle or kozel", tags["Game"][0])
+    if game not in GAMES:
+        bad("HEADER_INVALID", f"Game {game!r} is not {' or '.join(GAMES)}", tags["Game"][0])
         return None
     letter, most = _seat_tags(game)
     players = []
@@ -324,11 +329,9 @@ def _header(
         bad("HEADER_INVALID", f"name the players in tags {letter}0, {letter}1 ...")
         return None
     options: dict[str, Any] = {}
-    if game == "kozel" and "Options" in tags:
-        from domain.kozel.state import options_to_data, parse_options
-
+    if "Options" in tags:
         try:
-            options = options_to_data(parse_options(tags["Options"][1].strip()))
+            options = rules_for(game).options_from_tag(tags["Options"][1])
         except DomainError as e:
             bad(e.code, e.message, tags["Options"][0])
             return None
@@ -432,12 +435,8 @@ def _deal_move(
             LogError(number, "DEAL_INVALID", "a round starts from a deck or from hands")
         )
         return None
-    if header is not None and header.game == "cuttle":
-        # Cuttle set-ups keep a deck as one string and hands as strings.
-        if "deck" in deal:
-            deal["deck"] = " ".join(deal["deck"])
-        else:
-            deal["hands"] = [" ".join(hand) for hand in deal["hands"]]
+    if header is not None:
+        deal = rules_for(header.game).deal_from_log(deal)
     return LogMove(number, "deal", deal=deal)
 
 
@@ -459,12 +458,7 @@ def write_match(header: LogHeader, events: Iterable[LogEvent]) -> str:
         ("Game", header.game),
         ("Variant", header.variant),
     ]
-    if header.game == "cuttle":
-        tags.append(("Format", header.format or "normal"))
-    else:
-        from domain.kozel.state import format_options, options_from_data
-
-        tags.append(("Options", format_options(options_from_data(header.options))))
+    tags.append(rules_for(header.game).format_tag(header.format, header.options))
     tags += [("Dealing", header.dealing), ("FirstDealer", str(header.first_dealer))]
     if header.first_dealer_drawn:
         tags.append(("FirstDealerDrawn", "yes"))
@@ -511,7 +505,7 @@ def _body(header: LogHeader, config: MatchConfig, events: Iterable[LogEvent]) ->
     """
     letter, _ = _seat_tags(header.game)
     rules = rules_for(header.game)
-    word = "round" if header.game == "cuttle" else "deal"
+    word = rules.round_word
     prelude: list[str] = []
     lines: list[list[str]] = []
     ending = ["result *"]

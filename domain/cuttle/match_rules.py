@@ -1,0 +1,336 @@
+"""Cuttle's match-level rules: what the match layer, logs and read models ask of Cuttle.
+
+>>> RULES.round_word, RULES.seat_token(1)
+('round', 'P1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from domain import cuttle
+from domain.cards import RANKS, Card, parse_cards
+from domain.cuttle import describe
+from domain.errors import InvalidSetupError, MalformedError
+from domain.events import Event
+from domain.game_rules import DealSpec, GameRules, Series, Tables, bad_deal
+from domain.match import CuttleFormat, CuttleSeries
+
+if TYPE_CHECKING:
+    from domain.standings import FinishedMatch
+    from domain.stream.config import MatchConfig
+
+_MOVES = frozenset({"MovePlayed"})
+
+
+class CuttleRules:
+    """Cuttle's ``GameRules``: series of rounds, formats quick to best-of-N (§19)."""
+
+    game = "cuttle"
+    round_started = "RoundStarted"
+    round_scored = "RoundScored"
+    not_started_code = "ROUND_NOT_STARTED"
+    round_word = "round"
+    seat_letter = "P"
+    max_seats = 3
+    variants: tuple[str, ...] = tuple(v.value for v in cuttle.Variant)
+    default_variant = "standard"
+    competition_variant: str | None = None
+    tiebreaks: frozenset[str] = frozenset(
+        {"head-to-head", "sonneborn-berger", "round-difference", "wins"}
+    )
+    standings_stats: tuple[str, ...] = (
+        "played",
+        "won",
+        "drawn",
+        "lost",
+        "points",
+        "rounds_won",
+        "rounds_lost",
+    )
+    standings_tables: tuple[str, ...] = ("players",)
+
+    def validate(self, config: MatchConfig) -> MatchConfig:
+        """Return ``config`` with its variant and format canonical and no options."""
+        try:
+            variant = cuttle.Variant(config.variant)
+        except ValueError:
+            raise InvalidSetupError(
+                f"{config.variant!r} is not a Cuttle variant: classic, standard or cutthroat",
+                code="INVALID_FORMAT",
+                details={"variant": config.variant},
+            ) from None
+        fmt = CuttleFormat.from_text(config.format or "normal")
+        return replace(config, variant=variant.value, format=fmt.text(), options={})
+
+    def seats(self, config: MatchConfig) -> int:
+        """Return the variant's seats (3 in cutthroat)."""
+        return cuttle.Variant(config.variant).players
+
+    def new_series(self, config: MatchConfig) -> Series:
+        """Return a series with no round played."""
+        return CuttleSeries(
+            cuttle.Variant(config.variant),
+            CuttleFormat.from_text(config.format or "normal"),
+            config.first_dealer,
+        )
+
+    def deal_spec(self, config: MatchConfig) -> DealSpec:
+        """Return the variant's pack, by suit then rank."""
+        from domain.cuttle.state import pack
+
+        variant = cuttle.Variant(config.variant)
+        return DealSpec(tuple(sorted(pack(variant), key=lambda c: (c.suit, c.rank))))
+
+    def setup_data(self, config: MatchConfig, series: Series, deal: Mapping[str, Any]) -> Any:
+        """Return a round's set-up from a deck order or dealt hands."""
+        variant = cuttle.Variant(config.variant)
+        if "deck" in deal and "hands" not in deal:
+            setup = cuttle.RoundSetup(variant, series.dealer, deck=parse_cards(deal["deck"]))
+        elif "hands" in deal and "deck" not in deal:
+            setup = cuttle.RoundSetup(variant, series.dealer, hands=_hands(deal))
+        else:
+            raise bad_deal("a round starts from a deck order or from dealt hands", deal)
+        return setup.to_data()
+
+    def initial_position(self, setup_data: Mapping[str, Any]) -> Any:
+        """Return the engine's position at the round's start."""
+        return cuttle.initial_position(cuttle.RoundSetup.from_data(setup_data))
+
+    def decide(self, position: Any, move: str) -> list[Event]:
+        """Return the engine's events for one move."""
+        return cuttle.decide(position, move)
+
+    # The engine's own functions, not wrappers: the match layer calls these per move.
+    step = staticmethod(cuttle.step)
+    evolve = staticmethod(cuttle.evolve)
+    outcome = staticmethod(cuttle.outcome)
+
+    def score(self, series: Series, outcome: Any, round_no: int) -> tuple[Series, Event]:
+        """Record a round's outcome; ``RoundScored`` holds it and the wins after it."""
+        assert isinstance(series, CuttleSeries)
+        after = series.record(outcome)
+        data = {
+            "round": round_no,
+            "termination": outcome.termination.value,
+            "winner": outcome.winner,
+            "resigned": outcome.resigned,
+            "counts": outcome.winner is not None,
+            "wins": list(after.wins),
+        }
+        return after, Event(self.round_scored, data)
+
+    def series_from_scored(self, series: Series, data: Mapping[str, Any]) -> Series:
+        """Record the outcome a ``RoundScored`` holds."""
+        assert isinstance(series, CuttleSeries)
+        outcome = cuttle.Outcome(
+            cuttle.Termination(data["termination"]), data["winner"], data.get("resigned")
+        )
+        return series.record(outcome)
+
+    def resign_match(self, series: Series, seat: int) -> Series:
+        """Return the series after a whole-match resignation (ruling 37)."""
+        assert isinstance(series, CuttleSeries)
+        if not 0 <= seat < series.players:
+            raise MalformedError(f"{seat!r} is not a seat of this match", details={"seat": seat})
+        return series.resign_match(seat)
+
+    def ended_data(self, series: Series) -> dict[str, Any]:
+        """Return the final wins and drawn rounds."""
+        assert isinstance(series, CuttleSeries)
+        return {"wins": list(series.wins), "drawn_rounds": series.drawn_rounds}
+
+    def move_events(self, dealing: str) -> frozenset[str]:
+        """Every Cuttle move is one ``MovePlayed``, however the round was dealt."""
+        return _MOVES
+
+    def move_text(self, kind: str, data: Mapping[str, Any]) -> str:
+        """Return the move ``MovePlayed`` holds."""
+        return str(data["move"])
+
+    def public_data(self, config: MatchConfig, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Hide named cards; everything else a Cuttle table sees."""
+        move = str(data.get("move", ""))
+        if kind == "MovePlayed" and move.split()[:1] == ["cards"]:
+            # Named cards may be private draws; revealed ones reappear in CardsRevealed.
+            return {"move": "cards", "count": len(move.split()) - 1}
+        return data
+
+    def describe_step(
+        self, kind: str, data: Mapping[str, Any], names: Sequence[str]
+    ) -> tuple[str, str, int | None]:
+        """Return the move's notation, its sentence, and the seat its first word names."""
+        first = str(data.get("move", "")).split()[:1]
+        seat = int(first[0][1:]) if first and first[0] != "cards" else None
+        return describe.notation(data), describe.describe_move(data, names), seat
+
+    def view(self, position: Any, seat: int | None) -> dict[str, Any]:
+        """Return the engine's view."""
+        return cuttle.view(position, seat)
+
+    def to_act(self, position: Any) -> tuple[int, ...]:
+        """Return the seats that may act."""
+        return cuttle.to_act(position)
+
+    def public_to_act(self, position: Any) -> tuple[int, ...]:
+        """Who must act next in Cuttle follows from public facts alone."""
+        return cuttle.to_act(position)
+
+    def cards_awaited(self, position: Any) -> int:
+        """Return how many named cards the position waits for."""
+        return cuttle.cards_awaited(position)
+
+    def unplaced_cards(self, position: Any) -> tuple[Card, ...]:
+        """Return the pack's cards not yet placed, by suit then rank."""
+        from domain.cuttle.state import pack, placed_cards
+
+        left = pack(position.variant) - frozenset(placed_cards(position))
+        return tuple(
+            sorted(
+                left, key=lambda c: (c.suit, RANKS.index(c.rank) if c.rank in RANKS else 99, c.rank)
+            )
+        )
+
+    def legal_moves(self, position: Any) -> Iterable[Any]:
+        """Return the engine's legal moves."""
+        return cuttle.legal_moves(position)
+
+    def seat_token(self, seat: int) -> str:
+        """Return ``P`` and the seat."""
+        return self.seat_letter + str(seat)
+
+    def format_tag(self, format: str | None, options: Mapping[str, Any]) -> tuple[str, str]:
+        """Return the ``Format`` tag."""
+        return "Format", format or "normal"
+
+    def options_from_tag(self, text: str) -> dict[str, Any]:
+        """Cuttle has no options: an ``Options`` tag is ignored."""
+        return {}
+
+    def deal_from_log(self, deal: dict[str, Any]) -> dict[str, Any]:
+        """Cuttle set-ups keep a deck as one string and hands as strings."""
+        if "deck" in deal:
+            deal["deck"] = " ".join(deal["deck"])
+        else:
+            deal["hands"] = [" ".join(hand) for hand in deal["hands"]]
+        return deal
+
+    def match_settings(
+        self, match_format: Any, format: str | None, options: Mapping[str, Any] | None
+    ) -> tuple[str | None, Mapping[str, Any] | None]:
+        """A competition's ``match_format`` is the format of a match that names none."""
+        return (match_format if format is None else format), options
+
+    def competition_format(self, format: str | None, options: Mapping[str, Any]) -> Any:
+        """A competition's ``match_format`` is a match's format text."""
+        return format
+
+    def cli_settings(self, format: str, loss_limit: int) -> tuple[str | None, dict[str, Any]]:
+        """Cuttle takes ``--format``; it has no options."""
+        return format, {}
+
+    def canonical_format(self, value: Any) -> Any:
+        """Return the canonical format text (``normal`` for ``None``)."""
+        if value is None:
+            return "normal"
+        if not isinstance(value, str):
+            raise MalformedError(
+                "a cuttle format is text, e.g. 'normal' or 'best-of-7'",
+                details={"format": repr(value)},
+            )
+        return CuttleFormat.from_text(value).text()
+
+    def score_text(self, score: Mapping[str, Any]) -> str:
+        """Return wins per seat, and drawn rounds if any.
+
+        >>> RULES.score_text({'wins': [2, 1], 'drawn_rounds': 0})
+        '2-1'
+        """
+        text = "-".join(str(w) for w in score.get("wins", []))
+        drawn = score.get("drawn_rounds", 0)
+        return f"{text} ({drawn} drawn)" if drawn else text
+
+    def rounds_data(self, series: Series) -> list[dict[str, Any]]:
+        """Return each round's result (winner or draw, and how) with the running wins."""
+        assert isinstance(series, CuttleSeries)
+        wins = [0] * series.players
+        rounds = []
+        for number, outcome in enumerate(series.rounds, start=1):
+            if outcome.winner is not None:
+                wins[outcome.winner] += 1
+            rounds.append(
+                {
+                    "round": number,
+                    "winner": outcome.winner,
+                    "draw": outcome.winner is None,
+                    "termination": outcome.termination.value,
+                    "resigned": outcome.resigned,
+                    "wins": list(wins),
+                }
+            )
+        return rounds
+
+    def result_data(self, series: Series) -> dict[str, Any]:
+        """Name the seat that resigned the whole match (``None`` if nobody did)."""
+        assert isinstance(series, CuttleSeries)
+        return {"resigned": series.resigned_by}
+
+    def places(self, match: FinishedMatch) -> list[int]:
+        """The winner is first; the others follow by counted round wins (ties share)."""
+        seats = range(len(match.players))
+        winners = set(match.result["winners"])
+        wins = match.cuttle_round_wins()
+        places = []
+        for s in seats:
+            if s in winners:
+                places.append(1)
+                continue
+            ahead = sum(1 for o in seats if o not in winners and wins[o] > wins[s])
+            places.append(2 + ahead)
+        return places
+
+    def rating_teams(self, seats: int) -> list[list[int]]:
+        """Each seat is a one-player team."""
+        return [[s] for s in range(seats)]
+
+    def tally(self, matches: Sequence[FinishedMatch]) -> Tables:
+        """Tally players' lines and every encounter between opponents."""
+        from domain.standings import Line, encounters
+
+        lines: dict[str, Line] = {}
+        met = []
+        zero = [s for s in self.standings_stats if s != "points"]
+        for match in matches:
+            wins = match.cuttle_round_wins()
+            counted = sum(wins)
+            winners = set(match.result["winners"])
+            for seat, player in enumerate(match.players):
+                line = lines.setdefault(player, Line(player, (player,), dict.fromkeys(zero, 0)))
+                line.add("played", 1)
+                if match.is_draw:
+                    line.add("drawn", 1)
+                elif seat in winners:
+                    line.add("won", 1)
+                else:
+                    line.add("lost", 1)
+                line.add("rounds_won", wins[seat])
+                line.add("rounds_lost", counted - wins[seat])
+            met.extend(encounters(match.players, match.places()))
+        for line in lines.values():
+            line.stats["points"] = line.stats["won"] + line.stats["drawn"] / 2
+        return {"players": (lines, met)}
+
+
+def _hands(deal: Mapping[str, Any]) -> tuple[tuple[Card, ...], ...]:
+    hands = deal["hands"]
+    if not isinstance(hands, Sequence) or isinstance(hands, str):
+        raise bad_deal("hands must be a list with one entry per seat", deal)
+    return tuple(parse_cards(hand) for hand in hands)
+
+
+RULES: GameRules = CuttleRules()
+"""Cuttle's match-level rules, as ``domain.games`` registers them."""
+
+__all__ = ["RULES", "CuttleRules"]

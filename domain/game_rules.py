@@ -1,0 +1,242 @@
+"""What everything outside a game's package asks of that game: the ``GameRules`` protocol.
+
+Each game's package implements it in ``match_rules``; ``domain.games`` lists them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from domain.cards import Card
+from domain.errors import InvalidSetupError
+from domain.events import Event
+
+if TYPE_CHECKING:
+    from domain.match import MatchResult
+    from domain.standings import Encounter, FinishedMatch, Line
+    from domain.stream.config import MatchConfig
+
+
+@dataclass(frozen=True, slots=True)
+class DealSpec:
+    """What a server needs to deal a round: the pack, and where an indicator may lie."""
+
+    pack: tuple[Card, ...]
+    indicator_positions: range | None = None
+
+
+def bad_deal(message: str, deal: Mapping[str, Any]) -> InvalidSetupError:
+    """Return the error for a deal a round cannot start from."""
+    return InvalidSetupError(message, code="INVALID_DECK", details={"deal": dict(deal)})
+
+
+class Series(Protocol):
+    """A match between rounds, as the match layer sees it: whose deal, the score, any result."""
+
+    @property
+    def dealer(self) -> int:
+        """The seat that deals the next round."""
+        ...
+
+    def score_data(self) -> dict[str, object]:
+        """Return the running score as JSON-ready data."""
+        ...
+
+    def result(self) -> MatchResult | None:
+        """Return the match result, or ``None`` while the match goes on."""
+        ...
+
+
+Tables = dict[str, tuple[dict[str, "Line"], list["Encounter"]]]
+"""Standings tables by name (``players``, ``pairs``): each entity's line and the encounters."""
+
+
+class GameRules(Protocol):
+    """What everything outside a game's package needs of that game."""
+
+    game: str
+    round_started: str
+    """The event type that opens a round (``RoundStarted``, ``DealStarted``)."""
+    round_scored: str
+    """The event type that scores a round (``RoundScored``, ``DealScored``)."""
+    not_started_code: str
+    """The error code of a move made with no round in progress."""
+    round_word: str
+    """What a round is called: its key in round events, and in messages and logs."""
+    seat_letter: str
+    """The letter before a seat number in moves and text-log tags (``P0``, ``S0``)."""
+    max_seats: int
+    """The most seats any variant has: the text log's seat tags run up to it."""
+    variants: tuple[str, ...]
+    """Every variant, the default first where there is one."""
+    default_variant: str
+    """The variant of a match created without one."""
+    competition_variant: str | None
+    """The variant of a competition created without one; ``None``: one must be named."""
+    tiebreaks: frozenset[str]
+    """The standings tiebreaks a competition of this game may list."""
+    standings_stats: tuple[str, ...]
+    """The columns of a standings line, in order (docs/standings.md)."""
+    standings_tables: tuple[str, ...]
+    """The standings tables (``players``, and ``pairs`` for a partnership game)."""
+
+    def validate(self, config: MatchConfig) -> MatchConfig:
+        """Return ``config`` with variant, format and options canonical, or raise."""
+        ...
+
+    def seats(self, config: MatchConfig) -> int:
+        """Return how many players ``config``'s variant seats."""
+        ...
+
+    def new_series(self, config: MatchConfig) -> Series:
+        """Return the series of a match just created."""
+        ...
+
+    def deal_spec(self, config: MatchConfig) -> DealSpec:
+        """Return what a server needs to deal ``config``'s rounds."""
+        ...
+
+    def setup_data(self, config: MatchConfig, series: Series, deal: Mapping[str, Any]) -> Any:
+        """Return the next round's set-up data from a deck order or dealt hands."""
+        ...
+
+    def initial_position(self, setup_data: Mapping[str, Any]) -> Any:
+        """Return the engine's position at a round's start."""
+        ...
+
+    def decide(self, position: Any, move: str) -> list[Event]:
+        """Return the engine's events for one move."""
+        ...
+
+    def step(self, position: Any, move: str) -> tuple[list[Event], Any]:
+        """Return the engine's events for one move and the position after them."""
+        ...
+
+    def evolve(self, position: Any, event: Event) -> Any:
+        """Return the position after one engine event."""
+        ...
+
+    def outcome(self, position: Any) -> Any:
+        """Return a finished round's outcome, or ``None`` while it goes on."""
+        ...
+
+    def score(self, series: Series, outcome: Any, round_no: int) -> tuple[Series, Event]:
+        """Return the series after a round's outcome, and the event scoring it."""
+        ...
+
+    def series_from_scored(self, series: Series, data: Mapping[str, Any]) -> Series:
+        """Return the series after a recorded scoring event."""
+        ...
+
+    def resign_match(self, series: Series, seat: int) -> Series:
+        """Return the series after ``seat`` resigned the whole match, or raise."""
+        ...
+
+    def ended_data(self, series: Series) -> dict[str, Any]:
+        """Return what ``MatchEnded`` records of the final score, beside the result."""
+        ...
+
+    def move_events(self, dealing: str) -> frozenset[str]:
+        """Return the event types that record a move under ``dealing``."""
+        ...
+
+    def move_text(self, kind: str, data: Mapping[str, Any]) -> str:
+        """Return the move (engine notation) a move event records."""
+        ...
+
+    def public_data(self, config: MatchConfig, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Return an engine event's data (a copy) as anyone may see it in a live match."""
+        ...
+
+    def describe_step(
+        self, kind: str, data: Mapping[str, Any], names: Sequence[str]
+    ) -> tuple[str, str, int | None]:
+        """Return a move's notation, its sentence, and the seat that made it."""
+        ...
+
+    def view(self, position: Any, seat: int | None) -> dict[str, Any]:
+        """Return the position as ``seat`` (``None``: the table) may see it."""
+        ...
+
+    def to_act(self, position: Any) -> tuple[int, ...]:
+        """Return the seats that may act."""
+        ...
+
+    def public_to_act(self, position: Any) -> tuple[int, ...]:
+        """Return the seats that may act, as far as the table may know."""
+        ...
+
+    def cards_awaited(self, position: Any) -> int:
+        """Return how many named cards the position waits for."""
+        ...
+
+    def unplaced_cards(self, position: Any) -> tuple[Card, ...]:
+        """Return the cards the position has not placed yet."""
+        ...
+
+    def legal_moves(self, position: Any) -> Iterable[Any]:
+        """Return the legal moves."""
+        ...
+
+    def seat_token(self, seat: int) -> str:
+        """Return a seat as moves name it."""
+        ...
+
+    def format_tag(self, format: str | None, options: Mapping[str, Any]) -> tuple[str, str]:
+        """Return the text log's tag (name, value) for a match's format or options."""
+        ...
+
+    def options_from_tag(self, text: str) -> dict[str, Any]:
+        """Return a match's options from the text log's ``Options`` tag, or raise."""
+        ...
+
+    def deal_from_log(self, deal: dict[str, Any]) -> dict[str, Any]:
+        """Return a text log's deal (cards as lists) as the set-up takes it."""
+        ...
+
+    def match_settings(
+        self, match_format: Any, format: str | None, options: Mapping[str, Any] | None
+    ) -> tuple[str | None, Mapping[str, Any] | None]:
+        """Return a match's format and options, a competition's ``match_format`` filling gaps."""
+        ...
+
+    def competition_format(self, format: str | None, options: Mapping[str, Any]) -> Any:
+        """Return the competition ``match_format`` a match's format and options make."""
+        ...
+
+    def cli_settings(self, format: str, loss_limit: int) -> tuple[str | None, dict[str, Any]]:
+        """Return the format and options of a match from ``--format`` and ``--loss-limit``."""
+        ...
+
+    def canonical_format(self, value: Any) -> Any:
+        """Return a competition's ``match_format`` canonical (``None``: the default), or raise."""
+        ...
+
+    def score_text(self, score: Mapping[str, Any]) -> str:
+        """Return a running score (``series_score``'s data) in a few characters."""
+        ...
+
+    def rounds_data(self, series: Series) -> list[dict[str, Any]]:
+        """Return the scored rounds of a series as JSON-ready rows."""
+        ...
+
+    def result_data(self, series: Series) -> dict[str, Any]:
+        """Return what a match result adds from the series (a whole-match resignation)."""
+        ...
+
+    def places(self, match: FinishedMatch) -> list[int]:
+        """Return each seat's finishing place in a won match (1 is best; ties share)."""
+        ...
+
+    def rating_teams(self, seats: int) -> list[list[int]]:
+        """Return the seats rated as one team each, in the order their places are given."""
+        ...
+
+    def tally(self, matches: Sequence[FinishedMatch]) -> Tables:
+        """Return the standings tables' lines and encounters of finished matches."""
+        ...
+
+
+__all__ = ["DealSpec", "GameRules", "Series", "Tables", "bad_deal"]

@@ -1,0 +1,389 @@
+"""Kozel's match-level rules: what the match layer, logs and read models ask of Kozel.
+
+>>> RULES.round_word, RULES.seat_token(3)
+('deal', 'S3')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from domain import kozel
+from domain.cards import Card
+from domain.errors import IllegalMoveError, InvalidSetupError, MalformedError
+from domain.events import Event
+from domain.game_rules import DealSpec, GameRules, Series, Tables, bad_deal
+from domain.kozel import describe
+from domain.kozel.outcome import KozelOptions
+from domain.match import KozelSeries
+
+if TYPE_CHECKING:
+    from domain.standings import Encounter, FinishedMatch, Line
+    from domain.stream.config import MatchConfig
+
+_COMPETITION_FORMAT = {"loss_limit": 12, "eggs_double_next": False}
+"""What a competition's match format holds, with its defaults."""
+_PLAYS = {"CardsLed": "lead", "CardsBeaten": "beat", "CardsThrown": "throw"}
+_MOVES = frozenset({*_PLAYS, "MolodkaDeclared"})
+# With physical dealing the scorer names the cards each seat draws: a move too.
+_PHYSICAL_MOVES = _MOVES | {"CardsDrawn"}
+
+
+class KozelRules:
+    """Kozel's ``GameRules``: deals scored in loss points to a limit, four seats in pairs."""
+
+    game = "kozel"
+    round_started = "DealStarted"
+    round_scored = "DealScored"
+    not_started_code = "DEAL_NOT_STARTED"
+    round_word = "deal"
+    seat_letter = "S"
+    max_seats = 4
+    variants: tuple[str, ...] = ("default",)
+    default_variant = "default"
+    competition_variant: str | None = "default"
+    tiebreaks: frozenset[str] = frozenset(
+        {"head-to-head", "sonneborn-berger", "loss-point-difference", "wins"}
+    )
+    standings_stats: tuple[str, ...] = (
+        "played",
+        "won",
+        "lost",
+        "deals_won",
+        "deals_lost",
+        "loss_points_taken",
+        "loss_points_given",
+        "eggs",
+        "goat",
+    )
+    standings_tables: tuple[str, ...] = ("players", "pairs")
+
+    def validate(self, config: MatchConfig) -> MatchConfig:
+        """Return ``config`` with its options canonical and no format."""
+        if config.variant != "default":
+            raise InvalidSetupError(
+                f"{config.variant!r} is not a Kozel variant: the only one is 'default'",
+                code="INVALID_FORMAT",
+                details={"variant": config.variant},
+            )
+        from domain.kozel.state import options_from_data, options_to_data
+
+        return config.with_settings(None, options_to_data(options_from_data(config.options)))
+
+    def seats(self, config: MatchConfig) -> int:
+        """Kozel seats four."""
+        return 4
+
+    def new_series(self, config: MatchConfig) -> Series:
+        """Return a series with no deal scored."""
+        from domain.kozel.state import options_from_data
+
+        return KozelSeries(options_from_data(config.options), config.first_dealer)
+
+    def deal_spec(self, config: MatchConfig) -> DealSpec:
+        """Return the pack; R5: prefer the middle of the stock; R33 accepts any position 0-19."""
+        return DealSpec(tuple(kozel.PACK), indicator_positions=range(1, 19))
+
+    def setup_data(self, config: MatchConfig, series: Series, deal: Mapping[str, Any]) -> Any:
+        """Return a deal's set-up from a deck order or dealt hands and indicator."""
+        assert isinstance(series, KozelSeries)
+        from domain.kozel.pack import parse_kozel_cards
+
+        options, dealer, leader = series.options, series.dealer, series.leader
+        if "deck" in deal and "hands" not in deal:
+            setup = kozel.DealSetup(
+                options,
+                dealer,
+                leader,
+                deck=parse_kozel_cards(_card_list(deal["deck"])),
+                indicator_position=deal.get("indicator_position"),
+            )
+        elif "hands" in deal and "deck" not in deal:
+            hands = tuple(parse_kozel_cards(_card_list(h)) for h in deal["hands"])
+            indicator = parse_kozel_cards([str(deal.get("indicator", ""))])[0]
+            setup = kozel.DealSetup(options, dealer, leader, hands=hands, indicator=indicator)
+        else:
+            raise bad_deal("a deal starts from a deck order or from dealt hands", deal)
+        return setup.to_data()
+
+    def initial_position(self, setup_data: Mapping[str, Any]) -> Any:
+        """Return the engine's position at the deal's start."""
+        return kozel.initial_position(kozel.DealSetup.from_data(setup_data))
+
+    def decide(self, position: Any, move: str) -> list[Event]:
+        """Return the engine's events for one move."""
+        return kozel.decide(position, move)
+
+    # The engine's own functions, not wrappers: the match layer calls these per move.
+    step = staticmethod(kozel.step)
+    evolve = staticmethod(kozel.evolve)
+    outcome = staticmethod(kozel.outcome)
+
+    def score(self, series: Series, outcome: Any, round_no: int) -> tuple[Series, Event]:
+        """Score a deal; ``DealScored`` holds its points, loss points and the totals after."""
+        assert isinstance(series, KozelSeries)
+        deal = series.score(outcome)
+        after = series.record(outcome)
+        data = {
+            "deal": round_no,
+            "card_points": list(outcome.card_points),
+            "tricks": list(outcome.tricks),
+            "last_trick_seat": outcome.last_trick_seat,
+            "eggs": deal.is_eggs,
+            "losing_team": deal.losing_team,
+            "base_loss_points": deal.base_loss_points,
+            "multiplier": deal.multiplier,
+            "loss_points": deal.loss_points,
+            "totals": list(after.loss_points),
+        }
+        return after, Event(self.round_scored, data)
+
+    def series_from_scored(self, series: Series, data: Mapping[str, Any]) -> Series:
+        """Record the outcome a ``DealScored`` holds."""
+        assert isinstance(series, KozelSeries)
+        outcome = kozel.DealOutcome(
+            (data["card_points"][0], data["card_points"][1]),
+            (data["tricks"][0], data["tricks"][1]),
+            data["last_trick_seat"],
+        )
+        return series.record(outcome)
+
+    def resign_match(self, series: Series, seat: int) -> Series:
+        """A Kozel match cannot be resigned."""
+        raise IllegalMoveError(
+            "a Kozel match cannot be resigned", code="WRONG_PHASE", details={"seat": seat}
+        )
+
+    def ended_data(self, series: Series) -> dict[str, Any]:
+        """Return the final loss points and eggs."""
+        assert isinstance(series, KozelSeries)
+        return {"loss_points": list(series.loss_points), "eggs": series.eggs}
+
+    def move_events(self, dealing: str) -> frozenset[str]:
+        """Plays and molodka declarations; physically dealt draws too."""
+        return _PHYSICAL_MOVES if dealing == "physical" else _MOVES
+
+    def move_text(self, kind: str, data: Mapping[str, Any]) -> str:
+        """Return the move a play, a declaration or named draws record."""
+        if kind in _PLAYS:
+            return f"S{data['seat']} {_PLAYS[kind]} {' '.join(data['cards'])}"
+        if kind == "MolodkaDeclared":
+            return f"S{data['seat']} molodka"
+        return "cards " + " ".join(card for _, card in data["draws"])
+
+    def public_data(self, config: MatchConfig, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Hide drawn cards, and face-down throws unless the match plays ``open_throws``."""
+        open_throws = bool(config.options.get("open_throws", False))
+        if kind == "CardsThrown" and not open_throws:
+            return {"seat": data["seat"], "count": len(data["cards"])}
+        if kind == "CardsDrawn":
+            return {"draws": [[seat, None] for seat, _ in data["draws"]]}
+        if kind == "TrickTaken" and not open_throws:
+            # The cards and points would reveal face-down throws and a running total (R39).
+            return {"winner": data["winner"], "team": data["team"], "count": len(data["cards"])}
+        if kind == "MolodkaDeclared" and not open_throws:
+            returned = [[seat, len(cards)] for seat, cards in data.get("returned", [])]
+            return {"seat": data["seat"], "cards": data["cards"], "returned_counts": returned}
+        return data
+
+    def describe_step(
+        self, kind: str, data: Mapping[str, Any], names: Sequence[str]
+    ) -> tuple[str, str, int | None]:
+        """Return the move's notation, its sentence, and the seat in its data."""
+        notation = describe.notation(kind, data) or ""
+        sentence = describe.describe_move(kind, data, names) or ""
+        return notation, sentence, data.get("seat")
+
+    def view(self, position: Any, seat: int | None) -> dict[str, Any]:
+        """Return the engine's view."""
+        return kozel.view(position, seat)
+
+    def to_act(self, position: Any) -> tuple[int, ...]:
+        """Return the seats that may act."""
+        return kozel.to_act(position)
+
+    def public_to_act(self, position: Any) -> tuple[int, ...]:
+        """Only whose turn it is.
+
+        ``to_act`` also names molodka holders, which would reveal a hand (R19).
+        """
+        seat = position.to_play
+        return () if seat is None else (seat,)
+
+    def cards_awaited(self, position: Any) -> int:
+        """Return how many named cards the position waits for."""
+        return kozel.cards_awaited(position)
+
+    def unplaced_cards(self, position: Any) -> tuple[Card, ...]:
+        """Return the pack's cards not yet placed."""
+        return kozel.unplaced_cards(position)
+
+    def legal_moves(self, position: Any) -> Iterable[Any]:
+        """Return the engine's legal moves."""
+        return kozel.legal_moves(position)
+
+    def seat_token(self, seat: int) -> str:
+        """Return ``S`` and the seat."""
+        return self.seat_letter + str(seat)
+
+    def format_tag(self, format: str | None, options: Mapping[str, Any]) -> tuple[str, str]:
+        """Return the ``Options`` tag."""
+        from domain.kozel.state import format_options, options_from_data
+
+        return "Options", format_options(options_from_data(options))
+
+    def options_from_tag(self, text: str) -> dict[str, Any]:
+        """Return the options an ``Options`` tag names."""
+        from domain.kozel.state import options_to_data, parse_options
+
+        return options_to_data(parse_options(text.strip()))
+
+    def deal_from_log(self, deal: dict[str, Any]) -> dict[str, Any]:
+        """Kozel set-ups take cards as lists."""
+        return deal
+
+    def match_settings(
+        self, match_format: Any, format: str | None, options: Mapping[str, Any] | None
+    ) -> tuple[str | None, Mapping[str, Any] | None]:
+        """A competition's ``match_format`` is the options of a match that names none."""
+        return format, (dict(match_format) if options is None else options)
+
+    def competition_format(self, format: str | None, options: Mapping[str, Any]) -> Any:
+        """A competition's ``match_format`` is a match's options."""
+        return dict(options)
+
+    def cli_settings(self, format: str, loss_limit: int) -> tuple[str | None, dict[str, Any]]:
+        """Kozel takes ``--loss-limit``; it has no format."""
+        return None, {"loss_limit": loss_limit}
+
+    def canonical_format(self, value: Any) -> Any:
+        """Return ``{loss_limit, eggs_double_next}`` checked (the defaults for ``None``).
+
+        >>> RULES.canonical_format({'loss_limit': 6})
+        {'loss_limit': 6, 'eggs_double_next': False}
+        """
+        given = {} if value is None else value
+        if not isinstance(given, Mapping):
+            raise MalformedError(
+                "a kozel format is an object: {loss_limit, eggs_double_next}",
+                details={"format": repr(value)},
+            )
+        unknown = sorted(set(given) - set(_COMPETITION_FORMAT))
+        if unknown:
+            raise MalformedError(
+                f"{unknown[0]!r} is not a kozel format field: loss_limit, eggs_double_next",
+                details={"format": repr(value)},
+            )
+        options = KozelOptions(**{**_COMPETITION_FORMAT, **given})
+        return {"loss_limit": options.loss_limit, "eggs_double_next": options.eggs_double_next}
+
+    def score_text(self, score: Mapping[str, Any]) -> str:
+        """Return loss points per team, and eggs if any.
+
+        >>> RULES.score_text({'loss_points': [3, 12], 'eggs': 1})
+        '3-12 (eggs 1)'
+        """
+        text = "-".join(str(p) for p in score.get("loss_points", []))
+        eggs = score.get("eggs", 0)
+        return f"{text} (eggs {eggs})" if eggs else text
+
+    def rounds_data(self, series: Series) -> list[dict[str, Any]]:
+        """Return each deal's card points, tricks, loss points, eggs and multiplier, with totals."""
+        assert isinstance(series, KozelSeries)
+        totals = [0, 0]
+        deals = []
+        for number, deal in enumerate(series.deals, start=1):
+            if deal.losing_team is not None:
+                totals[deal.losing_team] += deal.loss_points
+            deals.append(
+                {
+                    "deal": number,
+                    "card_points": list(deal.outcome.card_points),
+                    "tricks": list(deal.outcome.tricks),
+                    "eggs": deal.is_eggs,
+                    "losing_team": deal.losing_team,
+                    "base_loss_points": deal.base_loss_points,
+                    "multiplier": deal.multiplier,
+                    "loss_points": deal.loss_points,
+                    "totals": list(totals),
+                }
+            )
+        return deals
+
+    def result_data(self, series: Series) -> dict[str, Any]:
+        """A Kozel result adds nothing."""
+        return {}
+
+    def places(self, match: FinishedMatch) -> list[int]:
+        """The winning pair is first and the goat pair second."""
+        winners = set(match.result["winners"])
+        return [1 if s in winners else 2 for s in range(len(match.players))]
+
+    def rating_teams(self, seats: int) -> list[list[int]]:
+        """Partners (seats 0 and 2, 1 and 3) are rated as one team."""
+        return [[0, 2], [1, 3]]
+
+    def tally(self, matches: Sequence[FinishedMatch]) -> Tables:
+        """Tally lines per player and per pair, and their encounters."""
+        return {"players": _lines(matches, pairs=False), "pairs": _lines(matches, pairs=True)}
+
+
+def _lines(
+    matches: Sequence[FinishedMatch], *, pairs: bool
+) -> tuple[dict[str, Line], list[Encounter]]:
+    """Tally lines per player (``pairs=False``) or per pair, and their encounters."""
+    from domain.standings import Line, encounters, pair_key
+
+    lines: dict[str, Line] = {}
+    met: list[Encounter] = []
+    for match in matches:
+        teams = [(match.players[0], match.players[2]), (match.players[1], match.players[3])]
+        winners = set(match.result["winners"])
+        for team, members in enumerate(teams):
+            won = team in {s % 2 for s in winners}
+            entities = [pair_key(members)] if pairs else list(members)
+            for entity in entities:
+                line = lines.setdefault(
+                    entity,
+                    Line(
+                        entity,
+                        tuple(sorted(members)) if pairs else (entity,),
+                        dict.fromkeys(RULES.standings_stats, 0),
+                    ),
+                )
+                line.add("played", 1)
+                line.add("won" if won else "lost", 1)
+                line.add("goat", 0 if won else 1)
+                for deal in match.rounds:
+                    loser = deal["losing_team"]
+                    line.add("eggs", 1 if deal["eggs"] else 0)
+                    if loser == team:
+                        line.add("deals_lost", 1)
+                        line.add("loss_points_taken", deal["loss_points"])
+                    elif loser is not None:
+                        line.add("deals_won", 1)
+                        line.add("loss_points_given", deal["loss_points"])
+        places = match.places()
+        if pairs:
+            met.extend(encounters([pair_key(t) for t in teams], [places[0], places[1]]))
+        else:
+            for a, b in ((0, 1), (0, 3), (2, 1), (2, 3)):
+                met.extend(encounters([match.players[a], match.players[b]], [places[a], places[b]]))
+    for line in lines.values():
+        line.stats["points"] = line.stats["won"]
+    return lines, met
+
+
+def _card_list(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, Sequence):
+        return list(map(str, value))
+    raise MalformedError(f"{value!r} is not a list of cards", details={"cards": repr(value)})
+
+
+RULES: GameRules = KozelRules()
+"""Kozel's match-level rules, as ``domain.games`` registers them."""
+
+__all__ = ["RULES", "KozelRules"]
