@@ -25,17 +25,15 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StringConstraints,
-    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 
 from api.problems import validation_failed
-from domain.cuttle.outcome import Variant
-from domain.errors import InvalidSetupError
+from domain.errors import DomainError, InvalidSetupError
+from domain.games import GAMES, rules_for
 from domain.kozel.outcome import KozelOptions
-from domain.match import CuttleFormat
 from store.accounts import Competition, Player, Role, Token
 
 # -- pagination ---------------------------------------------------------------------
@@ -167,14 +165,8 @@ Game = Literal["cuttle", "kozel"]
 Tiebreak = Literal[
     "head-to-head", "sonneborn-berger", "round-difference", "loss-point-difference", "wins"
 ]
-_TIEBREAKS: dict[str, frozenset[str]] = {
-    "cuttle": frozenset({"head-to-head", "sonneborn-berger", "round-difference", "wins"}),
-    "kozel": frozenset({"head-to-head", "sonneborn-berger", "loss-point-difference", "wins"}),
-}
-_VARIANTS: dict[str, tuple[str, ...]] = {
-    "cuttle": tuple(v.value for v in Variant),
-    "kozel": ("default",),
-}
+_TIEBREAKS: dict[str, frozenset[str]] = {g: r.tiebreaks for g, r in GAMES.items()}
+_VARIANTS: dict[str, tuple[str, ...]] = {g: r.variants for g, r in GAMES.items()}
 
 
 class KozelFormat(BaseModel):
@@ -234,8 +226,8 @@ class CompetitionIn(BaseModel):
             return value
         allowed = _VARIANTS[game]
         if value is None:
-            if game == "kozel":
-                return "default"
+            if (default := rules_for(game).competition_variant) is not None:
+                return default
             raise ValueError(f"a {game} competition needs a variant: {', '.join(allowed)}")
         if value not in allowed:
             raise ValueError(f"{value!r} is not a {game} variant: use {', '.join(allowed)}")
@@ -245,25 +237,13 @@ class CompetitionIn(BaseModel):
     @classmethod
     def _format(cls, value: Any, info: ValidationInfo) -> Any:
         game = info.data.get("game")
-        if game == "cuttle":
-            if value is None:
-                return "normal"
-            if not isinstance(value, str):
-                raise ValueError("a cuttle format is text, e.g. 'normal' or 'best-of-7'")
-            try:
-                return CuttleFormat.from_text(value).text()
-            except InvalidSetupError as e:
-                raise ValueError(e.message) from None
-        if game == "kozel":
-            if value is None:
-                return KozelFormat()
-            if not isinstance(value, dict):
-                raise ValueError("a kozel format is an object: {loss_limit, eggs_double_next}")
-            try:
-                return KozelFormat.model_validate(value)
-            except ValidationError as e:
-                raise ValueError("; ".join(_describe(err) for err in e.errors())) from None
-        return value
+        if game not in GAMES:
+            return value
+        try:
+            value = rules_for(game).canonical_format(value)
+        except DomainError as e:
+            raise ValueError(e.message) from None
+        return KozelFormat.model_validate(value) if isinstance(value, dict) else value
 
     @field_validator("tiebreaks")
     @classmethod
@@ -282,12 +262,6 @@ class CompetitionIn(BaseModel):
         if isinstance(self.format, KozelFormat):
             return self.format.model_dump()
         return self.format
-
-
-def _describe(error: Any) -> str:
-    where = ".".join(str(part) for part in error["loc"])
-    message = str(error["msg"]).removeprefix("Value error, ")
-    return f"{where}: {message}" if where else message
 
 
 class CompetitionOut(BaseModel):

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cli.errors import friendly_errors
+from domain.games import rules_for
 from projections.matches import list_matches, match_summary
 from projections.reports import player_names
 from service.settings import Settings
@@ -37,23 +38,6 @@ class Status(StrEnum):
     void = "void"
 
 
-def score_text(game: str, score: dict[str, Any]) -> str:
-    """Return a match's running score in a few characters.
-
-    >>> score_text('cuttle', {'wins': [2, 1], 'drawn_rounds': 0})
-    '2-1'
-    >>> score_text('kozel', {'loss_points': [3, 12], 'eggs': 1})
-    '3-12 (eggs 1)'
-    """
-    if game == "cuttle":
-        text = "-".join(str(w) for w in score.get("wins", []))
-        drawn = score.get("drawn_rounds", 0)
-        return f"{text} ({drawn} drawn)" if drawn else text
-    text = "-".join(str(p) for p in score.get("loss_points", []))
-    eggs = score.get("eggs", 0)
-    return f"{text} (eggs {eggs})" if eggs else text
-
-
 async def _rows(url: str, limit: int, filters: dict[str, Any]) -> tuple[list[Any], dict[str, str]]:
     async with await psycopg.AsyncConnection.connect(url) as conn:
         rows = await list_matches(conn, limit=limit, **filters)
@@ -73,7 +57,7 @@ def matches_table(rows: list[Any], names: dict[str, str]) -> Table:
             row["game"],
             row["variant"],
             row["status"],
-            score_text(row["game"], row["score"]),
+            rules_for(row["game"]).score_text(row["score"]),
             row["created_at"].strftime("%Y-%m-%d %H:%M"),
         )
     return table

@@ -132,9 +132,8 @@ def simulate(
     """Write random legal server-dealt matches in the canonical JSON Lines format."""
     with friendly_errors():
         rules = rules_for(game)
-        chosen = variant or ("standard" if game == "cuttle" else "default")
-        options: dict[str, Any] = {} if game == "cuttle" else {"loss_limit": loss_limit}
-        fmt = format if game == "cuttle" else None
+        chosen = variant or rules.default_variant
+        fmt, options = rules.cli_settings(format, loss_limit)
         rules.validate(MatchConfig(game, chosen, (), 0, format=fmt, options=options))
         lines = simulated_lines(game, chosen, matches, seed, fmt=fmt, options=options)
         if out is None:

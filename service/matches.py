@@ -131,6 +131,7 @@ async def match_config(pool: AsyncConnectionPool[Any], data: MatchSetup) -> Matc
                     code="UNKNOWN_PLAYER",
                     details={"player_id": str(player_id)},
                 ) from None
+    rules = rules_for(data.game)
     variant = data.variant
     fmt, options = data.format, data.options
     if competition is not None:
@@ -141,13 +142,9 @@ async def match_config(pool: AsyncConnectionPool[Any], data: MatchSetup) -> Matc
                 details={"competition_id": str(competition.id)},
             )
         variant = competition.variant
-        if data.game == "cuttle" and fmt is None:
-            fmt = competition.match_format
-        if data.game == "kozel" and options is None:
-            options = dict(competition.match_format)
+        fmt, options = rules.match_settings(competition.match_format, fmt, options)
     if variant is None:
-        variant = "standard" if data.game == "cuttle" else "default"
-    rules = rules_for(data.game)
+        variant = rules.default_variant
     draft = MatchConfig(
         game=data.game,
         variant=variant,

@@ -33,7 +33,7 @@ from domain.logs.commands import (
     text_player_id,
 )
 from domain.records import builder
-from domain.stream import MatchState
+from domain.stream import MatchState, rules_for
 from service.exporter import is_uuid
 from store import accounts
 from store.events import EventIdConflictError, VersionConflictError
@@ -333,7 +333,7 @@ class Importer:
         competition = header.competition_id
         if competition is None or competition in self._competitions:
             return
-        fmt: Any = header.format if header.game == "cuttle" else dict(header.options)
+        fmt = rules_for(header.game).competition_format(header.format, header.options)
         async with self._pool.connection() as conn:
             # One already there keeps its own name and settings.
             with contextlib.suppress(ConflictError):
