@@ -119,9 +119,11 @@ def _print(
 ) -> None:
     for problem in report.problems:
         typer.echo(f"{problem.stream} {problem.version}: {problem.reason}")
-    scope = f"{report.events} events in {len(report.heads)} streams"
+    scope = f"{report.events} events, {len(report.heads)} streams"
     if report.ok:
-        typer.echo(f"{scope} verified: every hash chain holds")
+        typer.echo(
+            f"{report.events} events verified ({len(report.heads)} streams): every hash chain holds"
+        )
         if before is not None:
             typer.echo(
                 f"nothing lost or rewritten since the checkpoint of {before.taken_at} "
