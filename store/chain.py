@@ -161,15 +161,19 @@ def canonical_event(
     >>> canonical_event('cuttle-1', 2, UUID(int=1), 'Drew', {'card': '7H'})
     b'{"data":{"card":"7H"},"event_id":"00000000-0000-0000-0000-000000000001","stream":"cuttle-1","type":"Drew","version":2}'
     """
-    return rfc8785.dumps(
-        {
-            "stream": stream,
-            "version": version,
-            "event_id": str(event_id),
-            "type": type,
-            "data": dict(data),
-        }
-    )
+    return rfc8785.dumps(_v1_fields(stream, version, event_id, type, data))
+
+
+def _v1_fields(
+    stream: str, version: int, event_id: UUID, type: str, data: Mapping[str, Any]
+) -> dict[str, Any]:
+    return {
+        "stream": stream,
+        "version": version,
+        "event_id": str(event_id),
+        "type": type,
+        "data": dict(data),
+    }
 
 
 def canonical_event_v2(
@@ -190,11 +194,7 @@ def canonical_event_v2(
     """
     return rfc8785.dumps(
         {
-            "stream": stream,
-            "version": version,
-            "event_id": str(event_id),
-            "type": type,
-            "data": dict(data),
+            **_v1_fields(stream, version, event_id, type, data),
             "metadata": dict(metadata),
             "recorded_at": utc_text(recorded_at),
             "global_position": global_position,
