@@ -1,29 +1,162 @@
-"""``matchlog verify``: walk every stream's hash chain and report the first broken link."""
+"""``matchlog verify``: walk every stream's hash chain, report every broken link.
+
+``--checkpoint FILE`` writes every stream's head and a digest over them (only when
+every chain holds); ``--against FILE`` also reports what a checkpoint shows and the
+chain cannot: streams that lost events, were rewritten, or are gone.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
 
 import psycopg
 import typer
 
 from cli.errors import friendly_errors
+from domain.errors import DomainError
 from service.wiring import database_url
-from store.events import BrokenLink
-from store.events import verify as verify_chain
-from store.reads import count_events
+from store.chain import ChainReport, Checkpoint, CheckpointError
+from store.chain import verify as verify_chain
+
+_PROGRESS_EVERY = 2.0
+"""Seconds between progress lines on stderr; a shorter walk prints none."""
 
 
-async def _verify(url: str) -> tuple[BrokenLink | None, int]:
-    async with await psycopg.AsyncConnection.connect(url) as conn:
-        return await verify_chain(conn), await count_events(conn)
+def verify(
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print one JSON document on stdout, for scripts.")
+    ] = False,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(
+            "--checkpoint",
+            metavar="FILE",
+            help="Write every stream's head and a digest over them to FILE "
+            "(only if nothing is broken). Keep it outside the database.",
+        ),
+    ] = None,
+    against: Annotated[
+        Path | None,
+        typer.Option(
+            "--against",
+            metavar="FILE",
+            help="Also report every stream that lost events, was rewritten or is gone "
+            "since checkpoint FILE.",
+        ),
+    ] = None,
+) -> None:
+    """Check every stream's hash chain; list every broken link and exit 1 if any.
 
-
-def verify() -> None:
-    """Check every stream's hash chain; print the first broken link and exit 1 if any."""
+    Each problem is one line, ``STREAM VERSION: reason``; progress goes to stderr.
+    """
     with friendly_errors():
-        broken, count = asyncio.run(_verify(database_url()))
-    if broken is not None:
-        typer.echo(f"{broken.stream} {broken.version}: {broken.reason}", err=True)
+        before = _read_checkpoint(against) if against is not None else None
+        report = asyncio.run(_walk(database_url(), before))
+        written = None
+        if checkpoint is not None and report.ok:
+            written = report.checkpoint(datetime.now(UTC))
+            _write(checkpoint, written.to_json())
+    if json_output:
+        typer.echo(json.dumps(_document(report, before, against, written, checkpoint), indent=1))
+    else:
+        _print(report, before, written, checkpoint)
+    if not report.ok:
         raise typer.Exit(code=1)
-    typer.echo(f"{count} events verified: every hash chain holds")
+
+
+async def _walk(url: str, against: Checkpoint | None) -> ChainReport:
+    last = time.monotonic()
+
+    def progress(events: int, streams: int) -> None:
+        nonlocal last
+        if time.monotonic() - last >= _PROGRESS_EVERY:
+            last = time.monotonic()
+            typer.echo(f"verify: {events} events in {streams} streams checked", err=True)
+
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        try:
+            return await verify_chain(conn, against=against, progress=progress)
+        except psycopg.OperationalError:
+            raise
+        except psycopg.Error as e:
+            # A refusal (a role that may not read events, say) is one line, as a
+            # broken link is: never a traceback.
+            reason = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            raise DomainError(f"cannot read the log: {reason}", code="VERIFY_FAILED") from e
+
+
+def _read_checkpoint(path: Path) -> Checkpoint:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise CheckpointError(f"cannot read checkpoint {str(path)!r}: {e}") from e
+    try:
+        return Checkpoint.from_json(text)
+    except CheckpointError as e:
+        raise CheckpointError(f"{path}: {e.message}", details=e.details) from e
+
+
+def _write(path: Path, text: str) -> None:
+    # Write beside it and rename: an interrupted run never leaves half a checkpoint.
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
+    except OSError as e:
+        raise DomainError(
+            f"cannot write checkpoint {str(path)!r}: {e}", code="CHECKPOINT_UNWRITABLE"
+        ) from e
+
+
+def _print(
+    report: ChainReport, before: Checkpoint | None, written: Checkpoint | None, path: Path | None
+) -> None:
+    for problem in report.problems:
+        typer.echo(f"{problem.stream} {problem.version}: {problem.reason}")
+    scope = f"{report.events} events, {len(report.heads)} streams"
+    if report.ok:
+        typer.echo(
+            f"{report.events} events verified ({len(report.heads)} streams): every hash chain holds"
+        )
+        if before is not None:
+            typer.echo(
+                f"nothing lost or rewritten since the checkpoint of {before.taken_at} "
+                f"({len(before.heads)} streams, digest {before.digest})"
+            )
+    else:
+        streams = len({p.stream for p in report.problems})
+        typer.echo(f"{len(report.problems)} problems in {streams} streams ({scope} checked)")
+    if written is not None:
+        typer.echo(f"checkpoint written to {path} (digest {written.digest})")
+    elif path is not None:
+        typer.echo(f"no checkpoint written to {path}: the log has problems", err=True)
+
+
+def _document(
+    report: ChainReport,
+    before: Checkpoint | None,
+    before_path: Path | None,
+    written: Checkpoint | None,
+    path: Path | None,
+) -> dict[str, Any]:
+    return {
+        "ok": report.ok,
+        "events": report.events,
+        "streams": len(report.heads),
+        "problems": [
+            {"stream": p.stream, "version": p.version, "code": p.code, "reason": p.reason}
+            for p in report.problems
+        ],
+        "against": None
+        if before is None
+        else {"file": str(before_path), "taken_at": before.taken_at, "digest": before.digest},
+        "checkpoint": None
+        if path is None
+        else {"file": str(path), "digest": None if written is None else written.digest},
+    }

@@ -1,17 +1,16 @@
-"""The event store: append to a stream, read it back, tail the log, verify the chain.
+"""The event store: append to a stream, read it back, tail the log.
 
 One table (``events``, migration 0001) after Message DB's shape. Every write goes
 through the SQL function ``events_append`` in the caller's transaction; see
-docs/event-store.md for why tailing readers can never skip a late commit.
+docs/event-store.md for why tailing readers can never skip a late commit. The hash
+chain each append extends is checked by ``store/chain.py``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import inspect
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,12 +41,13 @@ EVENT_COLUMNS: Final = (
 )
 """The columns ``recorded_event`` reads a row of, in its order."""
 
-# Migration 0010's function: each event's data as its canonical JSON text, which the
-# database both stores (as jsonb) and hashes; NULL recorded-at entries (or a NULL
-# array) take the database's clock, and a log import brings its own times.
+# Migration 0011's function: each event's data and metadata as canonical JSON text,
+# which the database both stores (as jsonb) and hashes (chain v2, store/chain.py);
+# NULL recorded-at entries (or a NULL array) take the database's clock, and a log
+# import brings its own times.
 _APPEND_SQL: Final = (
     "SELECT global_position, version, recorded_at, hash, metadata FROM events_append("
-    "%s, %s, %s::uuid[], %s::text[], %s::text[], %s::jsonb[], %s, %b::timestamptz[])"
+    "%s, %s, %s::uuid[], %s::text[], %s::text[], %s::text[], %s, %b::timestamptz[])"
 )
 
 # SQLSTATEs raised by events_append (migration 0001).
@@ -88,43 +88,6 @@ class AppendResult:
     def positions(self) -> tuple[int, ...]:
         """Return the global positions of the recorded events."""
         return tuple(e.global_position for e in self.events)
-
-
-@dataclass(frozen=True, slots=True)
-class BrokenLink:
-    """The first event whose hash-chain link does not hold, and why."""
-
-    stream: str
-    version: int
-    reason: str
-
-
-def canonical_event(
-    stream: str, version: int, event_id: UUID, type: str, data: Mapping[str, Any]
-) -> bytes:
-    """Return the RFC 8785 canonical JSON that an event's hash covers.
-
-    >>> canonical_event('cuttle-1', 2, UUID(int=1), 'Drew', {'card': '7H'})
-    b'{"data":{"card":"7H"},"event_id":"00000000-0000-0000-0000-000000000001","stream":"cuttle-1","type":"Drew","version":2}'
-    """
-    return rfc8785.dumps(
-        {
-            "stream": stream,
-            "version": version,
-            "event_id": str(event_id),
-            "type": type,
-            "data": dict(data),
-        }
-    )
-
-
-def event_hash(previous: bytes | None, canonical: bytes) -> bytes:
-    """Return the chain link: sha256 of the previous hash (empty at version 1) and the event.
-
-    >>> event_hash(None, b'{}').hex()[:16]
-    '44136fa355b3678a'
-    """
-    return hashlib.sha256((previous or b"") + canonical).digest()
 
 
 def canonical_json(value: Any) -> str:
@@ -218,13 +181,16 @@ def _append_params(
 
 
 def _metadata_texts(events: Sequence[NewEvent]) -> list[str]:
-    """Return each event's metadata as JSON; a run of equal metadata is encoded once."""
+    """Return each event's metadata as canonical JSON; a run of equal metadata is encoded once.
+
+    Canonical because the database hashes the text it is sent (chain v2).
+    """
     texts: list[str] = []
     last: Mapping[str, Any] | None = None
     text = ""
     for event in events:
         if last is None or event.metadata != last:
-            last, text = event.metadata, json.dumps(dict(event.metadata))
+            last, text = event.metadata, canonical_json(dict(event.metadata))
         texts.append(text)
     return texts
 
@@ -311,7 +277,7 @@ async def claim_position(conn: psycopg.AsyncConnection[Any]) -> None:
 
 _APPEND_BATCH_SQL: Final = (
     "SELECT global_position, version, recorded_at, hash, metadata FROM events_append_batch("
-    "%s::text[], %s::bigint[], %s::int[], %s::uuid[], %s::text[], %s::text[], %s::jsonb[], "
+    "%s::text[], %s::bigint[], %s::int[], %s::uuid[], %s::text[], %s::text[], %s::text[], "
     "%b::timestamptz[])"
 )
 
@@ -636,40 +602,3 @@ class Notifier:
                 _log.warning("notifier connection lost, reconnecting: %s", e)
                 self._pending.set()
                 await asyncio.sleep(1.0)
-
-
-async def verify(conn: psycopg.AsyncConnection[Any]) -> BrokenLink | None:
-    """Walk every stream's hash chain; return its first broken link, or ``None``.
-
-    A link breaks when a version is missing, ``prev_hash`` is not the previous
-    event's hash, or ``hash`` is not sha256(previous hash + canonical event).
-    """
-    stream: str | None = None
-    previous: bytes | None = None
-    expected_version = 1
-    cur = conn.cursor()
-    async for row in cur.stream(
-        "SELECT stream, version, event_id, type, data::text, prev_hash, hash "
-        "FROM events ORDER BY stream, version"
-    ):
-        name, version, event_id, type_, data_text, prev_hash, digest = row
-        if name != stream:
-            stream, previous, expected_version = name, None, 1
-        if version != expected_version:
-            return BrokenLink(name, expected_version, "version missing")
-        stored_prev = None if prev_hash is None else bytes(prev_hash)
-        if stored_prev != previous:
-            return BrokenLink(name, version, "prev_hash is not the previous event's hash")
-        data = json.loads(data_text, parse_int=_parse_json_int)
-        if event_hash(previous, canonical_event(name, version, event_id, type_, data)) != bytes(
-            digest
-        ):
-            return BrokenLink(name, version, "hash does not match the event")
-        previous, expected_version = bytes(digest), version + 1
-    return None
-
-
-def _parse_json_int(text: str) -> int | float:
-    # jsonb prints a float like 1e300 as digits; read it back as the float it was.
-    value = int(text)
-    return value if -_SAFE_INTEGER <= value <= _SAFE_INTEGER else float(text)

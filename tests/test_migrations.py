@@ -1,9 +1,19 @@
 from __future__ import annotations
 
+import asyncio
+import uuid
+from pathlib import Path
+
 import psycopg
 import pytest
+import sqlalchemy.exc
+from psycopg.types.json import Jsonb
 
+import migrations
+from domain.events import NewEvent
 from store import migrate
+from store.chain import ChainReport, verify
+from store.events import append
 
 
 def names(url: str, query: str) -> set[str]:
@@ -69,3 +79,78 @@ def test_events_keep_only_the_indexes_their_readers_use(database_url: str) -> No
     assert "events_category_idx" in event_indexes(database_url)
     migrate.upgrade(database_url)
     assert "events_category_idx" not in event_indexes(database_url)
+
+
+# Migration 0010's append, as store/events.py called it before chain v2.
+_APPEND_0010 = (
+    "SELECT version FROM events_append(%s, %s, %s::uuid[], %s::text[], %s::text[], "
+    "%s::jsonb[], NULL, %s::timestamptz[])"
+)
+
+
+def _append_as_0010(url: str, stream: str, count: int, expected: int) -> None:
+    ids = [uuid.uuid4() for _ in range(count)]
+    data = [f'{{"n":{n}}}' for n in range(count)]
+    with psycopg.connect(url) as conn:
+        conn.execute(
+            _APPEND_0010,
+            (stream, expected, ids, ["T"] * count, data, [Jsonb({"by": "old"})] * count, None),
+        )
+
+
+def _walk(url: str) -> ChainReport:
+    async def body() -> ChainReport:
+        async with await psycopg.AsyncConnection.connect(url) as conn:
+            return await verify(conn)
+
+    return asyncio.run(body())
+
+
+def _append(url: str, stream: str, count: int) -> None:
+    async def body() -> None:
+        async with await psycopg.AsyncConnection.connect(url) as conn:
+            events = [NewEvent(uuid.uuid4(), "T", {"n": n}, {"by": "new"}) for n in range(count)]
+            await append(conn, stream, events, None)
+            await conn.commit()
+
+    asyncio.run(body())
+
+
+def test_a_log_written_before_chain_v2_upgrades_and_verifies(database_url: str) -> None:
+    migrate.downgrade(database_url, "0010")
+    _append_as_0010(database_url, "cuttle-old", 3, 0)
+    _append_as_0010(database_url, "kozel-old", 2, 0)
+    migrate.upgrade(database_url)
+    assert _walk(database_url).ok
+    _append(database_url, "cuttle-old", 2)
+    _append(database_url, "kozel-new", 1)
+    report = _walk(database_url)
+    assert report.ok, report.problems
+    assert {"cuttle-old": 5, "kozel-old": 2, "kozel-new": 1} == {
+        name: head.version for name, head in report.heads.items()
+    }
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute(
+            "SELECT stream, array_agg(chain_version ORDER BY version) FROM events GROUP BY stream"
+        ).fetchall()
+    assert {"cuttle-old": [1, 1, 1, 2, 2], "kozel-old": [1, 1], "kozel-new": [2]} == dict(rows)
+
+
+def test_chain_v2_downgrades_only_while_no_event_needs_it(database_url: str) -> None:
+    migrate.downgrade(database_url, "0010")
+    _append_as_0010(database_url, "cuttle-old", 2, 0)
+    migrate.upgrade(database_url)
+    migrate.downgrade(database_url, "0010")
+    assert "0010" == migrate.current(database_url)
+    migrate.upgrade(database_url)
+    _append(database_url, "cuttle-old", 1)
+    with pytest.raises(sqlalchemy.exc.DBAPIError, match="events hashed under chain v2 exist"):
+        migrate.downgrade(database_url, "0010")
+    assert migrate.head() == migrate.current(database_url)
+    assert _walk(database_url).ok
+
+
+def test_no_migration_loads_another() -> None:
+    versions = Path(migrations.__file__).parent / "versions"
+    for path in versions.glob("*.py"):
+        assert "importlib" not in path.read_text(), path.name

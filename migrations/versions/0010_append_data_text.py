@@ -16,18 +16,16 @@ same as before, byte for byte; only who assembles their input changed.
 The functions' signatures change, so the old ones are dropped and new ones created:
 ``events_append`` (one function; ``p_recorded_at`` NULL takes the database's clock,
 as the 0001 overload did) and ``events_append_batch``. Their behaviour is otherwise
-0009's.
+0009's. Their texts: ``migrations/sql/functions/*.0010.sql``.
 
 Revision ID: 0010
 Revises: 0009
 Create Date: 2026-11-22
 """
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
-
 from alembic import op
+
+from migrations.functions import create_function
 
 revision = "0010"
 down_revision = "0009"
@@ -45,228 +43,16 @@ _NEW_SIGNATURES = (
     "events_append(text, bigint, uuid[], text[], text[], jsonb[], text, timestamptz[])",
 )
 
-APPEND_FUNCTION = """
-CREATE FUNCTION events_append(
-    p_stream text,
-    p_expected_version bigint,
-    p_event_ids uuid[],
-    p_types text[],
-    p_data text[],
-    p_metadata jsonb[],
-    p_channel text,
-    p_recorded_at timestamptz[]
-) RETURNS TABLE (
-    global_position bigint,
-    version bigint,
-    recorded_at timestamptz,
-    hash bytea,
-    metadata jsonb
-) LANGUAGE plpgsql
--- Every lookup here is by key. PL/pgSQL caches generic plans, and one made while the
--- table was tiny would keep a sequential scan until the next ANALYZE.
-SET enable_seqscan = off
-AS $$
-#variable_conflict use_column
-DECLARE
-    -- p_data[i] is the RFC 8785 canonical JSON text of event i's data (see
-    -- store/events.py); p_recorded_at may be NULL as a whole, and a NULL entry takes
-    -- the database's clock.
-    n int := coalesce(array_length(p_event_ids, 1), 0);
-    wrote_before boolean := pg_current_xact_id_if_assigned() IS NOT NULL;
-    stream_json text := to_json(p_stream)::text;
-    head_version bigint;
-    head_hash bytea;
-    found int;
-    matching int;
-    offsets int;
-    hashes bytea[] := '{}';
-    prev bytea;
-    base bigint;
-    first_position bigint;
-BEGIN
-    IF n = 0 OR array_length(p_types, 1) IS DISTINCT FROM n
-       OR array_length(p_data, 1) IS DISTINCT FROM n
-       OR array_length(p_metadata, 1) IS DISTINCT FROM n
-       OR (p_recorded_at IS NOT NULL AND array_length(p_recorded_at, 1) IS DISTINCT FROM n) THEN
-        RAISE EXCEPTION 'events_append needs one or more events, with every array as long'
-            USING ERRCODE = 'MLA01';
-    END IF;
-
-    -- Same-stream appends queue here until the earlier one commits, so the head
-    -- read below is current and a stale writer gets a clean version conflict.
-    PERFORM pg_advisory_xact_lock(hashtextextended(p_stream, 0));
-
-    SELECT e.version, e.hash INTO head_version, head_hash
-      FROM events e WHERE e.stream = p_stream ORDER BY e.version DESC LIMIT 1;
-    head_version := coalesce(head_version, 0);
-    -- Idempotent retry, checked before the version. An empty stream holds none of
-    -- these events: unless the caller expects otherwise, there is nothing to probe,
-    -- and an id recorded elsewhere fails the insert on events_event_id_key.
-    IF (head_version > 0 OR coalesce(p_expected_version, 0) <> 0)
-       AND EXISTS (SELECT FROM events e WHERE e.event_id = ANY (p_event_ids)) THEN
-        SELECT count(*),
-               count(*) FILTER (WHERE e.stream = p_stream AND e.type = t.type
-                                  AND e.data = t.data::jsonb),
-               count(DISTINCT e.version - t.ord)
-          INTO found, matching, offsets
-          FROM unnest(p_event_ids, p_types, p_data)
-               WITH ORDINALITY AS t(event_id, type, data, ord)
-          JOIN events e ON e.event_id = t.event_id;
-        IF found = n AND matching = n AND offsets = 1 THEN
-            RETURN QUERY
-                SELECT e.global_position, e.version, e.recorded_at, e.hash, e.metadata
-                  FROM unnest(p_event_ids) WITH ORDINALITY AS t(event_id, ord)
-                  JOIN events e ON e.event_id = t.event_id
-                 ORDER BY t.ord;
-            RETURN;
-        END IF;
-        RAISE EXCEPTION 'event ids already recorded with different content or place'
-            USING ERRCODE = 'MLE01';
-    END IF;
-    IF p_expected_version IS NOT NULL AND p_expected_version <> head_version THEN
-        RAISE EXCEPTION 'stream % is at version %, not %',
-            p_stream, head_version, p_expected_version
-            USING ERRCODE = 'MLV01', DETAIL = head_version::text;
-    END IF;
-
-    -- Each link hashes the previous one and the event's canonical JSON (keys in RFC
-    -- 8785 order: data, event_id, stream, type, version).
-    prev := coalesce(head_hash, ''::bytea);
-    FOR i IN 1..n LOOP
-        prev := sha256(prev || convert_to(
-            '{"data":' || p_data[i] || ',"event_id":"' || p_event_ids[i]::text
-            || '","stream":' || stream_json || ',"type":' || to_json(p_types[i])::text
-            || ',"version":' || (head_version + i)::text || '}', 'UTF8'));
-        hashes := hashes || prev;
-    END LOOP;
-
-    -- The position is the transaction id shifted left 16 bits plus the event's rank
-    -- in the transaction, so position order is transaction-id order and readers can
-    -- stop below the snapshot's xmin. A transaction may append more than once.
-    base := pg_current_xact_id()::text::bigint << 16;
-    first_position := base;
-    IF wrote_before THEN
-        SELECT coalesce(max(e.global_position) + 1, base) INTO first_position
-          FROM events e WHERE e.global_position >= base AND e.global_position < base + 65536;
-    END IF;
-    IF first_position - base + n > 65536 THEN
-        RAISE EXCEPTION 'more than 65536 events in one transaction' USING ERRCODE = 'MLT01';
-    END IF;
-    RETURN QUERY
-        INSERT INTO events AS e (global_position, stream, version, event_id, type, data,
-                                 metadata, recorded_at, tx_id, prev_hash, hash)
-        SELECT first_position + t.ord - 1, p_stream, head_version + t.ord, t.event_id,
-               t.type, t.data::jsonb, t.metadata, coalesce(p_recorded_at[t.ord], now()),
-               pg_current_xact_id(),
-               CASE WHEN t.ord = 1 THEN head_hash ELSE hashes[t.ord - 1] END,
-               hashes[t.ord]
-          FROM unnest(p_event_ids, p_types, p_data, p_metadata)
-               WITH ORDINALITY AS t(event_id, type, data, metadata, ord)
-         ORDER BY t.ord
-        RETURNING e.global_position, e.version, e.recorded_at, e.hash, NULL::jsonb;
-
-    -- A hint for live readers, delivered on commit; the payload names the stream.
-    -- A transaction that notifies holds PostgreSQL's notify-queue lock through its
-    -- commit, so notifying appends commit one at a time (see docs/event-store.md).
-    IF p_channel IS NOT NULL THEN
-        PERFORM pg_notify(p_channel, p_stream);
-    END IF;
-END
-$$
-"""
-
-BATCH_FUNCTION = """
-CREATE FUNCTION events_append_batch(
-    p_streams text[],
-    p_expected_versions bigint[],
-    p_counts int[],
-    p_event_ids uuid[],
-    p_types text[],
-    p_data text[],
-    p_metadata jsonb[],
-    p_recorded_at timestamptz[]
-) RETURNS TABLE (
-    stream_index int,
-    global_position bigint,
-    version bigint,
-    recorded_at timestamptz,
-    hash bytea,
-    metadata jsonb
-) LANGUAGE plpgsql
-AS $$
-#variable_conflict use_column
-DECLARE
-    -- Stream i owns the events p_counts[i] long after those of streams 1..i-1 in
-    -- the flat arrays. p_recorded_at may be NULL as a whole: every event then takes
-    -- the database's clock, as NULL entries do.
-    n int := coalesce(array_length(p_streams, 1), 0);
-    total bigint;
-    s record;
-BEGIN
-    SELECT sum(c) INTO total FROM unnest(p_counts) AS c;
-    IF n = 0 OR array_length(p_expected_versions, 1) IS DISTINCT FROM n
-       OR array_length(p_counts, 1) IS DISTINCT FROM n
-       OR array_position(p_counts, NULL) IS NOT NULL
-       OR EXISTS (SELECT FROM unnest(p_counts) AS c WHERE c < 1)
-       OR array_length(p_event_ids, 1) IS DISTINCT FROM total
-       OR array_length(p_types, 1) IS DISTINCT FROM total
-       OR array_length(p_data, 1) IS DISTINCT FROM total
-       OR array_length(p_metadata, 1) IS DISTINCT FROM total
-       OR (p_recorded_at IS NOT NULL
-           AND array_length(p_recorded_at, 1) IS DISTINCT FROM total) THEN
-        RAISE EXCEPTION 'events_append_batch needs one or more streams, each with one or '
-                        'more events, and every event array as long as the counts add up to'
-            USING ERRCODE = 'MLA01';
-    END IF;
-
-    -- One pass over the arrays: each event is tagged with its stream's index, and
-    -- each stream's events gathered in order.
-    FOR s IN
-        SELECT e.i,
-               array_agg(e.event_id ORDER BY e.ord) AS event_ids,
-               array_agg(e.type ORDER BY e.ord) AS types,
-               array_agg(e.data ORDER BY e.ord) AS data,
-               array_agg(e.metadata ORDER BY e.ord) AS metadata,
-               array_agg(e.recorded_at ORDER BY e.ord) AS recorded_at
-          FROM unnest(p_event_ids, p_types, p_data, p_metadata, p_recorded_at,
-                      ARRAY(SELECT c.i FROM unnest(p_counts) WITH ORDINALITY AS c(n, i),
-                                            generate_series(1, c.n)
-                             ORDER BY c.i))
-               WITH ORDINALITY AS e(event_id, type, data, metadata, recorded_at, i, ord)
-         GROUP BY e.i
-         ORDER BY e.i
-    LOOP
-        RETURN QUERY
-            SELECT s.i::int, a.global_position, a.version, a.recorded_at, a.hash, a.metadata
-              FROM events_append(p_streams[s.i], p_expected_versions[s.i], s.event_ids,
-                                 s.types, s.data, s.metadata, NULL::text,
-                                 s.recorded_at) AS a;
-    END LOOP;
-END
-$$
-"""
-
-
-def _migration(name: str) -> ModuleType:
-    path = next(Path(__file__).parent.glob(f"{name}_*.py"))
-    spec = importlib.util.spec_from_file_location(f"_matchlog_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def upgrade() -> None:
     for signature in _OLD_SIGNATURES:
         op.execute(f"DROP FUNCTION {signature}")
-    op.execute(APPEND_FUNCTION)
-    op.execute(BATCH_FUNCTION)
+    create_function("events_append", "0010")
+    create_function("events_append_batch", "0010")
 
 
 def downgrade() -> None:
     for signature in _NEW_SIGNATURES:
         op.execute(f"DROP FUNCTION {signature}")
-    before = _migration("0009")
-    for text in before._append_functions():
-        op.execute(before._probe_after_head(text))
-    op.execute(before.BATCH_FUNCTION)
+    for name in ("events_append", "events_append_recorded_at", "events_append_batch"):
+        create_function(name, "0009")

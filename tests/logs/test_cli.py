@@ -111,9 +111,9 @@ class TestVerify:
                 "WHERE stream = %s AND version = 3",
                 (stream,),
             )
-        code, _, err = cli(database_url, "verify")
+        code, out, _ = cli(database_url, "verify")
         assert 1 == code
-        assert f"{stream} 3: hash does not match the event\n" == err
+        assert out.startswith(f"{stream} 3: hash does not match the event\n")
 
 
 class TestReplay:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable, Coroutine
+from datetime import datetime
 from typing import Any, TypeVar
 from uuid import UUID, uuid4
 
@@ -16,21 +17,18 @@ from hypothesis import strategies as st
 from psycopg_pool import AsyncConnectionPool
 
 from domain.events import NewEvent
+from store.chain import BrokenLink, canonical_event_v2, event_hash, verify
 from store.events import (
-    BrokenLink,
     EventIdConflictError,
     Notifier,
     VersionConflictError,
     append,
-    canonical_event,
     canonical_json,
     claim_position,
-    event_hash,
     read_all,
     read_stream,
     stream_version,
     subscribe,
-    verify,
 )
 from tests.strategies import event_data, json_values, stream_names
 
@@ -465,7 +463,7 @@ class TestVerify:
         run(committed_append(database_url, "cuttle-a", [move(0), tricky, move(2)], 0))
         run(committed_append(database_url, "kozel-b", [move(0)], 0))
         run(committed_append(database_url, "cuttle-a", [move(3)], 3))
-        assert run(with_conn(database_url, verify)) is None
+        assert [] == run(with_conn(database_url, verify)).problems
 
     def test_names_the_altered_row(self, database_url: str) -> None:
         run(committed_append(database_url, "cuttle-a", [move(n) for n in range(4)], 0))
@@ -475,9 +473,9 @@ class TestVerify:
             """UPDATE events SET data = jsonb_set(data, '{card}', '"KS"')
                WHERE stream = 'cuttle-a' AND version = 3""",
         )
-        broken = run(with_conn(database_url, verify))
-        assert isinstance(broken, BrokenLink)
-        assert ("cuttle-a", 3) == (broken.stream, broken.version)
+        assert [BrokenLink("cuttle-a", 3, "hash", "hash does not match the event")] == run(
+            with_conn(database_url, verify)
+        ).problems
 
     def test_rehashed_row_breaks_the_next_link(self, database_url: str) -> None:
         """Recomputing the altered row's hash does not help: the next link names it."""
@@ -486,16 +484,16 @@ class TestVerify:
             database_url,
             "UPDATE events SET hash = sha256(hash) WHERE stream = 'cuttle-a' AND version = 2",
         )
-        broken = run(with_conn(database_url, verify))
-        assert broken is not None
-        assert ("cuttle-a", 2) == (broken.stream, broken.version)
+        problems = run(with_conn(database_url, verify)).problems
+        assert [("cuttle-a", 2, "hash"), ("cuttle-a", 3, "prev-hash")] == [
+            (p.stream, p.version, p.code) for p in problems
+        ]
 
     def test_names_a_deleted_row(self, database_url: str) -> None:
         run(committed_append(database_url, "kozel-b", [move(n) for n in range(3)], 0))
         tamper(database_url, "DELETE FROM events WHERE stream = 'kozel-b' AND version = 2")
-        broken = run(with_conn(database_url, verify))
-        assert broken is not None
-        assert ("kozel-b", 2) == (broken.stream, broken.version)
+        problems = run(with_conn(database_url, verify)).problems
+        assert [BrokenLink("kozel-b", 2, "version-missing", "version 2 missing")] == problems
 
 
 class TestCanonicalJson:
@@ -515,16 +513,33 @@ class TestDatabaseHash:
         ),
         # jsonb cannot hold U+0000, whoever writes the JSON.
         data=event_data.filter(lambda d: "\\u0000" not in canonical_json(d)),
+        # A log import's own times, in any zone, or the database's clock.
+        recorded_at=st.none()
+        | st.datetimes(timezones=st.timezones(), min_value=datetime(1900, 1, 1)),
     )
     def test_the_database_hashes_what_verify_recomputes(
-        self, database_url: str, stream: str, types: list[str], data: dict[str, Any]
+        self,
+        database_url: str,
+        stream: str,
+        types: list[str],
+        data: dict[str, Any],
+        recorded_at: datetime | None,
     ) -> None:
-        """The database writes the stream and types into the hashed JSON as RFC 8785 does."""
+        """The database writes the row into the hashed JSON as RFC 8785 does (chain v2)."""
         stream = f"{stream}{uuid4()}"  # a fresh stream per example, whatever it holds
-        events = [NewEvent(uuid4(), type_, data) for type_ in types]
+        events = [NewEvent(uuid4(), type_, data, data, recorded_at) for type_ in types]
         recorded = run(committed_append(database_url, stream, events, 0)).events
         previous = None
         for version, (event, stored) in enumerate(zip(events, recorded, strict=True), 1):
-            canonical = canonical_event(stream, version, event.event_id, event.type, data)
+            canonical = canonical_event_v2(
+                stream,
+                version,
+                event.event_id,
+                event.type,
+                data,
+                data,
+                stored.recorded_at,
+                stored.global_position,
+            )
             previous = event_hash(previous, canonical)
             assert previous.hex() == stored.hash
