@@ -6,9 +6,8 @@ from typing import Annotated
 
 import typer
 
+from cli.database import use_database
 from cli.errors import friendly_errors
-from service.settings import Settings
-from service.wiring import configured_url
 from store import migrate
 
 app = typer.Typer(help="Manage the database schema (alembic migrations).", no_args_is_help=True)
@@ -20,7 +19,7 @@ def upgrade(
 ) -> None:
     """Migrate the database up to REVISION (default: the newest)."""
     with friendly_errors():
-        url = configured_url(Settings())
+        url = use_database(existing=False, upgrade=False)
         migrate.upgrade(url, revision)
         typer.echo(f"database at revision {migrate.current(url)}")
 
@@ -33,7 +32,7 @@ def downgrade(
 ) -> None:
     """Migrate the database down to REVISION (default: one step)."""
     with friendly_errors():
-        url = configured_url(Settings())
+        url = use_database(existing=True, upgrade=False)
         migrate.downgrade(url, revision)
         typer.echo(f"database at revision {migrate.current(url) or 'base'}")
 
@@ -42,5 +41,5 @@ def downgrade(
 def current() -> None:
     """Print the database's current revision."""
     with friendly_errors():
-        url = configured_url(Settings())
+        url = use_database(existing=True, upgrade=False)
         typer.echo(migrate.current(url) or "base")

@@ -20,12 +20,13 @@ import psycopg
 import typer
 from rich.console import Console
 
+from cli.database import use_database
 from cli.errors import friendly_errors
 from domain.errors import MalformedError
 from domain.match import series_score
 from domain.stream import rules_for
+from service.ids import resolve_id
 from service.replay import Ply, match_plies
-from service.wiring import database_url
 
 NEXT_KEYS = frozenset({"\x1b[C", "l", "j", "n", " ", "\r", "\n"})
 BACK_KEYS = frozenset({"\x1b[D", "h", "k", "p", "\x7f"})
@@ -110,7 +111,7 @@ def step_through(
 
 async def _plies(url: str, match: str) -> list[Ply]:
     async with await psycopg.AsyncConnection.connect(url) as conn:
-        return await match_plies(conn, match)
+        return await match_plies(conn, str(await resolve_id(conn, "match", match)))
 
 
 def _keys() -> Iterator[str]:
@@ -119,7 +120,7 @@ def _keys() -> Iterator[str]:
 
 
 def replay(
-    match: Annotated[str, typer.Argument(help="The match id (or stream name).")],
+    match: Annotated[str, typer.Argument(help="The match id, or its start.")],
     ply: Annotated[
         int | None, typer.Option(help="Print the position after this many moves and exit.")
     ] = None,
@@ -133,7 +134,7 @@ def replay(
     --seat is given; a finished match also shows every hand.
     """
     with friendly_errors():
-        frames = asyncio.run(_plies(database_url(), match))
+        frames = asyncio.run(_plies(use_database(existing=True), match))
         last = len(frames) - 1
         config = frames[-1].state.config
         assert config is not None

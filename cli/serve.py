@@ -10,10 +10,9 @@ from typing import Annotated
 
 import typer
 
+from cli.database import use_database
 from cli.errors import friendly_errors
-from service.settings import Settings
-from service.wiring import configured_url
-from store import migrate
+from service.settings import load_settings
 
 
 def serve(
@@ -33,9 +32,8 @@ def serve(
     from api.app import create_app
 
     with friendly_errors():
-        settings = Settings()
-        url = configured_url(settings)
-        migrate.ensure_head(url)
+        settings = load_settings()
+        url = use_database(existing=False)
     settings = settings.model_copy(update={"database_url": url})
     bind_host = host or settings.host
     bind_port = settings.port if port is None else port

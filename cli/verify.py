@@ -7,8 +7,8 @@ import asyncio
 import psycopg
 import typer
 
+from cli.database import use_database
 from cli.errors import friendly_errors
-from service.wiring import database_url
 from store.events import BrokenLink
 from store.events import verify as verify_chain
 from store.reads import count_events
@@ -22,7 +22,7 @@ async def _verify(url: str) -> tuple[BrokenLink | None, int]:
 def verify() -> None:
     """Check every stream's hash chain; print the first broken link and exit 1 if any."""
     with friendly_errors():
-        broken, count = asyncio.run(_verify(database_url()))
+        broken, count = asyncio.run(_verify(use_database(existing=True)))
     if broken is not None:
         typer.echo(f"{broken.stream} {broken.version}: {broken.reason}", err=True)
         raise typer.Exit(code=1)
