@@ -8,14 +8,15 @@ import typer
 
 from cli.database import use_database
 from cli.errors import friendly_errors
+from cli.help import App
 from store import migrate
 
-app = typer.Typer(help="Manage the database schema (alembic migrations).", no_args_is_help=True)
+app = App(help="Manage the database schema (alembic migrations).", no_args_is_help=True)
 
 
 @app.command()
 def upgrade(
-    revision: Annotated[str, typer.Argument(help="Target revision.")] = "head",
+    revision: Annotated[str, typer.Argument(metavar="REVISION", help="Target revision.")] = "head",
 ) -> None:
     """Migrate the database up to REVISION (default: the newest)."""
     with friendly_errors():
@@ -27,7 +28,7 @@ def upgrade(
 @app.command()
 def downgrade(
     revision: Annotated[
-        str, typer.Argument(help="Target revision; 'base' removes every table.")
+        str, typer.Argument(metavar="REVISION", help="Target revision; 'base' removes every table.")
     ] = "-1",
 ) -> None:
     """Migrate the database down to REVISION (default: one step)."""

@@ -33,7 +33,7 @@ def export(
     match: Annotated[
         str | None,
         typer.Argument(
-            metavar="[MATCH]",
+            metavar="MATCH",
             help="A match id or its start; leave out with --competition or --all.",
         ),
     ] = None,

@@ -10,9 +10,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 
 from cli.database import use_database
 from cli.errors import friendly_errors
+from cli.help import App
 from projections.rebuild import RebuildStats, rebuild
 
-app = typer.Typer(help="Read models folded from the event log.", no_args_is_help=True)
+app = App(help="Read models folded from the event log.", no_args_is_help=True)
 
 
 async def _rebuild(url: str, progress: Progress) -> RebuildStats:

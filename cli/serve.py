@@ -17,9 +17,12 @@ from service.settings import load_settings
 
 def serve(
     host: Annotated[
-        str | None, typer.Option(help="Address to listen on [env MATCHLOG_HOST].")
+        str | None,
+        typer.Option(show_default="MATCHLOG_HOST, else 127.0.0.1", help="Address to listen on."),
     ] = None,
-    port: Annotated[int | None, typer.Option(help="Port to listen on [env MATCHLOG_PORT].")] = None,
+    port: Annotated[
+        int | None, typer.Option(show_default="MATCHLOG_PORT, else 8000", help="Port to listen on.")
+    ] = None,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
 ) -> None:
     """Upgrade the database to the newest schema, then serve the REST API.

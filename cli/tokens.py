@@ -18,12 +18,13 @@ from rich.table import Table
 
 from cli.database import resolve, use_database
 from cli.errors import friendly_errors
+from cli.help import App
 from cli.tables import Column, fitted_table
 from service import tokens
 from store.accounts import Role, Token
 from store.ids import labels
 
-app = typer.Typer(help="Manage the API's bearer tokens.", no_args_is_help=True)
+app = App(help="Manage the API's bearer tokens.", no_args_is_help=True)
 
 
 @app.command()

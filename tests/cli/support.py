@@ -12,9 +12,7 @@ from cli.main import app
 WIDTH = 80
 
 
-def invoke(
-    database_url: str | None, *args: str, env: Mapping[str, str] | None = None
-) -> Result:
+def invoke(database_url: str | None, *args: str, env: Mapping[str, str] | None = None) -> Result:
     """Run ``matchlog ARGS`` at ``WIDTH`` columns on ``database_url`` (``None``: leave unset)."""
     settings = {"COLUMNS": str(WIDTH), **(env or {})}
     if database_url is not None:
