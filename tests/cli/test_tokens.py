@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from api.app import create_app
 from cli.main import app
 from service.settings import Settings
+from tests.cli.support import assert_fits, invoke
 
 _ID = re.compile(r"token ([0-9a-f-]{36})")
 
@@ -105,3 +106,13 @@ class TestTokensCli:
         code, _, err = run(database_url, "create", "--role", "admin")
         assert 1 == code
         assert err.startswith("error: SCHEMA_OUTDATED:")
+
+    def test_list_fits_80_columns_with_ids_whole_and_names_wrapped(self, database_url: str) -> None:
+        label = "the scoring tablet by the club's front door"
+        created = invoke(database_url, "tokens", "create", "--role", "admin", "--name", label)
+        token_id = _ID.search(created.stderr).group(1)  # type: ignore[union-attr]
+        listing = invoke(database_url, "tokens", "list").stdout
+        assert_fits(listing)
+        row = next(line for line in listing.splitlines() if line.startswith(token_id))
+        assert re.fullmatch(rf"{token_id}  the scoring tablet( by)? +admin +all *", row), row
+        assert label in " ".join(listing.split())
