@@ -40,20 +40,25 @@ def hand_counts(text: str) -> list[int]:
     return [int(n) for n in re.findall(r"^  hand: (\d+) cards?$", text, re.MULTILINE)]
 
 
+def dealt(client: TestClient[Any], scorer: Headers, make_players: Any) -> dict[str, Any]:
+    """Return a new scorer-dealt quick Cuttle match between two players, its round dealt."""
+    body = {
+        "game": "cuttle",
+        "players": make_players(2),
+        "first_dealer": 0,
+        "format": "quick",
+        "dealing": "scorer",
+    }
+    match = create_match(client, scorer, body)
+    return record(client, scorer, match, "rounds", {"deck": DECK})
+
+
 class TestReplayAfterATakeback:
     def test_the_last_ply_shows_the_hands_the_match_has(
         self, client: TestClient[Any], scorer: Headers, make_players: Any, database_url: str
     ) -> None:
         """Draw, draw, draw, take back to version 4, play a king: hands of 7 and 5."""
-        body = {
-            "game": "cuttle",
-            "players": make_players(2),
-            "first_dealer": 0,
-            "format": "quick",
-            "dealing": "scorer",
-        }
-        match = create_match(client, scorer, body)
-        match = record(client, scorer, match, "rounds", {"deck": DECK})
+        match = dealt(client, scorer, make_players)
         for seat in (1, 0, 1):
             match = record(client, scorer, match, "moves", {"moves": [f"P{seat} draw"]})
         match = record(client, scorer, match, "takeback", {"to_version": 4, "reason": "misdeal"})
@@ -73,15 +78,7 @@ class TestReplayAfterATakeback:
 class TestReplayTable:
     @pytest.fixture(name="live")
     def _live(self, client: TestClient[Any], scorer: Headers, make_players: Any) -> dict[str, Any]:
-        body = {
-            "game": "cuttle",
-            "players": make_players(2),
-            "first_dealer": 0,
-            "format": "quick",
-            "dealing": "scorer",
-        }
-        match = create_match(client, scorer, body)
-        match = record(client, scorer, match, "rounds", {"deck": DECK})
+        match = dealt(client, scorer, make_players)
         return record(client, scorer, match, "moves", {"moves": ["P1 king KD", "P0 draw"]})
 
     def test_the_table_is_drawn_in_80_columns(
