@@ -21,7 +21,7 @@ def use_database(*, existing: bool, upgrade: bool = True) -> str:
     """Return the URL of the database a command uses (migrated unless ``upgrade`` is false).
 
     A command that reads recorded data (``existing``) refuses an embedded data dir
-    with no database in it; any other says on stderr where it starts a new one.
+    with no database in it; any other says on stderr where it started a new one.
 
     Raises:
         NotFoundError (NO_DATA): ``existing`` and the data dir holds no database.
@@ -31,9 +31,10 @@ def use_database(*, existing: bool, upgrade: bool = True) -> str:
     if existing:
         require_data(settings)
     fresh = new_data_dir(settings)
-    if fresh is not None:
-        typer.echo(f"matchlog: starting a new database in {fresh}", err=True)
     url = configured_url(settings)
+    if fresh is not None:
+        # Said once the server runs: a data dir that cannot hold one gets its error alone.
+        typer.echo(f"matchlog: started a new database in {fresh}", err=True)
     if upgrade:
         migrate.ensure_head(url)
     return url

@@ -2,9 +2,9 @@
 
 Ply N is the match after its first N moves, as the replay projection follows it
 (service/replay.py): a move a takeback undid keeps its ply, and the plies after
-the takeback show the match as it then was. Positions are shown through the
-engines' views: the public view, a seat's view with ``--seat``, or every hand once
-the match is over.
+the takeback show the match as it then was. Positions are drawn (cli/boards.py)
+through the engines' views: the public view, a seat's view with ``--seat N``, or
+every hand with ``--seat full`` once the match is over.
 """
 
 from __future__ import annotations

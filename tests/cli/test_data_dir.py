@@ -60,7 +60,7 @@ def test_a_new_database_is_announced_once_and_found_from_its_folder_only(
     other.mkdir()
     created = matchlog(club, "db", "upgrade")
     assert 0 == created.returncode, created.stderr
-    assert f"matchlog: starting a new database in {club / 'matchlog-data'}\n" == created.stderr
+    assert f"matchlog: started a new database in {club / 'matchlog-data'}\n" == created.stderr
     again = matchlog(club, "matches")
     assert (0, "") == (again.returncode, again.stderr)
     astray = matchlog(other, "matches")
