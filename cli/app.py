@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated
+
 import typer
 
 from cli import db, projections, tokens
 from cli.exporter import export
+from cli.help import App
 from cli.importer import import_
 from cli.matches import matches
 from cli.replay import replay
@@ -14,12 +18,35 @@ from cli.simulate import simulate
 from cli.standings import standings
 from cli.verify import verify
 
-app = typer.Typer(
+app = App(
     name="matchlog",
     help="Record, replay and score Cuttle and Kozel matches.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
+
+
+def _show_version(asked: bool) -> None:
+    if asked:
+        try:
+            typer.echo(f"matchlog {version('matchlog')}")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            typer.echo("matchlog (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Record, replay and score Cuttle and Kozel matches."""
+
+
 app.command()(serve)
 app.command()(matches)
 app.add_typer(db.app, name="db")

@@ -6,21 +6,21 @@ from typing import Annotated
 
 import typer
 
+from cli.database import use_database
 from cli.errors import friendly_errors
-from service.settings import Settings
-from service.wiring import configured_url
+from cli.help import App
 from store import migrate
 
-app = typer.Typer(help="Manage the database schema (alembic migrations).", no_args_is_help=True)
+app = App(help="Manage the database schema (alembic migrations).", no_args_is_help=True)
 
 
 @app.command()
 def upgrade(
-    revision: Annotated[str, typer.Argument(help="Target revision.")] = "head",
+    revision: Annotated[str, typer.Argument(metavar="REVISION", help="Target revision.")] = "head",
 ) -> None:
     """Migrate the database up to REVISION (default: the newest)."""
     with friendly_errors():
-        url = configured_url(Settings())
+        url = use_database(existing=False, upgrade=False)
         migrate.upgrade(url, revision)
         typer.echo(f"database at revision {migrate.current(url)}")
 
@@ -28,12 +28,12 @@ def upgrade(
 @app.command()
 def downgrade(
     revision: Annotated[
-        str, typer.Argument(help="Target revision; 'base' removes every table.")
+        str, typer.Argument(metavar="REVISION", help="Target revision; 'base' removes every table.")
     ] = "-1",
 ) -> None:
     """Migrate the database down to REVISION (default: one step)."""
     with friendly_errors():
-        url = configured_url(Settings())
+        url = use_database(existing=True, upgrade=False)
         migrate.downgrade(url, revision)
         typer.echo(f"database at revision {migrate.current(url) or 'base'}")
 
@@ -42,5 +42,5 @@ def downgrade(
 def current() -> None:
     """Print the database's current revision."""
     with friendly_errors():
-        url = configured_url(Settings())
+        url = use_database(existing=True, upgrade=False)
         typer.echo(migrate.current(url) or "base")

@@ -12,9 +12,9 @@ from typing import Annotated, TextIO
 
 import typer
 
+from cli.database import resolve, use_database
 from cli.errors import friendly_errors
 from service.exporter import LogFormat, export_to
-from service.wiring import database_url
 
 
 @contextmanager
@@ -31,10 +31,15 @@ def _output(path: Path | None) -> Iterator[TextIO]:
 
 def export(
     match: Annotated[
-        str | None, typer.Argument(help="A match id (or stream name); leave out with --all.")
+        str | None,
+        typer.Argument(
+            metavar="MATCH",
+            help="A match id or its start; leave out with --competition or --all.",
+        ),
     ] = None,
     competition: Annotated[
-        str | None, typer.Option(help="Export every match of this competition id.")
+        str | None,
+        typer.Option(metavar="ID", help="Export every match of this competition (id or start)."),
     ] = None,
     all_: Annotated[bool, typer.Option("--all", help="Export every recorded match.")] = False,
     format: Annotated[
@@ -47,14 +52,18 @@ def export(
 ) -> None:
     """Export one match, a competition or everything, in either log format.
 
-    Examples: matchlog export 5a1c...e2 -f text · matchlog export --all -o all.jsonl.gz
+    Examples: matchlog export 5a1c -f text · matchlog export --all -o all.jsonl.gz
     """
     chosen = sum(x is not None for x in (match, competition, True if all_ else None))
     if chosen != 1:
         typer.secho("error: name one MATCH, or --competition ID, or --all", err=True, fg="red")
         raise typer.Exit(code=2)
     with friendly_errors():
-        url = database_url()
+        url = use_database(existing=True)
+        if match is not None:
+            match = str(resolve(url, "match", [match])[0])
+        if competition is not None:
+            competition = str(resolve(url, "competition", [competition])[0])
         with _output(out) as handle:
             count = asyncio.run(
                 export_to(handle, url, match=match, competition=competition, fmt=format)

@@ -18,6 +18,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from cli.database import use_database
 from cli.errors import friendly_errors
 from service import imports
 
@@ -89,6 +90,7 @@ def import_(
     """
     console = Console(stderr=True)
     with friendly_errors():
+        use_database(existing=False)
         if jobs is None:
             jobs = imports.default_jobs(paths)
         summary = imports.run_import(

@@ -15,12 +15,13 @@ from pydantic_core import to_jsonable_python
 from rich.console import Console
 from rich.table import Table
 
+from cli.database import resolve, use_database
 from cli.errors import friendly_errors
+from cli.tables import Column, fitted_table
 from domain.games import rules_for
 from projections.matches import list_matches, match_summary
 from projections.reports import player_names
-from service.settings import Settings
-from service.wiring import configured_url
+from store.ids import Kind
 
 
 class Format(StrEnum):
@@ -46,26 +47,43 @@ async def _rows(url: str, limit: int, filters: dict[str, Any]) -> tuple[list[Any
     return rows[:limit], names
 
 
-def matches_table(rows: list[Any], names: dict[str, str]) -> Table:
-    """Return the rich table of match rows: players' names, game, variant, status, score."""
-    table = Table("id", "players", "game", "variant", "status", "score", "created")
-    for row in rows:
-        players = ", ".join(names.get(str(p), str(p)) for p in row["players"])
-        table.add_row(
-            str(row["id"]),
-            players,
-            row["game"],
-            row["variant"],
-            row["status"],
-            rules_for(row["game"]).score_text(row["score"]),
-            row["created_at"].strftime("%Y-%m-%d %H:%M"),
-        )
-    return table
+def matches_table(rows: list[Any], names: dict[str, str], console: Console) -> Table:
+    """Return the table of match rows fitted to ``console``: whole ids, players' names wrapped.
+
+    The creation time shortens to its date, then goes, and the variant goes, before
+    a column that tells matches apart would.
+    """
+    created = [row["created_at"] for row in rows]
+    columns = [
+        Column("id", [str(row["id"]) for row in rows]),
+        Column(
+            "players",
+            ["\n".join(names.get(str(p), str(p)) for p in row["players"]) for row in rows],
+            wrap=True,
+            min_width=12,
+        ),
+        Column("game", [row["game"] for row in rows], drop=3),
+        Column("variant", [row["variant"] for row in rows], drop=1),
+        Column("status", [row["status"] for row in rows]),
+        Column("score", [rules_for(row["game"]).score_text(row["score"]) for row in rows]),
+        Column(
+            "created",
+            [f"{at:%Y-%m-%d %H:%M}" for at in created],
+            short=[f"{at:%Y-%m-%d}" for at in created],
+            drop=2,
+        ),
+    ]
+    return fitted_table(columns, console)
 
 
 def matches(
-    competition: Annotated[UUID | None, typer.Option(help="Only this competition.")] = None,
-    player: Annotated[UUID | None, typer.Option(help="Only matches this player sat in.")] = None,
+    competition: Annotated[
+        str | None, typer.Option(metavar="ID", help="Only this competition (id or prefix).")
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(metavar="ID", help="Only matches this player sat in (id or prefix)."),
+    ] = None,
     game: Annotated[str | None, typer.Option(help="cuttle or kozel.")] = None,
     variant: Annotated[str | None, typer.Option(help="e.g. standard.")] = None,
     status: Annotated[Status | None, typer.Option(help="live, finished or void.")] = None,
@@ -76,12 +94,14 @@ def matches(
     limit: Annotated[int, typer.Option(min=1, max=1000, help="Most matches to list.")] = 50,
     output: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
 ) -> None:
-    """List matches, newest first, with the same filters as ``GET /matches``."""
+    """List matches, newest first, with the same filters as GET /matches."""
     with friendly_errors():
-        url = configured_url(Settings())
+        url = use_database(existing=True)
         filters = {
-            "competition_id": competition,
-            "player_id": player,
+            "competition_id": None
+            if competition is None
+            else _one(url, "competition", competition),
+            "player_id": None if player is None else _one(url, "player", player),
             "game": game,
             "variant": variant,
             "status": None if status is None else status.value,
@@ -93,4 +113,9 @@ def matches(
         items = [to_jsonable_python(match_summary(row)) for row in rows]
         typer.echo(json.dumps(items, indent=2))
         return
-    Console().print(matches_table(rows, names))
+    console = Console()
+    console.print(matches_table(rows, names, console))
+
+
+def _one(url: str, kind: Kind, text: str | None) -> UUID | None:
+    return None if text is None else resolve(url, kind, [text])[0]

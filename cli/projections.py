@@ -8,12 +8,12 @@ import psycopg
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+from cli.database import use_database
 from cli.errors import friendly_errors
+from cli.help import App
 from projections.rebuild import RebuildStats, rebuild
-from service.settings import Settings
-from service.wiring import configured_url
 
-app = typer.Typer(help="Read models folded from the event log.", no_args_is_help=True)
+app = App(help="Read models folded from the event log.", no_args_is_help=True)
 
 
 async def _rebuild(url: str, progress: Progress) -> RebuildStats:
@@ -30,7 +30,7 @@ async def _rebuild(url: str, progress: Progress) -> RebuildStats:
 def rebuild_command() -> None:
     """Truncate every read model and recompute it from the events, in one transaction."""
     with friendly_errors():
-        url = configured_url(Settings())
+        url = use_database(existing=True)
         columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn())
         with Progress(*columns, TimeElapsedColumn()) as progress:
             stats = asyncio.run(_rebuild(url, progress))

@@ -10,17 +10,19 @@ from typing import Annotated
 
 import typer
 
+from cli.database import use_database
 from cli.errors import friendly_errors
-from service.settings import Settings
-from service.wiring import configured_url
-from store import migrate
+from service.settings import load_settings
 
 
 def serve(
     host: Annotated[
-        str | None, typer.Option(help="Address to listen on [env MATCHLOG_HOST].")
+        str | None,
+        typer.Option(show_default="MATCHLOG_HOST, else 127.0.0.1", help="Address to listen on."),
     ] = None,
-    port: Annotated[int | None, typer.Option(help="Port to listen on [env MATCHLOG_PORT].")] = None,
+    port: Annotated[
+        int | None, typer.Option(show_default="MATCHLOG_PORT, else 8000", help="Port to listen on.")
+    ] = None,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
 ) -> None:
     """Upgrade the database to the newest schema, then serve the REST API.
@@ -33,9 +35,8 @@ def serve(
     from api.app import create_app
 
     with friendly_errors():
-        settings = Settings()
-        url = configured_url(settings)
-        migrate.ensure_head(url)
+        settings = load_settings()
+        url = use_database(existing=False)
     settings = settings.model_copy(update={"database_url": url})
     bind_host = host or settings.host
     bind_port = settings.port if port is None else port

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any, TextIO
@@ -16,6 +17,7 @@ from typing import Annotated, Any, TextIO
 import typer
 
 from cli.errors import friendly_errors
+from domain.errors import MalformedError
 from domain.events import Event
 from domain.logs.base import LogEvent, LogHeader, LogPlayer
 from domain.logs.jsonl import event_line, format_time, header_line
@@ -32,19 +34,57 @@ def _uuid(rng: random.Random) -> str:
     return str(uuid.UUID(int=rng.getrandbits(128), version=4))
 
 
+NAMES = (
+    *("Ada", "Bell", "Cy", "Dora", "Emil", "Fay", "Gus", "Hana", "Ivo", "Jade", "Kit", "Lev"),
+    *("Mia", "Ned", "Ola", "Pim", "Quin", "Rosa", "Sol", "Tam", "Uma", "Vik", "Wren", "Xia"),
+    *("Yuri", "Zoe"),
+)
+"""First names of a simulated player pool; past the last, the names repeat numbered."""
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """Who a season's matches are between, and the competition they count in."""
+
+    players: tuple[tuple[str, str], ...] = ()
+    """The pool (id, name) each match's seats are drawn from; empty: new players each match."""
+    competition_id: str | None = None
+    competition_name: str | None = None
+
+
+def player_pool(rng: random.Random, size: int) -> tuple[tuple[str, str], ...]:
+    """Return ``size`` players (id, name), their ids drawn from ``rng``."""
+    names = [
+        NAMES[n % len(NAMES)] + ("" if n < len(NAMES) else f" {n // len(NAMES) + 1}")
+        for n in range(size)
+    ]
+    return tuple((_uuid(rng), name) for name in names)
+
+
 def simulate_match(
-    rng: random.Random, game: str, variant: str, *, fmt: str | None, options: dict[str, Any]
+    rng: random.Random,
+    game: str,
+    variant: str,
+    *,
+    fmt: str | None,
+    options: dict[str, Any],
+    season: Season = Season(),
 ) -> list[Event] | None:
     """Play one random legal server-dealt match; ``None`` if it ran past ``MOVE_CAP``."""
     seats = rules_for(game).seats(MatchConfig(game, variant, (), 0))
+    if season.players:
+        players = tuple(pid for pid, _ in rng.sample(season.players, seats))
+    else:
+        players = tuple(_uuid(rng) for _ in range(seats))
     config = MatchConfig(
         game,
         variant,
-        tuple(_uuid(rng) for _ in range(seats)),
+        players,
         rng.randrange(seats),
         format=fmt,
         options=options,
         first_dealer_drawn=True,
+        competition_id=season.competition_id,
     )
     state = MatchState()
     events = decide(state, CreateMatch(config, shuffled_deal(config, rng)))
@@ -62,16 +102,39 @@ def simulate_match(
 
 
 def simulated_lines(
-    game: str, variant: str, matches: int, seed: int, *, fmt: str | None, options: dict[str, Any]
+    game: str,
+    variant: str,
+    matches: int,
+    seed: int,
+    *,
+    fmt: str | None,
+    options: dict[str, Any],
+    players: int = 0,
+    competition: str | None = None,
 ) -> Iterator[str]:
-    """Yield the canonical log lines of ``matches`` random matches."""
-    # Game and variant are part of the seed, so files simulated for different games
-    # with one seed never share an id.
-    rng = random.Random(f"{game}:{variant}:{seed}")
+    """Yield the canonical log lines of ``matches`` random matches.
+
+    ``players``: seat every match from one pool of that many named players (0: new
+    players each match); ``competition``: the name of one competition they all count in.
+    """
+    # Game, variant and season are part of the seed, so files simulated with one seed
+    # but other settings never share an id.
+    seeded = f"{game}:{variant}:{seed}"
+    season = Season()
+    if players or competition is not None:
+        seeded += f":{players}:{competition}"
+        setup = random.Random(seeded + ":season")
+        season = Season(
+            player_pool(setup, players),
+            None if competition is None else _uuid(setup),
+            competition,
+        )
+    names = dict(season.players)
+    rng = random.Random(seeded)
     moment = _START
     written = 0
     while written < matches:
-        events = simulate_match(rng, game, variant, fmt=fmt, options=options)
+        events = simulate_match(rng, game, variant, fmt=fmt, options=options, season=season)
         if events is None:
             continue
         match_id = _uuid(rng)
@@ -88,7 +151,8 @@ def simulated_lines(
             game=config.game,
             variant=config.variant,
             players=tuple(
-                LogPlayer(seat, pid, f"Player {pid[:8]}") for seat, pid in enumerate(config.players)
+                LogPlayer(seat, pid, names.get(pid, f"Player {pid[:8]}"))
+                for seat, pid in enumerate(config.players)
             ),
             first_dealer=config.first_dealer,
             first_dealer_drawn=config.first_dealer_drawn,
@@ -96,6 +160,8 @@ def simulated_lines(
             format=config.format,
             options=dict(config.options),
             rules_version=config.rules_version,
+            competition_id=season.competition_id,
+            competition_name=season.competition_name,
             created_at=logged[0].recorded_at,
             ended_at=ended,
             events=len(logged),
@@ -119,26 +185,97 @@ def write_simulated(out: TextIO, lines: Iterator[str]) -> int:
 def simulate(
     game: Annotated[str, typer.Option(help="cuttle or kozel.")],
     variant: Annotated[
-        str, typer.Option(help="Cuttle: classic, standard or cutthroat; Kozel: default.")
-    ] = "",
+        str | None,
+        typer.Option(
+            show_default="the game's: standard, default",
+            help="Cuttle: classic, standard or cutthroat; Kozel: default.",
+        ),
+    ] = None,
     matches: Annotated[int, typer.Option(min=1, help="How many matches to write.")] = 1,
     seed: Annotated[int, typer.Option(help="Seed: the same seed writes the same file.")] = 0,
-    out: Annotated[Path | None, typer.Option(help="File to write; stdout when left out.")] = None,
+    players: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            metavar="N",
+            help="Seat every match from one pool of N named players (0: new players "
+            "for every match).",
+        ),
+    ] = 0,
+    competition: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME", help="Put every match in one competition of this name (a season)."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="File to write; stdout when left out.")
+    ] = None,
     format: Annotated[
-        str, typer.Option("--format", help="Cuttle series format (quick, short, normal ...).")
-    ] = "short",
-    loss_limit: Annotated[int, typer.Option(help="Kozel: loss points that end the match.")] = 4,
+        str | None,
+        typer.Option(
+            "--format",
+            show_default="normal, as the API's",
+            help="Cuttle series format (quick, short, normal, best-of-N ...).",
+        ),
+    ] = None,
+    loss_limit: Annotated[
+        int | None,
+        typer.Option(
+            min=2,
+            show_default="12, as the API's",
+            help="Kozel: loss points that end the match.",
+        ),
+    ] = None,
 ) -> None:
-    """Write random legal server-dealt matches in the canonical JSON Lines format."""
+    """Write random legal server-dealt matches in the canonical JSON Lines format.
+
+    With --players and --competition the matches make a season: import the file
+    and matchlog standings shows the table.
+    Example: matchlog simulate --game kozel --matches 20 --players 6 --competition Cup
+    """
     with friendly_errors():
         rules = rules_for(game)
-        chosen = variant or rules.default_variant
-        fmt, options = rules.cli_settings(format, loss_limit)
-        rules.validate(MatchConfig(game, chosen, (), 0, format=fmt, options=options))
-        lines = simulated_lines(game, chosen, matches, seed, fmt=fmt, options=options)
+        config = season_config(game, variant, format, loss_limit)
+        seats = rules.seats(config)
+        if 0 < players < seats:
+            raise MalformedError(
+                f"a {game} {config.variant} match seats {seats}: --players must be at least that"
+            )
+        lines = simulated_lines(
+            game,
+            config.variant,
+            matches,
+            seed,
+            fmt=config.format,
+            options=dict(config.options),
+            players=players,
+            competition=competition,
+        )
         if out is None:
             write_simulated(typer.get_text_stream("stdout"), lines)
         else:
             with out.open("w", encoding="utf-8") as handle:
                 count = write_simulated(handle, lines)
             typer.echo(f"{matches} matches, {count - matches} events written to {out}", err=True)
+
+
+def season_config(
+    game: str, variant: str | None, format: str | None, loss_limit: int | None
+) -> MatchConfig:
+    """Return the settings of simulated matches: the API's defaults, unless given.
+
+    Raises:
+        InvalidSetupError (INVALID_FORMAT): the game refuses the variant or settings.
+    """
+    rules = rules_for(game)
+    chosen = rules.default_variant if variant is None else variant
+    # What the API makes of a match that names no format or options.
+    defaults = rules.validate(MatchConfig(game, chosen, (), 0))
+    if format is None and loss_limit is None:
+        return defaults
+    fmt, options = rules.cli_settings(
+        format if format is not None else defaults.format or "",
+        loss_limit if loss_limit is not None else int(defaults.options.get("loss_limit", 0)),
+    )
+    return rules.validate(MatchConfig(game, chosen, (), 0, format=fmt, options=options))

@@ -12,12 +12,13 @@ from typing import Annotated, Any
 import psycopg
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from cli.database import resolve, use_database
 from cli.errors import friendly_errors
-from domain.errors import MalformedError
+from cli.tables import Column, fitted_table, packed
 from projections.reports import columns, flat_rows, standings_report, to_csv, to_markdown
-from service.wiring import database_url
 from store import accounts
 
 
@@ -37,7 +38,9 @@ async def _report(url: str, competition_id: uuid.UUID) -> tuple[str, dict[str, A
 
 
 def standings(
-    competition: Annotated[str, typer.Argument(help="The competition's id.")],
+    competition: Annotated[
+        str, typer.Argument(metavar="COMPETITION", help="The competition's id, or its start.")
+    ],
     fmt: Annotated[
         Format | None,
         typer.Option("--format", "-f", help="table (default on a terminal), csv, json or md."),
@@ -45,16 +48,12 @@ def standings(
 ) -> None:
     """Print a competition's standings: ranks, results, tiebreaks and ratings.
 
-    Examples: matchlog standings 5a1c...e2 · matchlog standings 5a1c...e2 -f csv > table.csv
+    Examples: matchlog standings 5a1c · matchlog standings 5a1c -f csv > table.csv
     """
     with friendly_errors():
-        try:
-            competition_id = uuid.UUID(competition)
-        except ValueError:
-            raise MalformedError(
-                f"{competition!r} is not a competition id (a UUID)", code="VALIDATION_FAILED"
-            ) from None
-        name, report = asyncio.run(_report(database_url(), competition_id))
+        url = use_database(existing=True)
+        (competition_id,) = resolve(url, "competition", [competition])
+        name, report = asyncio.run(_report(url, competition_id))
     chosen = fmt or (Format.table if sys.stdout.isatty() else Format.md)
     if chosen is Format.json:
         typer.echo(json.dumps(report, indent=2))
@@ -66,16 +65,78 @@ def standings(
         _print_tables(name, report)
 
 
+SHORT = {
+    "rank": "#",
+    "played": "pl",
+    "won": "w",
+    "drawn": "d",
+    "lost": "l",
+    "points": "pts",
+    "rounds_won": "rw",
+    "rounds_lost": "rl",
+    "deals_won": "dw",
+    "deals_lost": "dl",
+    "loss_points_taken": "lpt",
+    "loss_points_given": "lpg",
+    "head-to-head": "h2h",
+    "sonneborn-berger": "sb",
+    "round-difference": "rdiff",
+    "loss-point-difference": "lpdiff",
+    "ordinal": "rating",
+}
+"""Table headers short enough for 80 columns; a legend under the table spells them out."""
+
+KEPT = frozenset({"rank", "name", "played", "won", "drawn", "lost", "points", "ordinal"})
+"""The columns kept whatever the width; the others go, ratings' parts first."""
+
+RATING_PARTS = ("mu", "sigma", "ordinal")
+
+
 def _print_tables(name: str, report: dict[str, Any]) -> None:
     console = Console()
     cols = columns(report["game"], report["tiebreaks"])
-    console.print(f"[bold]{name}[/bold]: {report['matches']} finished matches")
+    console.print(f"[bold]{escape(name)}[/bold]: {report['matches']} finished matches")
+    shown: set[str] = set()
     for kind in ("players", "pairs"):
         if kind not in report:
             continue
-        table = Table(title=kind.capitalize(), title_justify="left")
-        for col in cols:
-            table.add_column(col, justify="left" if col == "name" else "right")
-        for cells in flat_rows(report, kind):
-            table.add_row(*(cells.get(c, "") for c in cols))
+        table = standings_table(cols, flat_rows(report, kind), console, kind.capitalize())
         console.print(table)
+        shown |= {str(column.header) for column in table.columns}
+    legend = [
+        f"{short} {col}"
+        for col, short in SHORT.items()
+        if short in shown and col in cols and col != "rank"
+    ]
+    for line in packed(legend, " · ", console.width):
+        console.print(line, style="dim", markup=False, highlight=False)
+
+
+def standings_table(
+    cols: list[str], rows: list[dict[str, str]], console: Console, title: str
+) -> Table:
+    """Return a standings table fitted to ``console``: names wrap, ratings to 2 decimals.
+
+    Sigma and mu go first when it must narrow, then the detail columns from the
+    right; rank, name, results, points and the rating stay.
+    """
+    droppable = [c for c in cols if c not in KEPT and c not in RATING_PARTS]
+    order = ["sigma", "mu", *reversed(droppable)]
+    columns = [
+        Column(
+            SHORT.get(col, col),
+            [_cell(col, cells.get(col, "")) for cells in rows],
+            wrap=col == "name",
+            min_width=12,
+            drop=None if col in KEPT else order.index(col),
+            justify="left" if col == "name" else "right",
+        )
+        for col in cols
+    ]
+    return fitted_table(columns, console, title=title)
+
+
+def _cell(col: str, text: str) -> str:
+    if col not in RATING_PARTS or not text:
+        return text
+    return f"{float(text):.2f}"

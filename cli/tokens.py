@@ -6,17 +6,25 @@ embedded server in ``MATCHLOG_DATA_DIR``); whoever can run it owns the service.
 
 from __future__ import annotations
 
+import asyncio
+from datetime import datetime
 from typing import Annotated
+from uuid import UUID
 
+import psycopg
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from cli.database import resolve, use_database
 from cli.errors import friendly_errors
+from cli.help import App
+from cli.tables import Column, fitted_table
 from service import tokens
 from store.accounts import Role, Token
+from store.ids import labels
 
-app = typer.Typer(help="Manage the API's bearer tokens.", no_args_is_help=True)
+app = App(help="Manage the API's bearer tokens.", no_args_is_help=True)
 
 
 @app.command()
@@ -24,7 +32,10 @@ def create(
     role: Annotated[Role, typer.Option(help="admin: everything; scorer: record matches.")],
     competition: Annotated[
         list[str] | None,
-        typer.Option(metavar="ID", help="Limit a scorer to this competition id (repeatable)."),
+        typer.Option(
+            metavar="ID",
+            help="Limit a scorer to this competition (its id or start; repeatable).",
+        ),
     ] = None,
     name: Annotated[
         str, typer.Option(metavar="LABEL", help="A label to recognise the token by.")
@@ -32,7 +43,12 @@ def create(
 ) -> None:
     """Create a token and print it once: it is stored only as a hash."""
     with friendly_errors():
-        token, secret = tokens.create_token(role, competition, name)
+        url = use_database(existing=False)
+        scope = competition
+        if competition and role is Role.SCORER:
+            # An admin's limit is refused as it is typed; a scorer's names competitions.
+            scope = [str(c) for c in resolve(url, "competition", competition)]
+        token, secret = tokens.create_token(role, scope, name)
         typer.echo(secret)
         typer.echo(f"token {token.id} ({token.role.value}); shown once, store it now", err=True)
 
@@ -43,36 +59,65 @@ def list_(
 ) -> None:
     """Show every token's id, name, role, competitions and dates (never the token)."""
     with friendly_errors():
+        url = use_database(existing=True)
         found = tokens.list_tokens(active=active)
-    Console().print(_table(found))
+        scoped = sorted({c for token in found for c in token.competitions or ()})
+        names = asyncio.run(_competition_names(url, scoped))
+    console = Console()
+    console.print(_table(found, names, console))
 
 
-def _table(records: list[Token]) -> Table:
-    table = Table(title="API tokens")
-    table.add_column("id", no_wrap=True)
-    table.add_column("name")
-    table.add_column("role")
-    table.add_column("competitions", overflow="fold")
-    table.add_column("created", no_wrap=True)
-    table.add_column("revoked", no_wrap=True)
-    for token in records:
-        scope = (
-            "all" if token.competitions is None else "\n".join(sorted(map(str, token.competitions)))
-        )
-        table.add_row(
-            str(token.id),
-            token.name,
-            token.role.value,
-            scope,
-            f"{token.created_at:%Y-%m-%d %H:%M}",
-            "" if token.revoked_at is None else f"{token.revoked_at:%Y-%m-%d %H:%M}",
-        )
-    return table
+async def _competition_names(url: str, ids: list[UUID]) -> dict[UUID, str]:
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        return await labels(conn, "competition", ids)
+
+
+def _table(records: list[Token], names: dict[UUID, str], console: Console) -> Table:
+    """Return the tokens' table fitted to ``console``: ids whole, names wrapped.
+
+    A scorer's competitions show by name (their ids are in ``matchlog matches``'s
+    JSON and the API); the dates shorten to days, then the creation date goes.
+    """
+
+    def scope(token: Token) -> str:
+        if token.competitions is None:
+            return "all"
+        return "\n".join(sorted(names.get(c, str(c)) for c in token.competitions))
+
+    def day(at: datetime | None, fmt: str) -> str:
+        return "" if at is None else f"{at:{fmt}}"
+
+    long, short = "%Y-%m-%d %H:%M", "%Y-%m-%d"
+    columns = [
+        Column("id", [str(t.id) for t in records]),
+        Column("name", [t.name for t in records], wrap=True, min_width=10),
+        Column("role", [t.role.value for t in records]),
+        Column("competitions", [scope(t) for t in records], wrap=True, min_width=12),
+        Column(
+            "created",
+            [day(t.created_at, long) for t in records],
+            short=[day(t.created_at, short) for t in records],
+            drop=1,
+        ),
+        Column(
+            "revoked",
+            [day(t.revoked_at, long) for t in records],
+            short=[day(t.revoked_at, short) for t in records],
+            drop=2,
+        ),
+    ]
+    return fitted_table(columns, console, title="API tokens")
 
 
 @app.command()
-def revoke(token_id: Annotated[str, typer.Argument(help="The token's id (see `list`).")]) -> None:
+def revoke(
+    token_id: Annotated[
+        str, typer.Argument(metavar="TOKEN", help="The token's id, or its start (see list).")
+    ],
+) -> None:
     """Revoke a token: it stops working at once. Revoking twice is harmless."""
     with friendly_errors():
-        token = tokens.revoke_token(token_id)
+        url = use_database(existing=True)
+        (whole,) = resolve(url, "token", [token_id])
+        token = tokens.revoke_token(str(whole))
         typer.echo(f"token {token.id} revoked")

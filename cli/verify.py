@@ -18,9 +18,9 @@ from typing import Annotated, Any
 import psycopg
 import typer
 
+from cli.database import use_database
 from cli.errors import friendly_errors
 from domain.errors import DomainError
-from service.wiring import database_url
 from store.chain import ChainReport, Checkpoint, CheckpointError
 from store.chain import verify as verify_chain
 
@@ -53,11 +53,11 @@ def verify(
 ) -> None:
     """Check every stream's hash chain; list every broken link and exit 1 if any.
 
-    Each problem is one line, ``STREAM VERSION: reason``; progress goes to stderr.
+    Each problem is one line, "STREAM VERSION: reason"; progress goes to stderr.
     """
     with friendly_errors():
         before = _read_checkpoint(against) if against is not None else None
-        report = asyncio.run(_walk(database_url(), before))
+        report = asyncio.run(_walk(use_database(existing=True), before))
         written = None
         if checkpoint is not None and report.ok:
             written = report.checkpoint(datetime.now(UTC))

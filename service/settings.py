@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field
+import annotated_types
+from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from domain.errors import MalformedError
 
 
 class Settings(BaseSettings):
@@ -27,3 +30,42 @@ class Settings(BaseSettings):
         ge=1,
         description="largest request body accepted, in bytes; larger ones get 413 BODY_TOO_LARGE",
     )
+
+
+def load_settings() -> Settings:
+    """Return the settings from the environment, or say in one line which one is wrong.
+
+    Raises:
+        MalformedError (BAD_SETTING): a ``MATCHLOG_*`` variable's value cannot be used.
+    """
+    try:
+        return Settings()
+    except ValidationError as e:
+        wrong = {str(error["loc"][0]): error["input"] for error in e.errors() if error["loc"]}
+        raise MalformedError(
+            "; ".join(f"{_wrong_setting(name)} (not {value!r})" for name, value in wrong.items())
+            or str(e).splitlines()[0],
+            code="BAD_SETTING",
+        ) from None
+
+
+def _wrong_setting(name: str) -> str:
+    """Return what a setting must be, as its variable's user reads it.
+
+    >>> _wrong_setting('port')
+    'MATCHLOG_PORT must be a whole number from 0 to 65535'
+    """
+    field = Settings.model_fields[name]
+    low = next((m.ge for m in field.metadata if isinstance(m, annotated_types.Ge)), None)
+    high = next((m.le for m in field.metadata if isinstance(m, annotated_types.Le)), None)
+    if field.annotation is int:
+        what = "a whole number"
+        if low is not None and high is not None:
+            what += f" from {low} to {high}"
+        elif low is not None:
+            what += f" of at least {low}"
+    elif field.annotation is Path:
+        what = "a folder's path"
+    else:
+        what = "text"
+    return f"{Settings.model_config.get('env_prefix', '')}{name.upper()} must be {what}"

@@ -6,16 +6,13 @@ import json
 from typing import Any
 
 from litestar.testing import TestClient
-from typer.testing import CliRunner
 
-from cli.main import app
+from tests.cli.support import assert_fits, invoke
 from tests.recording.play import create_match
 
 
 def run(database_url: str, *args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(
-        app, ["matches", *args], env={"MATCHLOG_DATABASE_URL": database_url, "COLUMNS": "250"}
-    )
+    result = invoke(database_url, "matches", *args)
     return result.exit_code, result.stdout
 
 
@@ -48,8 +45,12 @@ class TestMatchesCli:
         assert 200 == voided.status_code, voided.text
         code, out = run(database_url)
         assert 0 == code
-        assert "Ada, Bob" in out and "Ada, Bob, Cy, Di" in out
-        assert "void" in out and "live" in out
+        assert_fits(out)
+        rows = [line.split() for line in out.splitlines()[2:]]
+        # Newest first, every id whole, one player's name a line under it.
+        assert [live["id"], "Ada", "kozel", "live", "0-0"] == rows[0][:5]
+        assert [["Bob"], ["Cy"], ["Di"]] == rows[1:4]
+        assert [[done["id"], "Ada", "cuttle", "void"], ["Bob"]] == [r[:4] for r in rows[4:]]
         code, out = run(database_url, "--format", "json", "--status", "live")
         assert 0 == code
         assert [live["id"]] == [m["id"] for m in json.loads(out)]

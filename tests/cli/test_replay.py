@@ -1,15 +1,16 @@
-"""``matchlog replay`` on a real database: the plies follow takebacks."""
+"""``matchlog replay`` on a real database: the plies follow takebacks, the table is drawn."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
+import pytest
 from litestar.testing import TestClient
 from typer.testing import CliRunner
 
 from cli.main import app
+from tests.cli.support import assert_fits, invoke
 from tests.recording.play import create_match
 
 Headers = dict[str, str]
@@ -35,10 +36,21 @@ def record(
 
 
 def hand_counts(text: str) -> list[int]:
-    """Return the hand sizes a public view prints (its ``hands:`` line)."""
-    found = re.search(r"^  hands: (.*)$", text, re.MULTILINE)
-    assert found is not None, text
-    return [hand["count"] for hand in json.loads(found.group(1))]
+    """Return the hand sizes a public view prints (each seat's ``hand: N cards`` line)."""
+    return [int(n) for n in re.findall(r"^  hand: (\d+) cards?$", text, re.MULTILINE)]
+
+
+def dealt(client: TestClient[Any], scorer: Headers, make_players: Any) -> dict[str, Any]:
+    """Return a new scorer-dealt quick Cuttle match between two players, its round dealt."""
+    body = {
+        "game": "cuttle",
+        "players": make_players(2),
+        "first_dealer": 0,
+        "format": "quick",
+        "dealing": "scorer",
+    }
+    match = create_match(client, scorer, body)
+    return record(client, scorer, match, "rounds", {"deck": DECK})
 
 
 class TestReplayAfterATakeback:
@@ -46,15 +58,7 @@ class TestReplayAfterATakeback:
         self, client: TestClient[Any], scorer: Headers, make_players: Any, database_url: str
     ) -> None:
         """Draw, draw, draw, take back to version 4, play a king: hands of 7 and 5."""
-        body = {
-            "game": "cuttle",
-            "players": make_players(2),
-            "first_dealer": 0,
-            "format": "quick",
-            "dealing": "scorer",
-        }
-        match = create_match(client, scorer, body)
-        match = record(client, scorer, match, "rounds", {"deck": DECK})
+        match = dealt(client, scorer, make_players)
         for seat in (1, 0, 1):
             match = record(client, scorer, match, "moves", {"moves": [f"P{seat} draw"]})
         match = record(client, scorer, match, "takeback", {"to_version": 4, "reason": "misdeal"})
@@ -69,3 +73,43 @@ class TestReplayAfterATakeback:
         assert 0 == result.exit_code, result.output
         assert result.stdout.startswith("cuttle standard · ply 4/4 · last move: P1 king KD\n")
         assert [7, 5] == hand_counts(result.stdout)
+
+
+class TestReplayTable:
+    @pytest.fixture(name="live")
+    def _live(self, client: TestClient[Any], scorer: Headers, make_players: Any) -> dict[str, Any]:
+        match = dealt(client, scorer, make_players)
+        return record(client, scorer, match, "moves", {"moves": ["P1 king KD", "P0 draw"]})
+
+    def test_the_table_is_drawn_in_80_columns(
+        self, live: dict[str, Any], database_url: str
+    ) -> None:
+        result = invoke(database_url, "replay", live["id"][:8], "--seat", "1")
+        assert 0 == result.exit_code, result.output
+        assert_fits(result.stdout)
+        lines = result.stdout.splitlines()
+        assert "cuttle standard · ply 2/2 · last move: P0 draw" == lines[0]
+        assert "view: seat 1 (Player 1)" in lines
+        at = lines.index("P1 Player 1 · 0 of 14 points  ◀ to act")
+        assert "  hand: 10♥ J♣ J♦ K♠" == lines[at + 1]
+        assert "  royals: K♦" == lines[at + 3]
+        assert "  hand: 7 cards" in lines  # seat 0's, unseen
+        assert "deck: 40 cards" in lines  # 52, less hands of 6 and 5, less one drawn
+
+    def test_the_full_view_is_refused_for_a_live_match(
+        self, live: dict[str, Any], database_url: str
+    ) -> None:
+        result = invoke(database_url, "replay", live["id"], "--seat", "full")
+        assert 1 == result.exit_code
+        assert result.stderr.startswith(
+            "error: MALFORMED: --seat full shows every hand, so only for a match that is over"
+        )
+
+    def test_a_seat_outside_the_match_is_refused(
+        self, live: dict[str, Any], database_url: str
+    ) -> None:
+        result = invoke(database_url, "replay", live["id"], "--seat", "2")
+        assert 1 == result.exit_code
+        assert "error: MALFORMED: seat '2' is not a seat of this match (0-1) or full\n" == (
+            result.stderr
+        )

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from api.app import create_app
 from cli.main import app
 from service.settings import Settings
+from tests.cli.support import assert_fits, invoke
 
 _ID = re.compile(r"token ([0-9a-f-]{36})")
 
@@ -64,7 +65,7 @@ class TestTokensCli:
         assert err.startswith("error: TOKEN_NOT_FOUND:")
 
     def test_revoke_malformed_id(self, database_url: str) -> None:
-        code, _, err = run(database_url, "revoke", "abc")
+        code, _, err = run(database_url, "revoke", "not-an-id")
         assert 1 == code
         assert err.startswith("error: MALFORMED:")
 
@@ -91,7 +92,7 @@ class TestTokensCli:
         code, _, _ = run(database_url, "create", "--role", "scorer", "--competition", competition)
         assert 0 == code
         _, listing, _ = run(database_url, "list")
-        assert competition in listing
+        assert re.search(r"scorer +Cup", listing), listing
 
     def test_unreachable_database_is_one_line(self) -> None:
         code, _, err = run("postgresql://nobody@127.0.0.1:1/none?connect_timeout=2", "list")
@@ -105,3 +106,14 @@ class TestTokensCli:
         code, _, err = run(database_url, "create", "--role", "admin")
         assert 1 == code
         assert err.startswith("error: SCHEMA_OUTDATED:")
+
+    def test_list_fits_80_columns_with_ids_whole_and_names_wrapped(self, database_url: str) -> None:
+        label = "the scoring tablet by the club's front door"
+        created = invoke(database_url, "tokens", "create", "--role", "admin", "--name", label)
+        token_id = _ID.search(created.stderr).group(1)  # type: ignore[union-attr]
+        listing = invoke(database_url, "tokens", "list").stdout
+        assert_fits(listing)
+        lines = listing.splitlines()
+        at = next(n for n, line in enumerate(lines) if line.startswith(token_id))
+        assert re.fullmatch(rf"{token_id}  the scoring tablet by +admin +all *", lines[at])
+        assert "the club's front door" == lines[at + 1].strip()

@@ -132,21 +132,26 @@ class TestReplay:
         lines = out.splitlines()
         assert "kozel default · ply 3/28 · last move: S3 beat QD" == lines[0]
         assert "view: public" in lines
-        assert "  hand: " not in out
+        hands = re.findall(r"^  hand: (.*)$", out, re.MULTILINE)
+        assert 4 == len(hands) and all(re.fullmatch(r"\d+ cards?", h) for h in hands), hands
 
     def test_ply_with_a_seat_shows_its_hand(self, database_url: str, imported: str) -> None:
         code, out, _ = cli(database_url, "replay", imported, "--ply", "0", "--seat", "1")
         assert 0 == code
-        assert "view: seat 1" in out
-        assert re.search(r"^  hand: (\w\w ){3}\w\w$", out, re.MULTILINE)
+        assert "view: seat 1 (Bob)" in out
+        seat_1 = re.search(r"^S1 Bob · team B.*\n  hand: (.*)$", out, re.MULTILINE)
+        assert seat_1 is not None, out
+        assert re.fullmatch(r"(\w+[♠♥♦♣] ){3}\w+[♠♥♦♣]", seat_1.group(1))
+        assert 3 == len(re.findall(r"^  hand: 4 cards$", out, re.MULTILINE))
 
     def test_last_ply_of_a_finished_match_shows_every_hand(
         self, database_url: str, imported: str
     ) -> None:
-        code, out, _ = cli(database_url, "replay", imported, "--ply", "28")
+        code, out, _ = cli(database_url, "replay", imported, "--ply", "28", "--seat", "full")
         assert 0 == code
-        assert "result: seats 0 2 win" in out
-        assert 4 == len(re.findall(r"^  seat \d hand:", out, re.MULTILINE))
+        assert "result: Ada, Cy won (goat)" in out
+        assert "view: full (every hand)" in out
+        assert 4 == len(re.findall(r"^  hand: -$", out, re.MULTILINE))  # all played out
 
     def test_ply_out_of_range_is_one_line(self, database_url: str, imported: str) -> None:
         code, _, err = cli(database_url, "replay", imported, "--ply", "99")

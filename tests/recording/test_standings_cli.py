@@ -59,4 +59,4 @@ def test_unknown_competition_is_one_line(database_url: str) -> None:
     assert err.startswith("error: COMPETITION_NOT_FOUND")
     code, _, err = cli(database_url, "standings", "not-an-id")
     assert 1 == code
-    assert err.startswith("error: VALIDATION_FAILED")
+    assert err.startswith("error: MALFORMED: 'not-an-id' is not a competition id")
