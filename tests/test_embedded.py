@@ -131,3 +131,38 @@ def test_unusable_data_dir_is_one_clear_line(tmp_path: Path, where: str) -> None
     assert 1 == len(lines), result.stderr
     assert lines[0].startswith("error: DATA_DIR_UNUSABLE:")
     assert "is not a directory" in lines[0]
+
+
+def test_server_comes_back_after_it_and_its_user_are_killed_together(data_dir: Path) -> None:
+    # A crash took the server's postmaster with it one start in two: the dead
+    # postmaster lingers as a zombie that still looks alive. Three rounds catch it.
+    for _ in range(3):
+        user = run_user(data_dir, "conn.execute('SELECT 1')", wait=True)
+        postmaster = int((pgdata_path(data_dir) / "postmaster.pid").read_text().split()[0])
+        os.kill(user.pid, signal.SIGKILL)
+        os.kill(postmaster, signal.SIGKILL)
+        user.communicate(timeout=10)
+    finish(run_user(data_dir, "assert conn.execute('SELECT 1').fetchone() == (1,)"))
+    assert wait_until(lambda: not server_running(data_dir))
+
+
+def test_server_that_cannot_start_is_one_line_after_retries(data_dir: Path) -> None:
+    finish(run_user(data_dir))
+    assert wait_until(lambda: not server_running(data_dir))
+    with (pgdata_path(data_dir) / "postgresql.conf").open("a") as conf:
+        conf.write("\nthis is not a setting\n")
+    env = {**os.environ, "MATCHLOG_DATA_DIR": str(data_dir)}
+    env.pop("MATCHLOG_DATABASE_URL", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "cli.main", "db", "current"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert 1 == result.returncode
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert 1 == len(lines), result.stderr
+    assert lines[0].startswith("error: EMBEDDED_DATABASE_DOWN: the embedded PostgreSQL in")
