@@ -1,4 +1,8 @@
-"""``matchlog db``: migrate the database up or down."""
+"""``matchlog db``: migrate the database up or down.
+
+Migrations run as the schema's owner: MATCHLOG_MIGRATION_DATABASE_URL when set, else
+MATCHLOG_DATABASE_URL, else the embedded server's superuser.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import typer
 
 from cli.errors import friendly_errors
 from service.settings import Settings
-from service.wiring import configured_url
+from service.wiring import configured_database
 from store import migrate
 
 app = typer.Typer(help="Manage the database schema (alembic migrations).", no_args_is_help=True)
@@ -20,7 +24,7 @@ def upgrade(
 ) -> None:
     """Migrate the database up to REVISION (default: the newest)."""
     with friendly_errors():
-        url = configured_url(Settings())
+        url = configured_database(Settings()).owner
         migrate.upgrade(url, revision)
         typer.echo(f"database at revision {migrate.current(url)}")
 
@@ -33,7 +37,7 @@ def downgrade(
 ) -> None:
     """Migrate the database down to REVISION (default: one step)."""
     with friendly_errors():
-        url = configured_url(Settings())
+        url = configured_database(Settings()).owner
         migrate.downgrade(url, revision)
         typer.echo(f"database at revision {migrate.current(url) or 'base'}")
 
@@ -42,5 +46,5 @@ def downgrade(
 def current() -> None:
     """Print the database's current revision."""
     with friendly_errors():
-        url = configured_url(Settings())
+        url = configured_database(Settings()).owner
         typer.echo(migrate.current(url) or "base")

@@ -12,8 +12,7 @@ import typer
 
 from cli.errors import friendly_errors
 from service.settings import Settings
-from service.wiring import configured_url
-from store import migrate
+from service.wiring import migrated_url
 
 
 def serve(
@@ -34,8 +33,7 @@ def serve(
 
     with friendly_errors():
         settings = Settings()
-        url = configured_url(settings)
-        migrate.ensure_head(url)
+        url = migrated_url(settings)
     settings = settings.model_copy(update={"database_url": url})
     bind_host = host or settings.host
     bind_port = settings.port if port is None else port

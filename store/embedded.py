@@ -35,6 +35,8 @@ import psutil
 from domain.errors import DomainError
 
 DATABASE_NAME = "matchlog"
+APP_ROLE = "matchlog_app"
+"""The role the service and the CLI connect as; migration 0012_roles grants it its rights."""
 START_ATTEMPTS = 3
 
 _log = logging.getLogger(__name__)
@@ -58,10 +60,17 @@ class EmbeddedStartError(DomainError):
 
 @dataclass(frozen=True, slots=True)
 class EmbeddedPostgres:
-    """A running embedded server and the URL of matchlog's database on it."""
+    """A running embedded server and URLs of it.
+
+    ``url`` is matchlog's database as the server's superuser, who owns the schema and
+    runs the migrations; ``app_url`` is the same database as ``APP_ROLE``, which the
+    service and the CLI use (the server trusts its local socket, so no password);
+    ``admin_url`` is the server's ``postgres`` database as the superuser.
+    """
 
     pgdata: Path
     url: str
+    app_url: str
     admin_url: str
 
 
@@ -235,8 +244,9 @@ def start_embedded(data_dir: Path) -> EmbeddedPostgres:
             _forget_failed_start(pgdata)
             time.sleep(0.5 * (attempt + 1))
             continue
+        url = server.get_uri(DATABASE_NAME)
         return EmbeddedPostgres(
-            pgdata=pgdata, url=server.get_uri(DATABASE_NAME), admin_url=admin_url
+            pgdata=pgdata, url=url, app_url=with_user(url, APP_ROLE), admin_url=admin_url
         )
     reason = _server_log_error(pgdata) or (str(failure).strip().splitlines() or ["?"])[0]
     raise EmbeddedStartError(
@@ -246,10 +256,45 @@ def start_embedded(data_dir: Path) -> EmbeddedPostgres:
     )
 
 
+def with_user(url: str, user: str, password: str | None = None) -> str:
+    """Return ``url`` with its user (and password) replaced.
+
+    >>> with_user('postgresql://postgres:@/matchlog?host=/tmp/pg', 'app')
+    'postgresql://app@/matchlog?host=/tmp/pg'
+    >>> with_user('postgresql://u:p@h:5432/db', 'app', 's3cret')
+    'postgresql://app:s3cret@h:5432/db'
+    """
+    from urllib.parse import quote, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    login = quote(user, safe="") + ("" if password is None else ":" + quote(password, safe=""))
+    return urlunsplit(parts._replace(netloc=f"{login}@{host}"))
+
+
 def _ensure_database(admin_url: str) -> None:
+    """Create matchlog's database and the service's login role unless they exist."""
     import psycopg
 
     with psycopg.connect(admin_url, autocommit=True) as conn:
+        # The role logs in over the local socket, which the server trusts. Another
+        # process starting at the same time may create it first.
+        conn.execute(
+            f"""
+            DO $$
+            BEGIN
+                IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{APP_ROLE}') THEN
+                    CREATE ROLE {APP_ROLE} LOGIN;
+                ELSIF NOT (SELECT rolcanlogin FROM pg_roles WHERE rolname = '{APP_ROLE}') THEN
+                    -- Migration 0012 creates it NOLOGIN when it runs first.
+                    ALTER ROLE {APP_ROLE} LOGIN;
+                END IF;
+            EXCEPTION WHEN duplicate_object OR unique_violation THEN
+                NULL;
+            END
+            $$
+            """
+        )
         exists = conn.execute(
             "SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE_NAME,)
         ).fetchone()

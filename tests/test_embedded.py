@@ -166,3 +166,34 @@ def test_server_that_cannot_start_is_one_line_after_retries(data_dir: Path) -> N
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert 1 == len(lines), result.stderr
     assert lines[0].startswith("error: EMBEDDED_DATABASE_DOWN: the embedded PostgreSQL in")
+
+
+APP_ROLE_SCRIPT = textwrap.dedent(
+    """
+    import sys, psycopg
+    from pathlib import Path
+    from service.settings import Settings
+    from service.wiring import migrated_url
+    url = migrated_url(Settings(database_url=None, data_dir=Path(sys.argv[1])))
+    with psycopg.connect(url) as conn:
+        print(conn.execute("SELECT current_user").fetchone()[0])
+        try:
+            conn.execute("TRUNCATE events")
+        except psycopg.errors.InsufficientPrivilege:
+            print("refused")
+    """
+)
+
+
+def test_embedded_server_is_migrated_by_its_superuser_and_used_as_the_app_role(
+    data_dir: Path,
+) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", APP_ROLE_SCRIPT, str(data_dir)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert "matchlog_app\nrefused\n" == result.stdout, result.stderr
+    assert wait_until(lambda: not server_running(data_dir))

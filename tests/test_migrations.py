@@ -19,17 +19,17 @@ def event_indexes(url: str) -> set[str]:
     return names(url, "SELECT indexname FROM pg_indexes WHERE tablename = 'events'")
 
 
-def test_upgrade_downgrade_roundtrip(database_url: str) -> None:
-    head = migrate.current(database_url)
+def test_upgrade_downgrade_roundtrip(owner_url: str) -> None:
+    head = migrate.current(owner_url)
     assert head is not None
-    before = tables(database_url)
+    before = tables(owner_url)
     assert "events" in before
-    migrate.downgrade(database_url, "base")
-    assert migrate.current(database_url) is None
-    assert set() == tables(database_url) - {"alembic_version"}
-    migrate.upgrade(database_url)
-    assert head == migrate.current(database_url)
-    assert before == tables(database_url)
+    migrate.downgrade(owner_url, "base")
+    assert migrate.current(owner_url) is None
+    assert set() == tables(owner_url) - {"alembic_version"}
+    migrate.upgrade(owner_url)
+    assert head == migrate.current(owner_url)
+    assert before == tables(owner_url)
 
 
 def test_head_read_from_the_files_is_alembics_head() -> None:
@@ -39,16 +39,16 @@ def test_head_read_from_the_files_is_alembics_head() -> None:
     assert script.get_current_head() == migrate.head()
 
 
-def test_ensure_head_migrates_only_a_database_behind(database_url: str) -> None:
-    migrate.downgrade(database_url, "0005")
-    migrate.ensure_head(database_url)
-    assert migrate.head() == migrate.current(database_url)
-    migrate.ensure_head(database_url)
-    assert migrate.head() == migrate.current(database_url)
+def test_ensure_head_migrates_only_a_database_behind(owner_url: str) -> None:
+    migrate.downgrade(owner_url, "0005")
+    migrate.ensure_head(owner_url)
+    assert migrate.head() == migrate.current(owner_url)
+    migrate.ensure_head(owner_url)
+    assert migrate.head() == migrate.current(owner_url)
 
 
-def test_events_table_refuses_update_and_delete(database_url: str) -> None:
-    with psycopg.connect(database_url) as conn:
+def test_events_table_refuses_update_and_delete(owner_url: str) -> None:
+    with psycopg.connect(owner_url) as conn:
         conn.execute(
             "INSERT INTO events (stream, version, event_id, type, data, hash) "
             "VALUES ('cuttle-1', 1, gen_random_uuid(), 'T', '{}', decode(repeat('00', 32), 'hex'))"
@@ -61,11 +61,11 @@ def test_events_table_refuses_update_and_delete(database_url: str) -> None:
         assert 1 == conn.execute("SELECT count(*) FROM events").fetchone()[0]  # type: ignore[index]
 
 
-def test_events_keep_only_the_indexes_their_readers_use(database_url: str) -> None:
+def test_events_keep_only_the_indexes_their_readers_use(owner_url: str) -> None:
     # Every index costs every append; 0008 dropped the category index nothing read.
     expected = {"events_pkey", "events_stream_version_key", "events_event_id_key"}
-    assert expected | {"events_series_idx"} == event_indexes(database_url)
-    migrate.downgrade(database_url, "0007")
-    assert "events_category_idx" in event_indexes(database_url)
-    migrate.upgrade(database_url)
-    assert "events_category_idx" not in event_indexes(database_url)
+    assert expected | {"events_series_idx"} == event_indexes(owner_url)
+    migrate.downgrade(owner_url, "0007")
+    assert "events_category_idx" in event_indexes(owner_url)
+    migrate.upgrade(owner_url)
+    assert "events_category_idx" not in event_indexes(owner_url)
