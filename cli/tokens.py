@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -29,17 +30,25 @@ def create(
     name: Annotated[
         str, typer.Option(metavar="LABEL", help="A label to recognise the token by.")
     ] = "",
+    expires_in: Annotated[
+        str | None,
+        typer.Option(
+            metavar="DURATION", help="Stop working after this long: e.g. 30d, 12h, 90m. [never]"
+        ),
+    ] = None,
 ) -> None:
     """Create a token and print it once: it is stored only as a hash."""
     with friendly_errors():
-        token, secret = tokens.create_token(role, competition, name)
+        token, secret = tokens.create_token(role, competition, name, expires_in)
         typer.echo(secret)
         typer.echo(f"token {token.id} ({token.role.value}); shown once, store it now", err=True)
 
 
 @app.command("list")
 def list_(
-    active: Annotated[bool, typer.Option("--active", help="Leave out revoked tokens.")] = False,
+    active: Annotated[
+        bool, typer.Option("--active", help="Leave out revoked and expired tokens.")
+    ] = False,
 ) -> None:
     """Show every token's id, name, role, competitions and dates (never the token)."""
     with friendly_errors():
@@ -48,13 +57,21 @@ def list_(
 
 
 def _table(records: list[Token]) -> Table:
-    table = Table(title="API tokens")
-    table.add_column("id", no_wrap=True)
+    table = Table(
+        title="API tokens",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        collapse_padding=True,
+        pad_edge=False,
+        show_edge=False,
+    )
+    # Dates may wrap between day and time, and the id folds, so the table fits 80 columns.
+    table.add_column("id", overflow="fold")
     table.add_column("name")
     table.add_column("role")
     table.add_column("competitions", overflow="fold")
-    table.add_column("created", no_wrap=True)
-    table.add_column("revoked", no_wrap=True)
+    for dated in ("created", "revoked", "expires"):
+        table.add_column(dated, min_width=10)
     for token in records:
         scope = (
             "all" if token.competitions is None else "\n".join(sorted(map(str, token.competitions)))
@@ -66,6 +83,7 @@ def _table(records: list[Token]) -> Table:
             scope,
             f"{token.created_at:%Y-%m-%d %H:%M}",
             "" if token.revoked_at is None else f"{token.revoked_at:%Y-%m-%d %H:%M}",
+            "" if token.expires_at is None else f"{token.expires_at:%Y-%m-%d %H:%M}",
         )
     return table
 

@@ -13,6 +13,8 @@ so a server's administrator may create it first, with LOGIN and a password, and 
 migrating role without CREATEROLE can still run this. A later migration that adds
 a table grants ``matchlog_app`` what the service needs on it.
 
+Also here: ``api_tokens.expires_at``, after which a token is refused like a revoked one.
+
 Revision ID: 0012_roles
 Revises: 0010
 Create Date: 2026-11-26
@@ -61,9 +63,11 @@ def upgrade() -> None:
     # Identity columns need no grant on their sequences; any other sequence would.
     op.execute(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {APP_ROLE}")
     op.execute(f"GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO {APP_ROLE}")
+    op.execute("ALTER TABLE api_tokens ADD COLUMN expires_at timestamptz")
 
 
 def downgrade() -> None:
+    op.execute("ALTER TABLE api_tokens DROP COLUMN expires_at")
     # The role stays: other databases on the server may grant it privileges too.
     op.execute(f"REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM {APP_ROLE}")
     op.execute(f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {APP_ROLE}")
