@@ -52,7 +52,8 @@ def _refused(error: Exception) -> MigrationRefusedError:
     reason = (str(error).strip().splitlines() or ["permission denied"])[0]
     return MigrationRefusedError(
         f"the schema cannot be migrated as this role ({reason}): run `matchlog db upgrade` "
-        "with MATCHLOG_MIGRATION_DATABASE_URL set to the URL of the role that owns it",
+        "(or downgrade) with MATCHLOG_MIGRATION_DATABASE_URL set to the URL of the role that "
+        "owns it",
         details={"reason": reason},
     )
 

@@ -115,22 +115,28 @@ def test_unusable_data_dir_is_one_clear_line(tmp_path: Path, where: str) -> None
         blocker.mkdir()
         blocker = blocker / "pg"
     blocker.write_text("a file where a directory should be")
-    env = {**os.environ, "MATCHLOG_DATA_DIR": str(tmp_path / "data")}
+    line = failing_cli_line(tmp_path / "data", "db", "upgrade")
+    assert line.startswith("error: DATA_DIR_UNUSABLE:")
+    assert "is not a directory" in line
+
+
+def failing_cli_line(data_dir: Path, *args: str) -> str:
+    """Run ``matchlog ARGS`` on the embedded server in ``data_dir``; return its one error line."""
+    env = {**os.environ, "MATCHLOG_DATA_DIR": str(data_dir)}
     env.pop("MATCHLOG_DATABASE_URL", None)
     result = subprocess.run(
-        [sys.executable, "-m", "cli.main", "db", "upgrade"],
+        [sys.executable, "-m", "cli.main", *args],
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
         cwd=Path(__file__).resolve().parent.parent,
     )
     assert 1 == result.returncode
     assert "Traceback" not in result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert 1 == len(lines), result.stderr
-    assert lines[0].startswith("error: DATA_DIR_UNUSABLE:")
-    assert "is not a directory" in lines[0]
+    return lines[0]
 
 
 def test_server_comes_back_after_it_and_its_user_are_killed_together(data_dir: Path) -> None:
@@ -151,21 +157,9 @@ def test_server_that_cannot_start_is_one_line_after_retries(data_dir: Path) -> N
     assert wait_until(lambda: not server_running(data_dir))
     with (pgdata_path(data_dir) / "postgresql.conf").open("a") as conf:
         conf.write("\nthis is not a setting\n")
-    env = {**os.environ, "MATCHLOG_DATA_DIR": str(data_dir)}
-    env.pop("MATCHLOG_DATABASE_URL", None)
-    result = subprocess.run(
-        [sys.executable, "-m", "cli.main", "db", "current"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=Path(__file__).resolve().parent.parent,
-    )
-    assert 1 == result.returncode
-    assert "Traceback" not in result.stderr
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert 1 == len(lines), result.stderr
-    assert lines[0].startswith("error: EMBEDDED_DATABASE_DOWN: the embedded PostgreSQL in")
+    line = failing_cli_line(data_dir, "db", "current")
+    assert line.startswith("error: EMBEDDED_DATABASE_DOWN: the embedded PostgreSQL in")
+    assert "contains errors" in line, "the reason is the server log's FATAL line"
 
 
 APP_ROLE_SCRIPT = textwrap.dedent(
