@@ -15,7 +15,8 @@ class Settings(BaseSettings):
 
     database_url: str | None = Field(
         default=None,
-        description="postgresql:// URL; unset means the embedded server in <data_dir>/pg",
+        description="postgresql:// URL the service and the CLI connect with (the app role's); "
+        "unset means the embedded server in <data_dir>/pg",
     )
     migration_database_url: str | None = Field(
         default=None,

@@ -19,11 +19,11 @@ class DatabaseUrls:
 def resolve_database(
     database_url: str | None, migration_url: str | None, data_dir: Path
 ) -> DatabaseUrls:
-    """Return the configured URLs, or start the embedded server and return its.
+    """Return the configured server's URLs, or start the embedded server and return its URLs.
 
     An external server's ``owner`` is ``migration_url`` when set, else the app's own
-    URL (a role that owns the schema). The embedded server's owner is its superuser
-    and its app role ``matchlog_app``.
+    URL (then that role must own the schema to migrate it). On the embedded server the
+    owner is its superuser and the app connects as ``matchlog_app``.
 
     Raises:
         DataDirError (DATA_DIR_UNUSABLE): no URL is set and the data dir is unusable.

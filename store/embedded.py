@@ -200,10 +200,23 @@ def _forget_failed_start(pgdata: Path) -> None:
             server.global_process_id_list.get_and_remove(os.getpid())
 
 
-def _server_log_error(pgdata: Path) -> str | None:
-    """Return the last FATAL or PANIC message of the server log, if there is one."""
+def _log_size(pgdata: Path) -> int:
     try:
-        lines = (pgdata / "log").read_text(errors="replace").splitlines()
+        return (pgdata / "log").stat().st_size
+    except OSError:
+        return 0
+
+
+def _server_log_error(pgdata: Path, since: int) -> str | None:
+    """Return the last FATAL or PANIC message the server logged after byte ``since``.
+
+    Older lines are left out: every ``pg_ctl stop`` with clients connected logs a
+    FATAL, which would not be why this start failed.
+    """
+    try:
+        with (pgdata / "log").open("rb") as log:
+            log.seek(since)
+            lines = log.read().decode(errors="replace").splitlines()
     except OSError:
         return None
     for line in reversed(lines):
@@ -230,6 +243,7 @@ def start_embedded(data_dir: Path) -> EmbeddedPostgres:
 
     pgdata = _prepare_data_dir(data_dir.expanduser().resolve())
     failure: Exception | None = None
+    logged_before = _log_size(pgdata)
     for attempt in range(START_ATTEMPTS):
         with PostgresServer._lock:
             prune_dead_handles(pgdata)
@@ -248,7 +262,9 @@ def start_embedded(data_dir: Path) -> EmbeddedPostgres:
         return EmbeddedPostgres(
             pgdata=pgdata, url=url, app_url=with_user(url, APP_ROLE), admin_url=admin_url
         )
-    reason = _server_log_error(pgdata) or (str(failure).strip().splitlines() or ["?"])[0]
+    reason = (
+        _server_log_error(pgdata, logged_before) or (str(failure).strip().splitlines() or ["?"])[0]
+    )
     raise EmbeddedStartError(
         f"the embedded PostgreSQL in {str(pgdata)!r} did not start ({reason}); see "
         f"{pgdata / 'log'}, stop any postgres process still using that folder, and try again",
