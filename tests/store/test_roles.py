@@ -99,7 +99,7 @@ def test_app_role_appends_reads_and_rebuilds(appended: str) -> None:
 
 
 def test_app_role_cannot_migrate_and_says_who_can(database_url: str, owner_url: str) -> None:
-    code, out = db(database_url, "downgrade", "0010")
+    code, out = db(database_url, "downgrade")
     assert (1, 1) == (code, out.count("\n")), out
     assert out.startswith("error: MIGRATION_REFUSED: the schema cannot be migrated as this role")
     assert "MATCHLOG_MIGRATION_DATABASE_URL" in out
@@ -107,9 +107,10 @@ def test_app_role_cannot_migrate_and_says_who_can(database_url: str, owner_url: 
 
 
 def test_migrations_run_as_the_migration_url_role(database_url: str, owner_url: str) -> None:
-    assert (0, "database at revision 0010\n") == db(
-        database_url, "downgrade", "0010", migration_url=owner_url
-    )
+    code, out = db(database_url, "downgrade", migration_url=owner_url)
+    assert 0 == code, out
+    assert out.startswith("database at revision ")
+    assert migrate.current(owner_url) not in (None, migrate.head())
     assert (0, f"database at revision {migrate.head()}\n") == db(
         database_url, "upgrade", migration_url=owner_url
     )
