@@ -16,14 +16,14 @@ a table grants ``matchlog_app`` what the service needs on it.
 Also here: ``api_tokens.expires_at``, after which a token is refused like a revoked one.
 
 Revision ID: 0012_roles
-Revises: 0010
+Revises: 0011_chain_v2
 Create Date: 2026-11-26
 """
 
 from alembic import op
 
 revision = "0012_roles"
-down_revision = "0010"
+down_revision = "0011_chain_v2"
 branch_labels = None
 depends_on = None
 
