@@ -26,8 +26,9 @@ How to use it in a controller:
   competitions, filter with ``readable_private(principal)`` (see
   ``store.accounts.list_competitions(public_or=...)``).
 
-A presented token that is malformed, unknown or revoked is refused with 401 on every
-route, reads included (the app-wide guard ``reject_bad_tokens``).
+A presented token that is malformed, unknown, revoked or expired is refused with 401 on
+every route, reads included (the app-wide guard ``reject_bad_tokens``); an expired
+token is refused exactly as a revoked one.
 
 Refusals are ``UnauthenticatedError`` (401, ``UNAUTHENTICATED``, with
 ``WWW-Authenticate: Bearer``) and ``ForbiddenError`` (403, ``FORBIDDEN``).
@@ -103,8 +104,8 @@ async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princi
     The result is kept on the connection, so guards and dependencies look it up once.
 
     Raises:
-        UnauthenticatedError (UNAUTHENTICATED): not a Bearer header, or an unknown or
-            revoked token.
+        UnauthenticatedError (UNAUTHENTICATED): not a Bearer header, or an unknown,
+            revoked or expired token.
     """
     scope_state: dict[str, Any] = connection.scope.setdefault("state", {})
     if _SCOPE_KEY in scope_state:
@@ -129,7 +130,7 @@ async def _principal_for(connection: ASGIConnection[Any, Any, Any, Any], header:
         token = await find_active_token(conn, secret)
     if token is None:
         raise UnauthenticatedError(
-            "the token is unknown or revoked", details={"reason": "invalid_token"}
+            "the token is unknown, revoked or expired", details={"reason": "invalid_token"}
         )
     return Principal.from_token(token)
 
@@ -215,7 +216,7 @@ def readable_private(principal: Principal | None) -> frozenset[UUID] | None:
 async def reject_bad_tokens(
     connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler
 ) -> None:
-    """App-wide guard: refuse a presented token that is malformed, unknown or revoked.
+    """App-wide guard: refuse a presented token that is malformed, unknown, revoked or expired.
 
     Raises:
         UnauthenticatedError (UNAUTHENTICATED): the token is bad.

@@ -314,6 +314,12 @@ class TokenIn(BaseModel):
     name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] = Field(
         default="", description="A label to recognise the token by."
     )
+    expires_in: int | None = Field(
+        default=None,
+        ge=1,
+        le=36500 * 86400,
+        description="Seconds until the token stops working (at most 36500 days); null: never.",
+    )
 
     @field_validator("competitions")
     @classmethod
@@ -335,6 +341,7 @@ class TokenOut(BaseModel):
     competitions: list[UUID] | None
     created_at: datetime
     revoked_at: datetime | None
+    expires_at: datetime | None = Field(description="When it stops working; null: never.")
 
     @classmethod
     def from_record(cls, token: Token) -> TokenOut:
@@ -347,6 +354,7 @@ class TokenOut(BaseModel):
             competitions=scope,
             created_at=token.created_at,
             revoked_at=token.revoked_at,
+            expires_at=token.expires_at,
         )
 
 
@@ -360,7 +368,8 @@ class TokenCreated(TokenOut):
 
 _PROBLEM_TEXT = {
     400: "MALFORMED: the request cannot be read (e.g. a body that is not a JSON object)",
-    401: "UNAUTHENTICATED: no token where one is needed, or a malformed, unknown or revoked one",
+    401: "UNAUTHENTICATED: no token where one is needed, or a malformed, unknown, revoked or "
+    "expired one",
     403: "FORBIDDEN: the token's role or competitions do not allow this",
     404: "The id names nothing: PLAYER_NOT_FOUND, COMPETITION_NOT_FOUND, MATCH_NOT_FOUND ...",
     409: "ALREADY_EXISTS or VERSION_CONFLICT: clashes with what is recorded",

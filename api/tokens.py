@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Annotated
 from uuid import UUID
 
@@ -35,7 +36,8 @@ class TokenController(Controller):
         self,
         pool: NamedDependency[AsyncConnectionPool],
         active: Annotated[
-            bool, Parameter(description="Leave out revoked tokens.", title="Active only")
+            bool,
+            Parameter(description="Leave out revoked and expired tokens.", title="Active only"),
         ] = False,
     ) -> list[TokenOut]:
         """Return every token's record."""
@@ -67,7 +69,11 @@ class TokenController(Controller):
         """Create a token (201); 404 ``COMPETITION_NOT_FOUND`` for an unknown competition."""
         async with pool.connection() as conn:
             token, secret = await accounts.create_token(
-                conn, role=data.role, competitions=data.competitions, name=data.name
+                conn,
+                role=data.role,
+                competitions=data.competitions,
+                name=data.name,
+                expires_in=None if data.expires_in is None else timedelta(seconds=data.expires_in),
             )
         body = TokenCreated(**TokenOut.from_record(token).model_dump(), token=secret)
         return Response(body, status_code=201, headers={"Location": f"/tokens/{token.id}"})

@@ -12,16 +12,18 @@ import typer
 from service.data_dir import new_data_dir, require_data
 from service.ids import resolve_id
 from service.settings import load_settings
-from service.wiring import configured_url
+from service.wiring import configured_database
 from store import migrate
 from store.ids import Kind
 
 
-def use_database(*, existing: bool, upgrade: bool = True) -> str:
+def use_database(*, existing: bool, upgrade: bool = True, owner: bool = False) -> str:
     """Return the URL of the database a command uses (migrated unless ``upgrade`` is false).
 
     A command that reads recorded data (``existing``) refuses an embedded data dir
     with no database in it; any other says on stderr where it started a new one.
+    The URL connects as the service's role, or as the schema's owner with ``owner``
+    (for ``matchlog db``); migrations always run as the owner.
 
     Raises:
         NotFoundError (NO_DATA): ``existing`` and the data dir holds no database.
@@ -31,13 +33,13 @@ def use_database(*, existing: bool, upgrade: bool = True) -> str:
     if existing:
         require_data(settings)
     fresh = new_data_dir(settings)
-    url = configured_url(settings)
+    database = configured_database(settings)
     if fresh is not None:
         # Said once the server runs: a data dir that cannot hold one gets its error alone.
         typer.echo(f"matchlog: started a new database in {fresh}", err=True)
     if upgrade:
-        migrate.ensure_head(url)
-    return url
+        migrate.ensure_head(database.owner)
+    return database.owner if owner else database.app
 
 
 def resolve(url: str, kind: Kind, texts: Sequence[str]) -> list[UUID]:

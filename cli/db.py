@@ -1,4 +1,8 @@
-"""``matchlog db``: migrate the database up or down."""
+"""``matchlog db``: migrate the database up or down.
+
+Migrations run as the schema's owner: MATCHLOG_MIGRATION_DATABASE_URL when set, else
+MATCHLOG_DATABASE_URL, else the embedded server's superuser.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ def upgrade(
 ) -> None:
     """Migrate the database up to REVISION (default: the newest)."""
     with friendly_errors():
-        url = use_database(existing=False, upgrade=False)
+        url = use_database(existing=False, upgrade=False, owner=True)
         migrate.upgrade(url, revision)
         typer.echo(f"database at revision {migrate.current(url)}")
 
@@ -33,7 +37,7 @@ def downgrade(
 ) -> None:
     """Migrate the database down to REVISION (default: one step)."""
     with friendly_errors():
-        url = use_database(existing=True, upgrade=False)
+        url = use_database(existing=True, upgrade=False, owner=True)
         migrate.downgrade(url, revision)
         typer.echo(f"database at revision {migrate.current(url) or 'base'}")
 
@@ -42,5 +46,5 @@ def downgrade(
 def current() -> None:
     """Print the database's current revision."""
     with friendly_errors():
-        url = use_database(existing=True, upgrade=False)
+        url = use_database(existing=True, upgrade=False, owner=True)
         typer.echo(migrate.current(url) or "base")

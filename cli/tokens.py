@@ -40,6 +40,12 @@ def create(
     name: Annotated[
         str, typer.Option(metavar="LABEL", help="A label to recognise the token by.")
     ] = "",
+    expires_in: Annotated[
+        str | None,
+        typer.Option(
+            metavar="DURATION", help="Stop working after this long: e.g. 30d, 12h, 90m. [never]"
+        ),
+    ] = None,
 ) -> None:
     """Create a token and print it once: it is stored only as a hash."""
     with friendly_errors():
@@ -48,14 +54,16 @@ def create(
         if competition and role is Role.SCORER:
             # An admin's limit is refused as it is typed; a scorer's names competitions.
             scope = [str(c) for c in resolve(url, "competition", competition)]
-        token, secret = tokens.create_token(role, scope, name)
+        token, secret = tokens.create_token(role, scope, name, expires_in)
         typer.echo(secret)
         typer.echo(f"token {token.id} ({token.role.value}); shown once, store it now", err=True)
 
 
 @app.command("list")
 def list_(
-    active: Annotated[bool, typer.Option("--active", help="Leave out revoked tokens.")] = False,
+    active: Annotated[
+        bool, typer.Option("--active", help="Leave out revoked and expired tokens.")
+    ] = False,
 ) -> None:
     """Show every token's id, name, role, competitions and dates (never the token)."""
     with friendly_errors():
@@ -104,6 +112,12 @@ def _table(records: list[Token], names: dict[UUID, str], console: Console) -> Ta
             [day(t.revoked_at, long) for t in records],
             short=[day(t.revoked_at, short) for t in records],
             drop=2,
+        ),
+        Column(
+            "expires",
+            [day(t.expires_at, long) for t in records],
+            short=[day(t.expires_at, short) for t in records],
+            drop=3,
         ),
     ]
     return fitted_table(columns, console, title="API tokens")

@@ -18,7 +18,13 @@ class Settings(BaseSettings):
 
     database_url: str | None = Field(
         default=None,
-        description="postgresql:// URL; unset means the embedded server in <data_dir>/pg",
+        description="postgresql:// URL the service and the CLI connect with (the app role's); "
+        "unset means the embedded server in <data_dir>/pg",
+    )
+    migration_database_url: str | None = Field(
+        default=None,
+        description="postgresql:// URL of the role that owns the schema, for migrations; "
+        "unset means database_url's role (the embedded server: its superuser)",
     )
     data_dir: Path = Field(default=Path("matchlog-data"), description="where embedded data lives")
     host: str = Field(default="127.0.0.1", description="address `matchlog serve` listens on")

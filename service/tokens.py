@@ -7,7 +7,9 @@ database for one operation and reads ids as a user types them.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import timedelta
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -22,14 +24,53 @@ from store.accounts import Role, Token
 T = TypeVar("T")
 
 
-def create_token(role: Role, competitions: Sequence[str] | None, name: str) -> tuple[Token, str]:
-    """Create a token (limited to ``competitions``, given as typed); return it and its secret.
+_DURATION = re.compile(r"(\d{1,6})([dhm])")
+_UNITS = {"d": "days", "h": "hours", "m": "minutes"}
+MAX_LIFETIME = timedelta(days=36500)
+"""The longest a token may be given to live (about a hundred years)."""
+
+
+def create_token(
+    role: Role, competitions: Sequence[str] | None, name: str, expires_in: str | None = None
+) -> tuple[Token, str]:
+    """Create a token (limited to ``competitions``, expiring after ``expires_in``, both as typed).
+
+    Returns the token's record and its secret.
 
     Raises:
-        MalformedError (MALFORMED): a competition id is not a UUID, or the limit is refused.
+        MalformedError (MALFORMED): a competition id is not a UUID, the limit is
+            refused, or ``expires_in`` is not a duration such as ``30d``, ``12h`` or ``90m``.
     """
     scope = [parse_id(c, "competition") for c in competitions] if competitions else None
-    return _run(lambda conn: accounts.create_token(conn, role=role, competitions=scope, name=name))
+    lifetime = None if expires_in is None else parse_duration(expires_in)
+    return _run(
+        lambda conn: accounts.create_token(
+            conn, role=role, competitions=scope, name=name, expires_in=lifetime
+        )
+    )
+
+
+def parse_duration(text: str) -> timedelta:
+    """Read a token's lifetime as typed: a whole number of days, hours or minutes.
+
+    >>> parse_duration('30d')
+    datetime.timedelta(days=30)
+    >>> parse_duration('12h') == timedelta(hours=12), parse_duration(' 90M ').seconds
+    (True, 5400)
+
+    Raises:
+        MalformedError (MALFORMED): not such a duration, zero, or over a hundred years.
+    """
+    found = _DURATION.fullmatch(text.strip().lower())
+    lifetime = None if found is None else timedelta(**{_UNITS[found[2]]: int(found[1])})
+    if lifetime is None or not timedelta(0) < lifetime <= MAX_LIFETIME:
+        raise MalformedError(
+            f"{text!r} is not a token lifetime: give a whole number of days, hours or "
+            "minutes, such as 30d, 12h or 90m (at most 36500d)",
+            code="MALFORMED",
+            details={"expires_in": text},
+        )
+    return lifetime
 
 
 def list_tokens(*, active: bool) -> list[Token]:
@@ -77,4 +118,4 @@ def _run(work: Callable[[psycopg.AsyncConnection[Any]], Awaitable[T]]) -> T:
         ) from None
 
 
-__all__ = ["create_token", "list_tokens", "parse_id", "revoke_token"]
+__all__ = ["create_token", "list_tokens", "parse_duration", "parse_id", "revoke_token"]

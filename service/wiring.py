@@ -11,21 +11,33 @@ from psycopg_pool import AsyncConnectionPool
 from projections.rebuild import INLINE_PROJECTORS
 from service.settings import Settings
 from store import migrate
-from store.database import resolve_database_url
+from store.database import DatabaseUrls, resolve_database
 from store.events import Notifier
 from store.recorder import Recorder
 
 
+def configured_database(settings: Settings) -> DatabaseUrls:
+    """Return the configured database's app and owner URLs, starting the embedded server."""
+    return resolve_database(
+        settings.database_url, settings.migration_database_url, settings.data_dir
+    )
+
+
 def configured_url(settings: Settings) -> str:
-    """Return the configured database's URL, starting the embedded server if it is the one."""
-    return resolve_database_url(settings.database_url, settings.data_dir)
+    """Return the URL the service connects with, starting the embedded server if it is the one."""
+    return configured_database(settings).app
+
+
+def migrated_url(settings: Settings) -> str:
+    """Return the URL the service connects with, once the owner has migrated it to head."""
+    database = configured_database(settings)
+    migrate.ensure_head(database.owner)
+    return database.app
 
 
 def database_url() -> str:
     """Return the configured database's URL (starting the embedded one), migrated to head."""
-    url = configured_url(Settings())
-    migrate.ensure_head(url)
-    return url
+    return migrated_url(Settings())
 
 
 @asynccontextmanager

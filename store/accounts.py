@@ -20,7 +20,7 @@ import secrets
 import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 from uuid import UUID
@@ -94,10 +94,11 @@ class Token:
     competitions: frozenset[UUID] | None
     created_at: datetime
     revoked_at: datetime | None
+    expires_at: datetime | None = None
 
     @property
     def is_active(self) -> bool:
-        """Whether the token has not been revoked."""
+        """Whether the token has not been revoked (``expires_at`` says until when it works)."""
         return self.revoked_at is None
 
 
@@ -105,7 +106,9 @@ _PLAYER_COLUMNS = "id, display_name, created_at, position"
 _COMPETITION_COLUMNS = (
     "id, name, game, variant, match_format, tiebreaks, public_reads, created_at, position"
 )
-_TOKEN_COLUMNS = "id, name, role, competitions, created_at, revoked_at"
+_TOKEN_COLUMNS = "id, name, role, competitions, created_at, revoked_at, expires_at"
+# A token that may still be used: neither revoked nor past its expiry.
+_USABLE = "revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())"
 
 
 def _player(row: dict[str, Any]) -> Player:
@@ -135,6 +138,7 @@ def _token(row: dict[str, Any]) -> Token:
         competitions=None if scope is None else frozenset(scope),
         created_at=row["created_at"],
         revoked_at=row["revoked_at"],
+        expires_at=row["expires_at"],
     )
 
 
@@ -353,10 +357,12 @@ async def create_token(
     role: Role,
     competitions: Collection[UUID] | None = None,
     name: str = "",
+    expires_in: timedelta | None = None,
 ) -> tuple[Token, str]:
     """Create a token; return its record and the secret, which is never stored or shown again.
 
     ``competitions`` limits a scorer to those competitions; ``None`` means all.
+    ``expires_in`` (from now, by the database's clock) ends it; ``None`` means never.
 
     Raises:
         MalformedError (MALFORMED): an admin token limited to competitions, or an empty limit.
@@ -382,9 +388,9 @@ async def create_token(
     secret = generate_token()
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(
-            "INSERT INTO api_tokens (id, name, role, competitions, token_hash) "
-            f"VALUES (%s, %s, %s, %s, %s) RETURNING {_TOKEN_COLUMNS}",
-            (uuid.uuid4(), name, role.value, scope, hash_token(secret)),
+            "INSERT INTO api_tokens (id, name, role, competitions, token_hash, expires_at) "
+            f"VALUES (%s, %s, %s, %s, %s, now() + %s::interval) RETURNING {_TOKEN_COLUMNS}",
+            (uuid.uuid4(), name, role.value, scope, hash_token(secret), expires_in),
         )
         row = await cur.fetchone()
     assert row is not None, "INSERT ... RETURNING returns the row"
@@ -392,11 +398,14 @@ async def create_token(
 
 
 async def list_tokens(conn: AsyncConnection[Any], *, include_revoked: bool = True) -> list[Token]:
-    """Return every token record, newest first."""
+    """Return every token record, newest first; without ``include_revoked``, usable ones only.
+
+    A token past its expiry is left out with the revoked ones.
+    """
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(
             f"SELECT {_TOKEN_COLUMNS} FROM api_tokens "
-            "WHERE %s OR revoked_at IS NULL ORDER BY created_at DESC, id",
+            f"WHERE %s OR ({_USABLE}) ORDER BY created_at DESC, id",
             (include_revoked,),
         )
         rows = await cur.fetchall()
@@ -431,7 +440,7 @@ async def revoke_token(conn: AsyncConnection[Any], token_id: UUID) -> Token:
 
 
 async def find_active_token(conn: AsyncConnection[Any], secret: str) -> Token | None:
-    """Return the unrevoked token whose secret this is, or ``None``.
+    """Return the unrevoked, unexpired token whose secret this is, or ``None``.
 
     The lookup is by the secret's sha256, so no constant-time comparison is needed:
     what the query's timing could leak is how much of the stored digest a guess
@@ -440,7 +449,7 @@ async def find_active_token(conn: AsyncConnection[Any], secret: str) -> Token | 
     """
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(
-            f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE token_hash = %s AND revoked_at IS NULL",
+            f"SELECT {_TOKEN_COLUMNS} FROM api_tokens WHERE token_hash = %s AND {_USABLE}",
             (hash_token(secret),),
         )
         row = await cur.fetchone()

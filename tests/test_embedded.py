@@ -115,19 +115,79 @@ def test_unusable_data_dir_is_one_clear_line(tmp_path: Path, where: str) -> None
         blocker.mkdir()
         blocker = blocker / "pg"
     blocker.write_text("a file where a directory should be")
-    env = {**os.environ, "MATCHLOG_DATA_DIR": str(tmp_path / "data")}
+    line = failing_cli_line(tmp_path / "data", "db", "upgrade")
+    assert line.startswith("error: DATA_DIR_UNUSABLE:")
+    assert "is not a directory" in line
+
+
+def failing_cli_line(data_dir: Path, *args: str) -> str:
+    """Run ``matchlog ARGS`` on the embedded server in ``data_dir``; return its one error line."""
+    env = {**os.environ, "MATCHLOG_DATA_DIR": str(data_dir)}
     env.pop("MATCHLOG_DATABASE_URL", None)
     result = subprocess.run(
-        [sys.executable, "-m", "cli.main", "db", "upgrade"],
+        [sys.executable, "-m", "cli.main", *args],
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
         cwd=Path(__file__).resolve().parent.parent,
     )
     assert 1 == result.returncode
     assert "Traceback" not in result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert 1 == len(lines), result.stderr
-    assert lines[0].startswith("error: DATA_DIR_UNUSABLE:")
-    assert "is not a directory" in lines[0]
+    return lines[0]
+
+
+def test_server_comes_back_after_it_and_its_user_are_killed_together(data_dir: Path) -> None:
+    # A crash took the server's postmaster with it one start in two: the dead
+    # postmaster lingers as a zombie that still looks alive. Three rounds catch it.
+    for _ in range(3):
+        user = run_user(data_dir, "conn.execute('SELECT 1')", wait=True)
+        postmaster = int((pgdata_path(data_dir) / "postmaster.pid").read_text().split()[0])
+        os.kill(user.pid, signal.SIGKILL)
+        os.kill(postmaster, signal.SIGKILL)
+        user.communicate(timeout=10)
+    finish(run_user(data_dir, "assert conn.execute('SELECT 1').fetchone() == (1,)"))
+    assert wait_until(lambda: not server_running(data_dir))
+
+
+def test_server_that_cannot_start_is_one_line_after_retries(data_dir: Path) -> None:
+    finish(run_user(data_dir))
+    assert wait_until(lambda: not server_running(data_dir))
+    with (pgdata_path(data_dir) / "postgresql.conf").open("a") as conf:
+        conf.write("\nthis is not a setting\n")
+    line = failing_cli_line(data_dir, "db", "current")
+    assert line.startswith("error: EMBEDDED_DATABASE_DOWN: the embedded PostgreSQL in")
+    assert "contains errors" in line, "the reason is the server log's FATAL line"
+
+
+APP_ROLE_SCRIPT = textwrap.dedent(
+    """
+    import sys, psycopg
+    from pathlib import Path
+    from service.settings import Settings
+    from service.wiring import migrated_url
+    url = migrated_url(Settings(database_url=None, data_dir=Path(sys.argv[1])))
+    with psycopg.connect(url) as conn:
+        print(conn.execute("SELECT current_user").fetchone()[0])
+        try:
+            conn.execute("TRUNCATE events")
+        except psycopg.errors.InsufficientPrivilege:
+            print("refused")
+    """
+)
+
+
+def test_embedded_server_is_migrated_by_its_superuser_and_used_as_the_app_role(
+    data_dir: Path,
+) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", APP_ROLE_SCRIPT, str(data_dir)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert "matchlog_app\nrefused\n" == result.stdout, result.stderr
+    assert wait_until(lambda: not server_running(data_dir))

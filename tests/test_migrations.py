@@ -29,17 +29,17 @@ def event_indexes(url: str) -> set[str]:
     return names(url, "SELECT indexname FROM pg_indexes WHERE tablename = 'events'")
 
 
-def test_upgrade_downgrade_roundtrip(database_url: str) -> None:
-    head = migrate.current(database_url)
+def test_upgrade_downgrade_roundtrip(owner_url: str) -> None:
+    head = migrate.current(owner_url)
     assert head is not None
-    before = tables(database_url)
+    before = tables(owner_url)
     assert "events" in before
-    migrate.downgrade(database_url, "base")
-    assert migrate.current(database_url) is None
-    assert set() == tables(database_url) - {"alembic_version"}
-    migrate.upgrade(database_url)
-    assert head == migrate.current(database_url)
-    assert before == tables(database_url)
+    migrate.downgrade(owner_url, "base")
+    assert migrate.current(owner_url) is None
+    assert set() == tables(owner_url) - {"alembic_version"}
+    migrate.upgrade(owner_url)
+    assert head == migrate.current(owner_url)
+    assert before == tables(owner_url)
 
 
 def test_head_read_from_the_files_is_alembics_head() -> None:
@@ -49,16 +49,16 @@ def test_head_read_from_the_files_is_alembics_head() -> None:
     assert script.get_current_head() == migrate.head()
 
 
-def test_ensure_head_migrates_only_a_database_behind(database_url: str) -> None:
-    migrate.downgrade(database_url, "0005")
-    migrate.ensure_head(database_url)
-    assert migrate.head() == migrate.current(database_url)
-    migrate.ensure_head(database_url)
-    assert migrate.head() == migrate.current(database_url)
+def test_ensure_head_migrates_only_a_database_behind(owner_url: str) -> None:
+    migrate.downgrade(owner_url, "0005")
+    migrate.ensure_head(owner_url)
+    assert migrate.head() == migrate.current(owner_url)
+    migrate.ensure_head(owner_url)
+    assert migrate.head() == migrate.current(owner_url)
 
 
-def test_events_table_refuses_update_and_delete(database_url: str) -> None:
-    with psycopg.connect(database_url) as conn:
+def test_events_table_refuses_update_and_delete(owner_url: str) -> None:
+    with psycopg.connect(owner_url) as conn:
         conn.execute(
             "INSERT INTO events (stream, version, event_id, type, data, hash) "
             "VALUES ('cuttle-1', 1, gen_random_uuid(), 'T', '{}', decode(repeat('00', 32), 'hex'))"
@@ -71,14 +71,14 @@ def test_events_table_refuses_update_and_delete(database_url: str) -> None:
         assert 1 == conn.execute("SELECT count(*) FROM events").fetchone()[0]  # type: ignore[index]
 
 
-def test_events_keep_only_the_indexes_their_readers_use(database_url: str) -> None:
+def test_events_keep_only_the_indexes_their_readers_use(owner_url: str) -> None:
     # Every index costs every append; 0008 dropped the category index nothing read.
     expected = {"events_pkey", "events_stream_version_key", "events_event_id_key"}
-    assert expected | {"events_series_idx"} == event_indexes(database_url)
-    migrate.downgrade(database_url, "0007")
-    assert "events_category_idx" in event_indexes(database_url)
-    migrate.upgrade(database_url)
-    assert "events_category_idx" not in event_indexes(database_url)
+    assert expected | {"events_series_idx"} == event_indexes(owner_url)
+    migrate.downgrade(owner_url, "0007")
+    assert "events_category_idx" in event_indexes(owner_url)
+    migrate.upgrade(owner_url)
+    assert "events_category_idx" not in event_indexes(owner_url)
 
 
 # Migration 0010's append, as store/events.py called it before chain v2.
@@ -116,38 +116,38 @@ def _append(url: str, stream: str, count: int) -> None:
     asyncio.run(body())
 
 
-def test_a_log_written_before_chain_v2_upgrades_and_verifies(database_url: str) -> None:
-    migrate.downgrade(database_url, "0010")
-    _append_as_0010(database_url, "cuttle-old", 3, 0)
-    _append_as_0010(database_url, "kozel-old", 2, 0)
-    migrate.upgrade(database_url)
-    assert _walk(database_url).ok
-    _append(database_url, "cuttle-old", 2)
-    _append(database_url, "kozel-new", 1)
-    report = _walk(database_url)
+def test_a_log_written_before_chain_v2_upgrades_and_verifies(owner_url: str) -> None:
+    migrate.downgrade(owner_url, "0010")
+    _append_as_0010(owner_url, "cuttle-old", 3, 0)
+    _append_as_0010(owner_url, "kozel-old", 2, 0)
+    migrate.upgrade(owner_url)
+    assert _walk(owner_url).ok
+    _append(owner_url, "cuttle-old", 2)
+    _append(owner_url, "kozel-new", 1)
+    report = _walk(owner_url)
     assert report.ok, report.problems
     assert {"cuttle-old": 5, "kozel-old": 2, "kozel-new": 1} == {
         name: head.version for name, head in report.heads.items()
     }
-    with psycopg.connect(database_url) as conn:
+    with psycopg.connect(owner_url) as conn:
         rows = conn.execute(
             "SELECT stream, array_agg(chain_version ORDER BY version) FROM events GROUP BY stream"
         ).fetchall()
     assert {"cuttle-old": [1, 1, 1, 2, 2], "kozel-old": [1, 1], "kozel-new": [2]} == dict(rows)
 
 
-def test_chain_v2_downgrades_only_while_no_event_needs_it(database_url: str) -> None:
-    migrate.downgrade(database_url, "0010")
-    _append_as_0010(database_url, "cuttle-old", 2, 0)
-    migrate.upgrade(database_url)
-    migrate.downgrade(database_url, "0010")
-    assert "0010" == migrate.current(database_url)
-    migrate.upgrade(database_url)
-    _append(database_url, "cuttle-old", 1)
+def test_chain_v2_downgrades_only_while_no_event_needs_it(owner_url: str) -> None:
+    migrate.downgrade(owner_url, "0010")
+    _append_as_0010(owner_url, "cuttle-old", 2, 0)
+    migrate.upgrade(owner_url)
+    migrate.downgrade(owner_url, "0010")
+    assert "0010" == migrate.current(owner_url)
+    migrate.upgrade(owner_url)
+    _append(owner_url, "cuttle-old", 1)
     with pytest.raises(sqlalchemy.exc.DBAPIError, match="events hashed under chain v2 exist"):
-        migrate.downgrade(database_url, "0010")
-    assert migrate.head() == migrate.current(database_url)
-    assert _walk(database_url).ok
+        migrate.downgrade(owner_url, "0010")
+    assert migrate.head() == migrate.current(owner_url)
+    assert _walk(owner_url).ok
 
 
 def test_no_migration_loads_another() -> None:

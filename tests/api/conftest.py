@@ -15,7 +15,7 @@ from api.app import create_app
 from service.settings import Settings
 from store import accounts
 from store.accounts import Role
-from tests.database import fresh_database
+from tests.database import as_login, fresh_database
 
 MakeToken = Callable[..., str]
 
@@ -28,14 +28,16 @@ def _client(database_url: str) -> Iterator[TestClient[Any]]:
 
 
 @pytest.fixture(name="refusing_url", scope="package")
-def _refusing_url(admin_url: str, template_database: str) -> Iterator[str]:
+def _refusing_url(
+    admin_url: str, template_database: str, app_login: tuple[str, str]
+) -> Iterator[str]:
     """URL of one database shared by tests whose requests change nothing but tokens.
 
     Creating a database per test costs most of this package's run time; tests that
     only see refusals (and the tokens they use) can share one.
     """
     with fresh_database(admin_url, template_database) as url:
-        yield url
+        yield as_login(url, app_login)
 
 
 @pytest.fixture(name="refusing_client", scope="package")

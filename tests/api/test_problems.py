@@ -27,9 +27,9 @@ class TestBodyLimit:
 
 class TestUnexpectedFailure:
     def test_is_logged_and_answered_without_internals(
-        self, client: Client, database_url: str, caplog: pytest.LogCaptureFixture
+        self, client: Client, owner_url: str, caplog: pytest.LogCaptureFixture
     ) -> None:
-        with psycopg.connect(database_url) as conn:
+        with psycopg.connect(owner_url) as conn:
             conn.execute("DROP TABLE players")
         response = client.get("/players")
         assert 500 == response.status_code

@@ -100,8 +100,8 @@ class TestTokensCli:
         assert err.startswith("error: DATABASE_UNAVAILABLE: cannot reach the database")
         assert 1 == err.count("\n")
 
-    def test_unmigrated_database_says_to_upgrade(self, database_url: str) -> None:
-        with psycopg.connect(database_url) as conn:
+    def test_unmigrated_database_says_to_upgrade(self, database_url: str, owner_url: str) -> None:
+        with psycopg.connect(owner_url) as conn:
             conn.execute("DROP TABLE api_tokens")
         code, _, err = run(database_url, "create", "--role", "admin")
         assert 1 == code

@@ -45,10 +45,12 @@ def test_an_intact_log_verifies(database_url: str, tmp_path: Path) -> None:
     assert out.endswith(" streams): every hash chain holds\n")
 
 
-def test_every_broken_link_is_one_line_and_no_traceback(database_url: str, tmp_path: Path) -> None:
+def test_every_broken_link_is_one_line_and_no_traceback(
+    database_url: str, owner_url: str, tmp_path: Path
+) -> None:
     first, second = imported(database_url, tmp_path)
-    tamper(database_url, "UPDATE events SET data = '{}' WHERE stream = %s AND version = 3", first)
-    tamper(database_url, "DELETE FROM events WHERE stream = %s AND version = 2", second)
+    tamper(owner_url, "UPDATE events SET data = '{}' WHERE stream = %s AND version = 3", first)
+    tamper(owner_url, "DELETE FROM events WHERE stream = %s AND version = 2", second)
     code, out, err = cli(database_url, "verify")
     assert 1 == code
     assert "Traceback" not in out + err
@@ -60,10 +62,10 @@ def test_every_broken_link_is_one_line_and_no_traceback(database_url: str, tmp_p
     assert lines[2].startswith("2 problems in 2 streams (")
 
 
-def test_json_lists_every_problem(database_url: str, tmp_path: Path) -> None:
+def test_json_lists_every_problem(database_url: str, owner_url: str, tmp_path: Path) -> None:
     first, _ = imported(database_url, tmp_path)
     tamper(
-        database_url,
+        owner_url,
         'UPDATE events SET metadata = \'{"by": "x"}\' WHERE stream = %s AND version = 1',
         first,
     )
@@ -77,7 +79,7 @@ def test_json_lists_every_problem(database_url: str, tmp_path: Path) -> None:
 
 
 def test_a_checkpoint_then_finds_a_removed_tail_and_stream(
-    database_url: str, tmp_path: Path
+    database_url: str, owner_url: str, tmp_path: Path
 ) -> None:
     first, second = imported(database_url, tmp_path)
     path = tmp_path / "heads.json"
@@ -87,8 +89,8 @@ def test_a_checkpoint_then_finds_a_removed_tail_and_stream(
     assert f"checkpoint written to {path} (digest {digest})" in out
     assert 0 == cli(database_url, "verify", "--against", str(path))[0]
 
-    tamper(database_url, "DELETE FROM events WHERE stream = %s AND version > 4", first)
-    tamper(database_url, "DELETE FROM events WHERE stream = %s", second)
+    tamper(owner_url, "DELETE FROM events WHERE stream = %s AND version > 4", first)
+    tamper(owner_url, "DELETE FROM events WHERE stream = %s", second)
     code, out, _ = cli(database_url, "verify", "--against", str(path), "--json")
     assert 1 == code
     problems = json.loads(out)["problems"]
@@ -97,9 +99,11 @@ def test_a_checkpoint_then_finds_a_removed_tail_and_stream(
     ]
 
 
-def test_no_checkpoint_is_written_of_a_broken_log(database_url: str, tmp_path: Path) -> None:
+def test_no_checkpoint_is_written_of_a_broken_log(
+    database_url: str, owner_url: str, tmp_path: Path
+) -> None:
     first, _ = imported(database_url, tmp_path)
-    tamper(database_url, "UPDATE events SET type = 'X' WHERE stream = %s AND version = 1", first)
+    tamper(owner_url, "UPDATE events SET type = 'X' WHERE stream = %s AND version = 1", first)
     path = tmp_path / "heads.json"
     code, _, err = cli(database_url, "verify", "--checkpoint", str(path))
     assert 1 == code

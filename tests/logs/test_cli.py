@@ -99,12 +99,12 @@ class TestVerify:
         assert re.search(r"\d+ events verified", out)
 
     def test_broken_chain_names_the_first_broken_link(
-        self, database_url: str, tmp_path: Path
+        self, database_url: str, owner_url: str, tmp_path: Path
     ) -> None:
         body = simulated(tmp_path / "in.jsonl", "cuttle", "standard", matches=1)
         cli(database_url, "import", str(tmp_path / "in.jsonl"))
         stream = "cuttle-" + match_id(body.splitlines()[0])
-        with psycopg.connect(database_url, autocommit=True) as conn:
+        with psycopg.connect(owner_url, autocommit=True) as conn:
             conn.execute("ALTER TABLE events DISABLE TRIGGER events_append_only")
             conn.execute(
                 'UPDATE events SET data = \'{"move": "P0 draw"}\' '

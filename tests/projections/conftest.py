@@ -18,7 +18,7 @@ from api.app import create_app
 from service.settings import Settings
 from store.accounts import Role
 from tests.api.conftest import _admin, _client, _make_token, _scorer  # noqa: F401
-from tests.database import fresh_database
+from tests.database import as_login, fresh_database
 from tests.recording.conftest import _make_players  # noqa: F401
 from tests.recording.play import create_match, play_to_end
 
@@ -38,7 +38,9 @@ def _make_competition(client: TestClient[Any], admin: dict[str, str]) -> Any:
 
 
 @pytest.fixture(name="league", scope="module")
-def _league(admin_url: str, template_database: str) -> Iterator[dict[str, Any]]:
+def _league(
+    admin_url: str, template_database: str, app_login: tuple[str, str]
+) -> Iterator[dict[str, Any]]:
     """Two competitions with finished matches, a match outside them, and a live match."""
     import asyncio
 
@@ -46,7 +48,8 @@ def _league(admin_url: str, template_database: str) -> Iterator[dict[str, Any]]:
 
     from store import accounts
 
-    with fresh_database(admin_url, template_database) as url:
+    with fresh_database(admin_url, template_database) as owner_url:
+        url = as_login(owner_url, app_login)
 
         async def token(role: Role) -> dict[str, str]:
             async with await psycopg.AsyncConnection.connect(url) as conn:

@@ -413,15 +413,15 @@ class TestSqlFunction:
             call_batch_function(database_url, {**VALID_ARGS, **change})
         assert "MLA01" == e.value.sqlstate
 
-    def test_is_dropped_by_its_downgrade(self, database_url: str) -> None:
+    def test_is_dropped_by_its_downgrade(self, owner_url: str) -> None:
         def exists() -> bool:
-            with psycopg.connect(database_url) as conn:
+            with psycopg.connect(owner_url) as conn:
                 row = conn.execute("SELECT to_regproc('events_append_batch')").fetchone()
             return row is not None and row[0] is not None
 
-        migrate.downgrade(database_url, "0006")
+        migrate.downgrade(owner_url, "0006")
         dropped = not exists()
-        migrate.upgrade(database_url)
+        migrate.upgrade(owner_url)
         assert (True, True) == (dropped, exists())
 
 

@@ -70,11 +70,15 @@ def checkpoint(url: str) -> Checkpoint:
 
 
 @pytest.fixture(name="log")
-def _log(database_url: str) -> str:
-    """Two streams of four events each, and one of two."""
+def _log(database_url: str, owner_url: str) -> str:
+    """Two streams of four events each, and one of two, recorded by the service's role.
+
+    The tests tamper with it past the triggers, which only the owner can do: they get
+    the owner's URL to the same database.
+    """
     for stream, count in (("cuttle-a", 4), ("kozel-b", 4), ("cuttle-c", 2)):
         record(database_url, stream, count)
-    return database_url
+    return owner_url
 
 
 class TestChain:

@@ -135,7 +135,7 @@ class TestAppend:
         """Projections may be written first, and one transaction may append twice."""
 
         async def body(conn: Conn) -> list[int]:
-            await conn.execute("CREATE TABLE scratch (x int)")
+            await conn.execute("CREATE TEMP TABLE scratch (x int)")
             await conn.execute("INSERT INTO scratch VALUES (1)")
             first = await append(conn, "cuttle-a", [move(0), move(1)], 0)
             second = await append(conn, "kozel-b", [move(0)], 0)
@@ -232,7 +232,7 @@ class TestConcurrentAppend:
                 await psycopg.AsyncConnection.connect(database_url) as b,
                 await psycopg.AsyncConnection.connect(database_url, autocommit=True) as reader,
             ):
-                await a.execute("CREATE TABLE projection (x int)")
+                await a.execute("CREATE TEMP TABLE projection (x int)")
                 await a.execute("INSERT INTO projection VALUES (1)")  # A takes its id
                 await append(b, "kozel-b", [move()], 0)
                 await append(a, "cuttle-a", [move()], 0)
@@ -431,9 +431,10 @@ class TestAppendOnly:
     @pytest.mark.parametrize(
         "sql", ["UPDATE events SET type = 'X'", "DELETE FROM events", "TRUNCATE events"]
     )
-    def test_triggers_refuse_changes(self, database_url: str, sql: str) -> None:
-        run(committed_append(database_url, "cuttle-a", [move()], 0))
-        with psycopg.connect(database_url) as conn:
+    def test_triggers_refuse_changes(self, owner_url: str, sql: str) -> None:
+        """Even the schema's owner, who has every privilege, is refused."""
+        run(committed_append(owner_url, "cuttle-a", [move()], 0))
+        with psycopg.connect(owner_url) as conn:
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 conn.execute(sql)
             conn.rollback()
@@ -441,7 +442,7 @@ class TestAppendOnly:
 
 
 def tamper(url: str, sql: str) -> None:
-    """Run ``sql`` with the append-only triggers off, as an attacker with the keys could."""
+    """Run ``sql`` with the append-only triggers off, as a superuser (``url``) could."""
     with psycopg.connect(url) as conn:
         conn.execute("SET LOCAL session_replication_role = replica")
         conn.execute(sql)
@@ -465,11 +466,11 @@ class TestVerify:
         run(committed_append(database_url, "cuttle-a", [move(3)], 3))
         assert [] == run(with_conn(database_url, verify)).problems
 
-    def test_names_the_altered_row(self, database_url: str) -> None:
+    def test_names_the_altered_row(self, database_url: str, owner_url: str) -> None:
         run(committed_append(database_url, "cuttle-a", [move(n) for n in range(4)], 0))
         run(committed_append(database_url, "kozel-b", [move(0)], 0))
         tamper(
-            database_url,
+            owner_url,
             """UPDATE events SET data = jsonb_set(data, '{card}', '"KS"')
                WHERE stream = 'cuttle-a' AND version = 3""",
         )
@@ -477,11 +478,11 @@ class TestVerify:
             with_conn(database_url, verify)
         ).problems
 
-    def test_rehashed_row_breaks_the_next_link(self, database_url: str) -> None:
+    def test_rehashed_row_breaks_the_next_link(self, database_url: str, owner_url: str) -> None:
         """Recomputing the altered row's hash does not help: the next link names it."""
         run(committed_append(database_url, "cuttle-a", [move(n) for n in range(3)], 0))
         tamper(
-            database_url,
+            owner_url,
             "UPDATE events SET hash = sha256(hash) WHERE stream = 'cuttle-a' AND version = 2",
         )
         problems = run(with_conn(database_url, verify)).problems
@@ -489,9 +490,9 @@ class TestVerify:
             (p.stream, p.version, p.code) for p in problems
         ]
 
-    def test_names_a_deleted_row(self, database_url: str) -> None:
+    def test_names_a_deleted_row(self, database_url: str, owner_url: str) -> None:
         run(committed_append(database_url, "kozel-b", [move(n) for n in range(3)], 0))
-        tamper(database_url, "DELETE FROM events WHERE stream = 'kozel-b' AND version = 2")
+        tamper(owner_url, "DELETE FROM events WHERE stream = 'kozel-b' AND version = 2")
         problems = run(with_conn(database_url, verify)).problems
         assert [BrokenLink("kozel-b", 2, "version-missing", "version 2 missing")] == problems
 

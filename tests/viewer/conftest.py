@@ -27,7 +27,7 @@ from api.app import create_app
 from service.settings import Settings
 from store.accounts import Role
 from tests.api.conftest import create_secret
-from tests.database import fresh_database
+from tests.database import as_login, fresh_database
 
 CHROMIUM = os.environ.get("MATCHLOG_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -78,10 +78,12 @@ def free_port() -> int:
 
 
 @pytest.fixture(name="viewer_database", scope="module")
-def _viewer_database(admin_url: str, template_database: str) -> Iterator[str]:
+def _viewer_database(
+    admin_url: str, template_database: str, app_login: tuple[str, str]
+) -> Iterator[str]:
     """One database for a module's matches (each test records its own)."""
     with fresh_database(admin_url, template_database) as url:
-        yield url
+        yield as_login(url, app_login)
 
 
 @pytest.fixture(name="server", scope="module")
