@@ -127,9 +127,16 @@ READ_LAYOUT = """() => {
     stack.scrollIntoView({block: 'center'});
     for (const card of stack.querySelectorAll('.card')) {
       for (const part of card.querySelectorAll('.rank, .suit')) {
+        // Its left edge, middle and right edge: the whole "10", not half of it.
         const box = part.getBoundingClientRect();
-        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-        if (!hit || !part.contains(hit)) out.covered.push(card.dataset.card + ' ' + part.className);
+        for (const x of [box.left + 1, box.left + box.width / 2, box.right - 1]) {
+          const hit = document.elementFromPoint(x, box.top + box.height / 2);
+          if (!hit || !part.contains(hit)) {
+            const what = hit ? hit.className + ' ' + (hit.dataset.card || '') : 'nothing';
+            const at = Math.round(x - box.left);
+            out.covered.push(`${card.dataset.card} ${part.className} at ${at}px: ${what}`);
+          }
+        }
       }
     }
   }
