@@ -75,10 +75,12 @@ def record_view(position: Position) -> dict[str, Any]:
     Once the match is over its whole record may be shown (R44): the throws the
     table saw as backs are in the record, so a replay of a finished match shows them.
 
+    >>> from dataclasses import replace
+    >>> from domain.cards import Card
     >>> from domain.kozel.state import EXAMPLE
-    >>> p = Position.from_text(EXAMPLE)
-    >>> [pile["face_down"] == len(pile["face_down_cards"]) for pile in record_view(p)["piles"]]
-    [True, True]
+    >>> p = replace(Position.from_text(EXAMPLE), face_down=((Card.from_text("6S"),), ()))
+    >>> view(p, None)["piles"][0], record_view(p)["piles"][0]
+    ({'face_up': [], 'face_down': 1}, {'face_up': [], 'face_down': 1, 'face_down_cards': ['6S']})
     """
     result = view(position, None)
     for item, play in zip(result["trick"], position.trick, strict=True):
