@@ -160,6 +160,14 @@ class GameRules(Protocol):
         """Return the position as ``seat`` (``None``: the table) may see it."""
         ...
 
+    def record_view(self, position: Any) -> dict[str, Any]:
+        """Return the table's view with every card it keeps face down turned up.
+
+        What a reader may see once the whole record is public (a finished match), or a
+        scorer who may see everything: the public view's shape, no card left a back.
+        """
+        ...
+
     def to_act(self, position: Any) -> tuple[int, ...]:
         """Return the seats that may act."""
         ...

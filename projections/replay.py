@@ -301,7 +301,8 @@ def replay_at(track: Track, ply: int, seat: int | None, *, full: bool) -> dict[s
     """Return the match after ``ply``: score, result and the view of ``seat`` (or all seats).
 
     The views come from the engine: ``seat`` ``None`` is the public view; ``full``
-    adds every seat's own view (for a finished match or a scorer).
+    (for a finished match or a scorer) turns the table's face-down cards up
+    (``record_view``: Kozel's face-down throws, R44) and adds every seat's own view.
     """
     frame = track.frame_after(ply)
     state = frame.state
@@ -311,7 +312,7 @@ def replay_at(track: Track, ply: int, seat: int | None, *, full: bool) -> dict[s
     view: dict[str, Any] | None = None
     seats: list[dict[str, Any]] | None = None
     if frame.shown is not None:
-        view = rules.view(frame.shown, seat)
+        view = rules.record_view(frame.shown) if full else rules.view(frame.shown, seat)
         if full:
             count = rules.seats(state.config)
             seats = [rules.view(frame.shown, s) for s in range(count)]

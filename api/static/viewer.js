@@ -42,16 +42,24 @@
   }
 
   // A face-up card: data-card holds its notation, the text its rank and suit symbol.
-  function card(code, extra) {
+  // ``corner``: rank above suit, as in a real card's corner, so that a card under a
+  // stack's jacks still shows both (one line of text would be half covered).
+  function card(code, extra, corner) {
     const suit = SUITS[code[1]];
     const colour = code[0] === "X" ? "joker" : suit ? suit.colour : "black";
-    return el("span", {
-      class: "card " + colour + (extra ? " " + extra : ""),
-      "data-card": code,
-      title: cardLabel(code),
-      "aria-label": cardLabel(code),
-      text: cardText(code),
-    });
+    const text = cardText(code);
+    const rank = code[0] === "X" ? "\u2605" : code[0] === "T" ? "10" : code[0];
+    return el(
+      "span",
+      {
+        class: "card " + colour + (code[0] === "T" ? " ten" : "") + (corner ? " corner" : "") + (extra ? " " + extra : ""),
+        "data-card": code,
+        title: cardLabel(code),
+        "aria-label": cardLabel(code),
+        text: corner ? null : text,
+      },
+      corner ? [el("span", { class: "rank", text: rank }), el("span", { class: "suit", text: text.slice(rank.length) })] : null,
+    );
   }
 
   function back(extra) {
@@ -157,10 +165,26 @@
     };
   }
 
+  // "1 trick", "2 tricks": a count with its noun.
+  function plural(count, one, many) {
+    return count + " " + (count === 1 ? one : many || one + "s");
+  }
+
   // -- scores ----------------------------------------------------------------------------
 
   function teamName(names, team) {
     return names[team] + " & " + names[team + 2];
+  }
+
+  // Kozel is played by teams (seats 0+2 v 1+3): "Ada & Cy v Bob & Dee".
+  function playersText(game, names) {
+    if (game === "kozel" && names.length === 4) return teamName(names, 0) + " v " + teamName(names, 1);
+    return names.join(" v ");
+  }
+
+  // What the game calls a round: Kozel plays deals.
+  function roundWord(game) {
+    return game === "kozel" ? "Deal" : "Round";
   }
 
   function scoreText(game, score, names) {
@@ -174,6 +198,17 @@
     const eggs = score.eggs ? " · eggs " + score.eggs : "";
     const next = score.multiplier > 1 ? " · next deal ×" + score.multiplier : "";
     return "Loss points: " + points + " (out at " + score.loss_limit + ")" + eggs + next;
+  }
+
+  // Notes and takebacks name who recorded them by role (a scorer also sees the token id).
+  function noteText(note) {
+    const who = note.by && note.by.role;
+    return who ? note.text + " (" + who + ")" : note.text;
+  }
+
+  function takenBackText(undo) {
+    const who = undo.by && undo.by.role;
+    return "Taken back" + (who ? " by the " + who : "") + ": " + undo.reason;
   }
 
   function resultText(result, names) {
@@ -223,7 +258,7 @@
         text,
         "aria-label": label,
         title: label,
-        onclick: () => go(delta === "first" ? 0 : delta === "last" ? S.plies : S.ply + delta),
+        onclick: () => go(delta === "first" ? 0 : delta === "last" ? latest() : S.ply + delta),
       });
     const controls = el(
       "nav",
@@ -261,19 +296,28 @@
     document.addEventListener("keydown", (event) => {
       if (event.target instanceof HTMLInputElement && event.target !== slider) return;
       if (event.altKey || event.ctrlKey || event.metaKey) return;
-      const moves = { ArrowLeft: S.ply - 1, ArrowRight: S.ply + 1, Home: 0, End: S.plies };
+      const moves = { ArrowLeft: S.ply - 1, ArrowRight: S.ply + 1, Home: 0, End: latest() };
       if (!(event.key in moves)) return;
       event.preventDefault();
       go(moves[event.key]);
     });
 
     const live = () => S.match && S.match.status === "live";
+    // The match as it is now: after its last ply no takeback undid (plies a takeback
+    // undid keep their numbers, struck through, and can still be stepped to).
+    const latest = () => {
+      const kept = S.steps.filter((step) => !step.taken_back);
+      return kept.length ? kept[kept.length - 1].ply : 0;
+    };
     const seatParam = () => (live() ? "public" : "full");
 
-    function go(ply) {
+    // ``keepUp``: whether live updates move the reader along. By default a reader who
+    // steps to the newest ply follows; one who steps elsewhere stays (a taken-back ply
+    // after the newest one included: they are reading it).
+    function go(ply, keepUp) {
       const target = Math.max(0, Math.min(S.plies, Number.isFinite(ply) ? ply : 0));
       S.ply = target;
-      S.following = target >= S.plies; // a live update moves a reader at the end along
+      S.following = keepUp === undefined ? target === latest() : keepUp;
       const url = new URL(location.href);
       url.searchParams.set("ply", String(target));
       history.replaceState(null, "", url);
@@ -309,17 +353,15 @@
       return S.steps.filter((step) => step.ply === ply);
     }
 
-    function notesAt(ply) {
-      const own = stepsAt(ply).flatMap((step) => step.notes || []);
-      const loose = S.notes.filter((note) => note && note.ply === ply);
-      return own.concat(loose);
+    // Steps carry the notes on their plies; the timeline's own list holds them all, so
+    // the ones no step carries (on the match's creation or first deal) go with ply 0.
+    function looseNotes() {
+      const carried = new Set(S.steps.flatMap((step) => (step.notes || []).map((n) => n.version)));
+      return S.notes.filter((note) => !carried.has(note.version));
     }
 
-    function noteText(note) {
-      if (typeof note === "string") return note;
-      const text = note.text || note.note || JSON.stringify(note);
-      const who = note.author || note.by;
-      return who ? who + ": " + text : text;
+    function notesAt(ply) {
+      return ply === 0 ? looseNotes() : stepsAt(ply).flatMap((step) => step.notes || []);
     }
 
     function draw(replay) {
@@ -338,17 +380,18 @@
             : "Ply " + S.ply;
       sentence.classList.toggle("taken-back", Boolean(step && step.taken_back));
       notes.replaceChildren(
+        ...(step && step.taken_back && S.ply ? [el("li", { class: "undo", text: takenBackText(step.taken_back) })] : []),
         ...notesAt(S.ply).map((note) => el("li", { class: "note", text: noteText(note) })),
       );
       const seats = replay.seats || null;
       const body =
         replay.view === null
-          ? [el("p", { class: "empty", text: "No round on the table yet." })]
+          ? [el("p", { class: "empty", text: "No " + roundWord(game).toLowerCase() + " on the table yet." })]
           : game === "cuttle"
             ? cuttleTable(replay.view, seats, S.names)
             : kozelTable(replay.view, seats, S.names);
       table.replaceChildren(
-        el("p", { class: "round-label", text: replay.round ? "Round " + replay.round : "" }),
+        el("p", { class: "round-label", text: replay.round ? roundWord(game) + " " + replay.round : "" }),
         ...body,
       );
       table.dataset.ply = String(S.ply);
@@ -363,17 +406,26 @@
       if (current) reveal(timeline, current);
     }
 
+    function notesList(list) {
+      return list.length ? el("ul", { class: "notes" }, ...list.map((n) => el("li", { class: "note", text: noteText(n) }))) : null;
+    }
+
     function drawTimeline() {
       let round = null;
+      const word = roundWord(S.match.game);
       const items = [
-        el("li", { "data-ply": 0, class: "step" }, el("button", { type: "button", onclick: () => go(0) }, "Start")),
+        el(
+          "li",
+          { "data-ply": 0, class: "step" },
+          el("button", { type: "button", onclick: () => go(0) }, "Start"),
+          notesList(looseNotes()),
+        ),
       ];
       for (const step of S.steps) {
         if (step.round !== round) {
           round = step.round;
-          items.push(el("li", { class: "round", text: "Round " + round }));
+          items.push(el("li", { class: "round", text: word + " " + round }));
         }
-        const stepNotes = (step.notes || []).concat(S.notes.filter((n) => n && n.ply === step.ply));
         items.push(
           el(
             "li",
@@ -384,16 +436,14 @@
               el("span", { class: "ply-number", text: step.ply + "." }),
               " ",
               el("span", { class: "sentence", text: step.sentence }),
-              step.taken_back ? el("span", { class: "badge taken", text: "taken back" }) : null,
+              step.taken_back
+                ? el("span", { class: "badge taken", title: takenBackText(step.taken_back), text: "taken back" })
+                : null,
             ),
-            stepNotes.length
-              ? el("ul", { class: "notes" }, ...stepNotes.map((n) => el("li", { class: "note", text: noteText(n) })))
-              : null,
+            notesList(step.notes || []),
           ),
         );
       }
-      const loose = S.notes.filter((n) => !n || typeof n.ply !== "number");
-      for (const note of loose) items.push(el("li", { class: "note", text: noteText(note) }));
       list.replaceChildren(...items);
     }
 
@@ -406,9 +456,12 @@
       if (!signature(timeline.steps).startsWith(signature(S.steps))) S.cache.clear();
       S.steps = timeline.steps;
       S.notes = Array.isArray(timeline.notes) ? timeline.notes : [];
-      S.plies = S.steps.filter((step) => !step.taken_back).length;
+      // Plies are counted over everything recorded: an undone ply keeps its number.
+      S.plies = S.steps.length;
       const game = match.game.charAt(0).toUpperCase() + match.game.slice(1);
-      title.textContent = game + " · " + match.variant + " · " + S.names.join(" v ");
+      const variant = match.variant === "default" ? "" : " · " + match.variant;
+      title.textContent = game + variant + " · " + playersText(match.game, S.names);
+      document.title = title.textContent + " · matchlog";
       badge.textContent = match.status;
       badge.className = "badge " + match.status;
       document.body.dataset.status = match.status;
@@ -420,7 +473,6 @@
     }
 
     async function refresh() {
-      const following = S.following;
       const wasLive = live();
       try {
         await load();
@@ -432,7 +484,8 @@
         S.cache.clear(); // the whole record is public now
         if (S.stopFeed) S.stopFeed();
       }
-      await go(following ? S.plies : S.ply);
+      // Read after the load: a reader may have stepped while it ran.
+      await go(S.following ? latest() : S.ply, S.following);
     }
 
     // One refresh at a time, so an older answer never overwrites a newer one.
@@ -459,8 +512,9 @@
         return;
       }
       const asked = new URL(location.href).searchParams.get("ply");
-      const ply = asked === null || !/^\d+$/.test(asked) ? S.plies : Number(asked);
-      await go(ply);
+      const linked = asked !== null && /^\d+$/.test(asked);
+      // A link to a ply stays at that ply, even the last one, while the match goes on.
+      await go(linked ? Number(asked) : latest(), !linked);
       if (live()) S.stopFeed = follow(base + "/live", debounce(refreshOnce, 60));
     })();
   }
@@ -475,9 +529,9 @@
     return el(
       "span",
       { class: "stack", "data-stack": stack },
-      card(base),
+      card(base, "", true),
       ...attached.map(([code, seat]) =>
-        el("span", { class: "attached", title: "played by " + seat }, card(code, "on-stack"), el("small", { text: seat })),
+        el("span", { class: "attached", title: "played by " + seat }, card(code, "on-stack", true), el("small", { text: seat })),
       ),
     );
   }
@@ -499,18 +553,22 @@
           names[s] + " ",
           el("small", { text: "P" + s }),
           acting ? el("span", { class: "badge acting", text: "to act" }) : null,
-          el("span", { class: "tally", text: view.totals[s] + " / " + view.goals[s] + " points" }),
+          el("span", { class: "tally", text: view.totals[s] + " / " + plural(view.goals[s], "point") }),
         ),
-        zone("hand-" + s, "Hand (" + hand.count + ")", ...handCards),
-        zone(
-          "points-" + s,
-          "Points",
-          ...view.points.filter((p) => p.controller === s).map((p) => stackCards(p.stack)),
-        ),
-        zone(
-          "permanents-" + s,
-          "Permanents",
-          ...view.permanents.filter((p) => p.controller === s).map((p) => stackCards(p.stack)),
+        el(
+          "div",
+          { class: "zones" },
+          zone("hand-" + s, "Hand (" + hand.count + ")", ...handCards),
+          zone(
+            "points-" + s,
+            "Points",
+            ...view.points.filter((p) => p.controller === s).map((p) => stackCards(p.stack)),
+          ),
+          zone(
+            "permanents-" + s,
+            "Permanents",
+            ...view.permanents.filter((p) => p.controller === s).map((p) => stackCards(p.stack)),
+          ),
         ),
       );
     });
@@ -540,19 +598,39 @@
       view.revealed.length ? zone("revealed", "Revealed by the seven", ...view.revealed.map((c) => card(c))) : null,
       el("p", { class: "phase", text: phaseText(view, names) }),
     );
-    const order = panels.slice(1).concat([centre, panels[0]]);
-    return [el("div", { class: "felt cuttle seats-" + view.hands.length }, ...order)];
+    // The other seats across the table, side by side; seat 0 nearest the reader.
+    const across = el("div", { class: "across" }, ...panels.slice(1));
+    return [el("div", { class: "felt cuttle seats-" + view.hands.length }, across, centre, panels[0])];
   }
+
+  // What the table waits for, in words (the engine's phases, docs/rules/cuttle.md §17).
+  const PHASES = {
+    MAIN: "to play",
+    COUNTER: "may counter",
+    RESOLVE_THREE: "takes a card from the scrap (three)",
+    RESOLVE_FOUR: "discards two cards (four)",
+    RESOLVE_FIVE: "resolves the five",
+    RESOLVE_SEVEN: "plays a revealed card (seven)",
+    DRAW_OFFERED: "answers the draw offer",
+  };
+  const ENDINGS = {
+    goal: "reached the goal",
+    "three-passes": "three passes in a row",
+    "agreed-draw": "a draw agreed",
+    resignation: "a resignation",
+  };
 
   function phaseText(view, names) {
     if (view.result) {
       const r = view.result;
       const who = r.winner === null ? "drawn" : names[r.winner] + " wins the round";
-      return "Round over: " + who + " (" + r.termination + ")";
+      return "Round over: " + who + " (" + (ENDINGS[r.termination] || r.termination) + ")";
     }
-    const acting = view.to_act.map((s) => names[s]).join(", ");
-    const target = view.target ? " · target " + cardText(view.target) : "";
-    return view.phase.replace(/_/g, " ").toLowerCase() + target + (acting ? " · " + acting + " to act" : "");
+    if (view.phase === "NAME_CARDS") return "The scorer names the cards drawn.";
+    const acting = view.to_act.map((s) => names[s]).join(" or ");
+    const doing = PHASES[view.phase] || "to act";
+    const target = view.target ? ", targeting " + cardText(view.target) : "";
+    return acting ? acting + " " + doing + target + "." : "";
   }
 
   // -- Kozel -------------------------------------------------------------------------------
@@ -580,18 +658,23 @@
         "span",
         { class: "play", "data-seat": play.seat, "data-kind": play.kind },
         el("small", { text: names[play.seat] + " " + play.kind }),
-        el("span", { class: "cards" }, ...(play.cards ? play.cards.map((c) => card(c)) : backs(play.count))),
+        el(
+          "span",
+          { class: "cards" },
+          // A throw shown face up after the match (R44) keeps a mark of having been face down.
+          ...(play.cards ? play.cards.map((c) => card(c, play.kind === "throw" && !view.options.open_throws ? "face-down-open" : "")) : backs(play.count)),
+        ),
       ),
     );
     const pile = (team) => {
       const p = view.piles[team];
-      const points = view.card_points ? " · " + view.card_points[team] + " card points" : "";
+      const points = view.card_points ? " · " + plural(view.card_points[team], "card point") : "";
       return el(
         "div",
         { class: "zone zone-pile", "data-zone": "pile-" + team },
         el("span", {
           class: "zone-label",
-          text: "Team " + (team ? "B" : "A") + " (" + teamName(names, team) + "): " + view.tricks[team] + " tricks" + points,
+          text: "Team " + (team ? "B" : "A") + " (" + teamName(names, team) + "): " + plural(view.tricks[team], "trick") + points,
         }),
         el(
           "div",
@@ -628,9 +711,12 @@
       el(
         "div",
         { class: "felt kozel" },
+        // Seated round the table (the style sheet places them): partner across, the
+        // opponents either side, seat 0 nearest the reader.
         panel(2),
-        el("div", { class: "sides" }, panel(1), panel(3)),
+        panel(1),
         centre,
+        panel(3),
         panel(0),
       ),
     ];
@@ -710,7 +796,7 @@
             "tr",
             { "data-match": m.id },
             el("td", { text: m.created_at.slice(0, 10) }),
-            el("td", {}, el("a", { href: "/matches/" + m.id + "/view", text: players.join(" v ") })),
+            el("td", {}, el("a", { href: "/matches/" + m.id + "/view", text: playersText(m.game, players) })),
             el("td", {}, el("span", { class: "badge " + m.status, text: m.status })),
             el("td", { class: "series", text: scoreText(m.game, m.score, players) + (m.result ? " · " + resultText(m.result, players) : "") }),
           );
@@ -719,7 +805,7 @@
       const tables = [el("h2", { text: "Standings" }), standingsTable(standings.players || [], competition.game)];
       if (standings.pairs) tables.push(el("h3", { text: "Pairs" }), standingsTable(standings.pairs, competition.game));
       app.replaceChildren(
-        el("header", {}, el("h1", { text: competition.name }), el("p", { text: competition.game + " · " + competition.variant + " · " + standings.matches + " finished matches" })),
+        el("header", {}, el("h1", { text: competition.name }), el("p", { text: competition.game + " · " + competition.variant + " · " + plural(standings.matches, "finished match", "finished matches") })),
         el("section", { id: "standings" }, ...tables),
         el(
           "section",

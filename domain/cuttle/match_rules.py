@@ -170,6 +170,10 @@ class CuttleRules:
         """Return the engine's view."""
         return cuttle.view(position, seat)
 
+    def record_view(self, position: Any) -> dict[str, Any]:
+        """The table's view: Cuttle keeps no card face down on the table (hands are seats')."""
+        return cuttle.view(position, None)
+
     def to_act(self, position: Any) -> tuple[int, ...]:
         """Return the seats that may act."""
         return cuttle.to_act(position)

@@ -29,7 +29,7 @@ from domain.kozel.rules import (
     unplaced_cards,
 )
 from domain.kozel.state import DealSetup, Play, Position
-from domain.kozel.views import view
+from domain.kozel.views import record_view, view
 
 __all__ = [
     "PACK",
@@ -55,6 +55,7 @@ __all__ = [
     "legal_moves",
     "outcome",
     "play",
+    "record_view",
     "set_beats",
     "step",
     "team_of",

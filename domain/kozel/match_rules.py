@@ -199,6 +199,10 @@ class KozelRules:
         """Return the engine's view."""
         return kozel.view(position, seat)
 
+    def record_view(self, position: Any) -> dict[str, Any]:
+        """The table's view with face-down throws face up (R44)."""
+        return kozel.record_view(position)
+
     def to_act(self, position: Any) -> tuple[int, ...]:
         """Return the seats that may act."""
         return kozel.to_act(position)

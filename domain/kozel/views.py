@@ -69,4 +69,25 @@ def view(position: Position, seat: int | None) -> dict[str, Any]:
     return result
 
 
-__all__ = ["view"]
+def record_view(position: Position) -> dict[str, Any]:
+    """Return the public view with every face-down throw face up, in the trick and the piles.
+
+    Once the match is over its whole record may be shown (R44): the throws the
+    table saw as backs are in the record, so a replay of a finished match shows them.
+
+    >>> from dataclasses import replace
+    >>> from domain.cards import Card
+    >>> from domain.kozel.state import EXAMPLE
+    >>> p = replace(Position.from_text(EXAMPLE), face_down=((Card.from_text("6S"),), ()))
+    >>> view(p, None)["piles"][0], record_view(p)["piles"][0]
+    ({'face_up': [], 'face_down': 1}, {'face_up': [], 'face_down': 1, 'face_down_cards': ['6S']})
+    """
+    result = view(position, None)
+    for item, play in zip(result["trick"], position.trick, strict=True):
+        item["cards"] = [c.text() for c in play.cards]
+    for pile, down in zip(result["piles"], position.face_down, strict=True):
+        pile["face_down_cards"] = [c.text() for c in down]
+    return result
+
+
+__all__ = ["record_view", "view"]

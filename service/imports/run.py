@@ -47,8 +47,10 @@ class Summary:
         """Return the one-line summary printed at the end."""
         verb = "valid" if dry_run else "imported"
         rate = self.events / self.seconds if self.seconds else 0.0
+        matches = "match" if self.imported == 1 else "matches"
+        events = "event" if self.events == 1 else "events"
         counts = (
-            f"{self.imported} matches {verb} ({self.events} events), "
+            f"{self.imported} {matches} {verb} ({self.events} {events}), "
             f"{self.present} already recorded, {self.refused} refused "
             f"in {self.seconds:.1f} s ({rate:,.0f} events/s)"
         )

@@ -240,7 +240,7 @@ class TestKeepsGoing:
         path = write(tmp_path / "twice.jsonl", lines + lines)
         code, _, err = cli(database_url, "import", "--jobs", jobs, path)
         assert 0 == code, err
-        assert "1 matches imported" in err
+        assert "1 match imported" in err
         assert "1 already recorded, 0 refused" in err
         assert len(lines) - 1 == stored_events(database_url)
 

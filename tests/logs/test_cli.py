@@ -28,7 +28,7 @@ class TestInputs:
         body = simulated(tmp_path / "in.jsonl", "cuttle", "standard", matches=1)
         code, _, err = cli(database_url, "import", "-", input=body)
         assert 0 == code, err
-        assert "1 matches imported" in err
+        assert "1 match imported" in err
 
     def test_gzip_is_recognised_by_content(self, database_url: str, tmp_path: Path) -> None:
         body = simulated(tmp_path / "in.jsonl", "kozel", "default", matches=2)

@@ -197,7 +197,7 @@ class TestImport:
         path.write_text(TAKEN_BACK)
         code, _, err = cli(database_url, "import", str(path))
         assert 0 == code, err
-        assert "1 matches imported (28 events)" in err
+        assert "1 match imported (28 events)" in err
         code, out, err = cli(database_url, "export", "--all", "--format", "text")
         assert 0 == code, err
         assert (

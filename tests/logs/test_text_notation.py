@@ -61,7 +61,7 @@ class TestTypedByHand:
         path = str(DATA / name)
         code, _, err = cli(database_url, "import", path)
         assert 0 == code, err
-        assert "1 matches imported" in err
+        assert "1 match imported" in err
         code, _, err = cli(database_url, "import", path)
         assert 0 == code, err
         assert "1 already recorded" in err

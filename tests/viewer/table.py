@@ -56,15 +56,22 @@ def extend(track: Track, client: httpx.Client, headers: dict[str, str], match_id
         after = page["next_after"]
 
 
-def views_at(track: Track, ply: int) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    """Return the engine's public view after ``ply`` and every seat's own view."""
+def views_at(
+    track: Track, ply: int, *, record: bool = False
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """Return the engine's public view after ``ply`` and every seat's own view.
+
+    ``record``: the table's view with its face-down cards turned up instead (what a
+    finished match shows, its whole record being public).
+    """
     frame = track.frame_after(ply)
     if frame.shown is None:
         return None, []
     assert track.config is not None
     rules = rules_for(track.config.game)
     seats = rules.seats(track.config)
-    return rules.view(frame.shown, None), [rules.view(frame.shown, s) for s in range(seats)]
+    table = rules.record_view(frame.shown) if record else rules.view(frame.shown, None)
+    return table, [rules.view(frame.shown, s) for s in range(seats)]
 
 
 def stack_cards(text: str) -> list[str]:
