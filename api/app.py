@@ -14,6 +14,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from api.auth import provide_principal, reject_bad_tokens
 from api.competitions import CompetitionController
+from api.exports import ExportController
 from api.health import HealthController
 from api.live import LiveController
 from api.matches import MatchController
@@ -58,6 +59,7 @@ def create_app(settings: Settings) -> Litestar:
             ReplayController,
             StandingsController,
             LiveController,
+            ExportController,
             ViewerController,
             static_files(),
         ],

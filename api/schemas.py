@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import urlencode
 from uuid import UUID
 
@@ -35,6 +36,8 @@ from domain.errors import DomainError, InvalidSetupError
 from domain.games import GAMES, rules_for
 from domain.kozel.outcome import KozelOptions
 from store.accounts import Competition, Player, Role, Token
+
+T = TypeVar("T")
 
 # -- pagination ---------------------------------------------------------------------
 
@@ -65,6 +68,20 @@ def encode_cursor(position: int) -> str:
     42
     """
     return base64.urlsafe_b64encode(f"p{position}".encode()).rstrip(b"=").decode("ascii")
+
+
+def query_choice(field: str, value: str | None, choices: Mapping[str, T]) -> T | None:
+    """Return what a query value names among ``choices`` (``None`` when it is absent).
+
+    Raises:
+        MalformedError (VALIDATION_FAILED): another value; the message lists the allowed ones.
+    """
+    if value is None:
+        return None
+    if value not in choices:
+        allowed = ", ".join(choices)
+        raise validation_failed(field, f"{value!r} is not one of: {allowed}", "query")
+    return choices[value]
 
 
 def decode_cursor(cursor: str | None) -> int | None:
