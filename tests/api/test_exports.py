@@ -73,11 +73,6 @@ class TestOneMatch:
         assert "VALIDATION_FAILED" == answer.json()["code"]
         assert "jsonl" in answer.text and "text" in answer.text
 
-    def test_an_unknown_match_is_not_found(self, client: TestClient[Any]) -> None:
-        answer = client.get("/matches/00000000-0000-4000-8000-000000000000/export")
-        assert 404 == answer.status_code
-        assert "MATCH_NOT_FOUND" == answer.json()["code"]
-
 
 class TestLiveMatch:
     def test_hidden_cards_reach_only_a_scorer_who_may_record_it(
@@ -178,11 +173,6 @@ class TestCompetition:
         allowed = client.get(url, headers=admin)
         assert cli_export(database_url, match["id"], "jsonl") == allowed.content
 
-    def test_an_unknown_competition_is_not_found(self, client: TestClient[Any]) -> None:
-        answer = client.get("/competitions/00000000-0000-4000-8000-000000000000/export")
-        assert 404 == answer.status_code
-        assert "COMPETITION_NOT_FOUND" == answer.json()["code"]
-
 
 class TestPlayer:
     def test_the_finished_matches_the_reader_may_read(
@@ -214,7 +204,16 @@ class TestPlayer:
         every = [in_public["id"], in_private["id"], outside["id"]]
         assert joined(database_url, every, "jsonl") == client.get(url, headers=admin).content
 
-    def test_an_unknown_player_is_not_found(self, client: TestClient[Any]) -> None:
-        answer = client.get("/players/00000000-0000-4000-8000-000000000000/export")
-        assert 404 == answer.status_code
-        assert "PLAYER_NOT_FOUND" == answer.json()["code"]
+
+@pytest.mark.parametrize(
+    ("kind", "code"),
+    [
+        ("matches", "MATCH_NOT_FOUND"),
+        ("competitions", "COMPETITION_NOT_FOUND"),
+        ("players", "PLAYER_NOT_FOUND"),
+    ],
+)
+def test_an_unknown_id_is_not_found(client: TestClient[Any], kind: str, code: str) -> None:
+    answer = client.get(f"/{kind}/00000000-0000-4000-8000-000000000000/export")
+    assert 404 == answer.status_code
+    assert code == answer.json()["code"]
