@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import psycopg
 from litestar import Controller, Request, get
 from litestar.di import NamedDependency
+from litestar.openapi import ResponseSpec
 from litestar.params import Parameter
 from litestar.response import Stream
 from psycopg_pool import AsyncConnectionPool
@@ -23,7 +24,7 @@ from api.auth import Principal, readable_private, require_read
 from api.competitions import CompetitionId
 from api.matches import MatchId, can_see_hidden, readable_match
 from api.players import PlayerId
-from api.schemas import problem_responses, query_choice
+from api.schemas import choice_schema, problem_responses, query_choice
 from domain.errors import ForbiddenError, UnauthenticatedError
 from service import exporter
 from service.exporter import LogFormat
@@ -37,9 +38,16 @@ FormatParam = Annotated[
     Parameter(
         description="jsonl (the canonical log, the default) or text (the text notation); "
         "without it, `Accept: text/plain` asks for text.",
-        schema_extra={"enum": list(_FORMATS)},
+        schema_extra=choice_schema(_FORMATS),
     ),
 ]
+
+_LOGS = ResponseSpec(
+    data_container=str,
+    media_type=_MEDIA[LogFormat.JSONL],
+    description="The log: JSON Lines (as here), or `text/plain; charset=utf-8` for "
+    "`format=text`; streamed a match at a time.",
+)
 
 Streams = Callable[[psycopg.AsyncConnection[Any]], AsyncIterator[str]]
 
@@ -53,7 +61,7 @@ class ExportController(Controller):
         "/matches/{match_id:uuid}/export",
         operation_id="ExportMatch",
         summary="A match's log, exactly as `matchlog export` writes it (JSON Lines or text)",
-        responses=problem_responses(401, 403, 404, 422),
+        responses={200: _LOGS, **problem_responses(401, 403, 404, 422)},
     )
     async def export_match(
         self,
@@ -78,7 +86,7 @@ class ExportController(Controller):
         "/competitions/{competition_id:uuid}/export",
         operation_id="ExportCompetition",
         summary="Every finished match of a competition, oldest first (JSON Lines or text)",
-        responses=problem_responses(401, 403, 404, 422),
+        responses={200: _LOGS, **problem_responses(401, 403, 404, 422)},
     )
     async def export_competition(
         self,
@@ -103,7 +111,7 @@ class ExportController(Controller):
         "/players/{player_id:uuid}/export",
         operation_id="ExportPlayer",
         summary="Every finished match a player sat in that the caller may read, oldest first",
-        responses=problem_responses(401, 404, 422),
+        responses={200: _LOGS, **problem_responses(401, 404, 422)},
     )
     async def export_player(
         self,

@@ -18,6 +18,7 @@ from uuid import UUID
 from litestar import Request
 from litestar.datastructures import ResponseHeader
 from litestar.openapi import ResponseSpec
+from litestar.openapi.spec import OpenAPIType
 from litestar.params import Parameter
 from pydantic import (
     BaseModel,
@@ -68,6 +69,15 @@ def encode_cursor(position: int) -> str:
     42
     """
     return base64.urlsafe_b64encode(f"p{position}".encode()).rstrip(b"=").decode("ascii")
+
+
+def choice_schema(choices: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``schema_extra`` describing an optional query value as one of ``choices``.
+
+    The value is read as text and checked by ``query_choice``, whose 422 names the
+    allowed values (Litestar's enum check does not); this keeps the schema an enum.
+    """
+    return {"type": OpenAPIType.STRING, "one_of": None, "enum": list(choices)}
 
 
 def query_choice(field: str, value: str | None, choices: Mapping[str, T]) -> T | None:

@@ -11,7 +11,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Principal, require_read
 from api.competitions import CompetitionId
-from api.schemas import problem_responses, query_choice
+from api.schemas import choice_schema, problem_responses, query_choice
 from projections.reports import standings_report, to_csv, to_markdown
 from store import accounts
 
@@ -47,7 +47,7 @@ class StandingsController(Controller):
             str | None,
             Parameter(
                 description="json (default), csv, or markdown (also md); else the Accept header.",
-                schema_extra={"enum": list(_FORMATS)},
+                schema_extra=choice_schema(_FORMATS),
             ),
         ] = None,
     ) -> Response[Any]:
