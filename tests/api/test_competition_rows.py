@@ -151,3 +151,15 @@ class TestABadStoredRow:
         assert "application/problem+json" == answer.headers["content-type"]
         assert "COMPETITION_UNREADABLE" == answer.json()["code"]
         assert "open_throws" in answer.json()["detail"]
+
+    def test_the_documented_repair_makes_it_readable(
+        self, client: TestClient[Any], bad_id: str, database_url: str
+    ) -> None:
+        guide = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+        repair = guide.split("```sql\n", 1)[1].split("```", 1)[0]
+        run_sql(database_url, repair, ())
+        answer = client.get(f"/competitions/{bad_id}")
+        assert 200 == answer.status_code, answer.text
+        assert {"loss_limit": 12, "eggs_double_next": False} == answer.json()["format"]
+        assert 4 == len(client.get("/competitions").json()["items"])
+
