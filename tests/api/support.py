@@ -5,13 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from litestar.testing import TestClient
-
-from tests.recording.play import create_match, shuffled_deal
+from tests.recording.play import Http, create_match, shuffled_deal
 
 
 def live_match(
-    client: TestClient[Any],
+    client: Http,
     scorer: dict[str, str],
     players: list[str],
     competition: str | None = None,
@@ -46,7 +44,7 @@ def live_match(
 
 
 def finished_match(
-    client: TestClient[Any],
+    client: Http,
     scorer: dict[str, str],
     players: list[str],
     competition: str | None = None,
@@ -63,7 +61,7 @@ def finished_match(
     return match
 
 
-def competition(client: TestClient[Any], admin: dict[str, str], public: bool = True) -> str:
+def competition(client: Http, admin: dict[str, str], public: bool = True) -> str:
     """Create a Cuttle competition; return its id."""
     body = {"name": "League", "game": "cuttle", "variant": "standard", "public_reads": public}
     created = client.post("/competitions", json=body, headers=admin)

@@ -162,4 +162,3 @@ class TestABadStoredRow:
         assert 200 == answer.status_code, answer.text
         assert {"loss_limit": 12, "eggs_double_next": False} == answer.json()["format"]
         assert 4 == len(client.get("/competitions").json()["items"])
-
