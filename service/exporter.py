@@ -137,9 +137,9 @@ def match_text(header: LogHeader, events: list[LogEvent], fmt: LogFormat) -> str
 async def log_chunks(
     conn: psycopg.AsyncConnection[Any], streams: AsyncIterable[str], fmt: LogFormat
 ) -> AsyncIterator[str]:
-    """Yield the logs of ``streams`` in ``fmt`` one match at a time, as ``matchlog export``
-    writes them (text logs apart by a blank line).
+    """Yield the logs of ``streams`` in ``fmt``, one match at a time.
 
+    The chunks are what ``matchlog export`` writes (text logs apart by a blank line).
     ``streams`` may query ``conn`` between matches, never while a match is read.
     """
     first = True
