@@ -14,6 +14,8 @@ from psycopg_pool import AsyncConnectionPool
 
 from api.auth import provide_principal, reject_bad_tokens
 from api.competitions import CompetitionController
+from api.docs_ui import docs_plugins
+from api.exports import ExportController
 from api.health import HealthController
 from api.live import LiveController
 from api.matches import MatchController
@@ -58,6 +60,7 @@ def create_app(settings: Settings) -> Litestar:
             ReplayController,
             StandingsController,
             LiveController,
+            ExportController,
             ViewerController,
             static_files(),
         ],
@@ -75,6 +78,7 @@ def create_app(settings: Settings) -> Litestar:
             version="0.1.0",
             description="Record, replay and score Cuttle and Kozel matches.",
             path="/schema",
+            render_plugins=docs_plugins(),
             components=Components(
                 security_schemes={
                     "bearer": SecurityScheme(

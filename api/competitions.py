@@ -67,7 +67,7 @@ class CompetitionController(Controller):
         "/{competition_id:uuid}",
         operation_id="GetCompetition",
         summary="Read one competition",
-        responses=problem_responses(401, 403, 404),
+        responses=problem_responses(401, 403, 404, 409),
     )
     async def get_competition(
         self,
@@ -75,11 +75,14 @@ class CompetitionController(Controller):
         principal: NamedDependency[Principal | None],
         competition_id: CompetitionId,
     ) -> CompetitionOut:
-        """Return the competition; a private one needs a token that may act on it."""
+        """Return the competition; a private one needs a token that may act on it.
+
+        A stored row that does not check out answers 409 ``COMPETITION_UNREADABLE``.
+        """
         async with pool.connection() as conn:
             competition = await accounts.get_competition(conn, competition_id)
         require_read(principal, competition)
-        return CompetitionOut.from_record(competition)
+        return CompetitionOut.from_record(accounts.readable(competition))
 
     @post(
         operation_id="CreateCompetition",

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import urlencode
 from uuid import UUID
 
 from litestar import Request
 from litestar.datastructures import ResponseHeader
 from litestar.openapi import ResponseSpec
+from litestar.openapi.spec import OpenAPIType
 from litestar.params import Parameter
 from pydantic import (
     BaseModel,
@@ -35,6 +37,8 @@ from domain.errors import DomainError, InvalidSetupError
 from domain.games import GAMES, rules_for
 from domain.kozel.outcome import KozelOptions
 from store.accounts import Competition, Player, Role, Token
+
+T = TypeVar("T")
 
 # -- pagination ---------------------------------------------------------------------
 
@@ -65,6 +69,29 @@ def encode_cursor(position: int) -> str:
     42
     """
     return base64.urlsafe_b64encode(f"p{position}".encode()).rstrip(b"=").decode("ascii")
+
+
+def choice_schema(choices: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``schema_extra`` describing an optional query value as one of ``choices``.
+
+    The value is read as text and checked by ``query_choice``, whose 422 names the
+    allowed values (Litestar's enum check does not); this keeps the schema an enum.
+    """
+    return {"type": OpenAPIType.STRING, "one_of": None, "enum": list(choices)}
+
+
+def query_choice(field: str, value: str | None, choices: Mapping[str, T]) -> T | None:
+    """Return what a query value names among ``choices`` (``None`` when it is absent).
+
+    Raises:
+        MalformedError (VALIDATION_FAILED): another value; the message lists the allowed ones.
+    """
+    if value is None:
+        return None
+    if value not in choices:
+        allowed = ", ".join(choices)
+        raise validation_failed(field, f"{value!r} is not one of: {allowed}", "query")
+    return choices[value]
 
 
 def decode_cursor(cursor: str | None) -> int | None:

@@ -11,12 +11,18 @@ from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Principal, require_read
 from api.competitions import CompetitionId
-from api.schemas import problem_responses
+from api.schemas import choice_schema, problem_responses, query_choice
 from projections.reports import standings_report, to_csv, to_markdown
 from store import accounts
 
 _MEDIA = {"json": "application/json", "csv": "text/csv", "markdown": "text/markdown"}
 Format = Literal["json", "csv", "markdown"]
+_FORMATS: dict[str, Format] = {
+    "json": "json",
+    "csv": "csv",
+    "markdown": "markdown",
+    "md": "markdown",
+}
 
 
 class StandingsController(Controller):
@@ -38,16 +44,20 @@ class StandingsController(Controller):
         principal: NamedDependency[Principal | None],
         pool: NamedDependency[AsyncConnectionPool],
         format: Annotated[
-            Format | None,
-            Parameter(description="json (default), csv or markdown; else the Accept header."),
+            str | None,
+            Parameter(
+                description="json (default), csv, or markdown (also md); else the Accept header.",
+                schema_extra=choice_schema(_FORMATS),
+            ),
         ] = None,
     ) -> Response[Any]:
         """Return the standings; players' names are today's display names."""
+        asked = query_choice("format", format, _FORMATS)
         async with pool.connection() as conn:
             competition = await accounts.get_competition(conn, competition_id)
             require_read(principal, competition)
             body = await standings_report(conn, competition)
-        chosen = format or _from_accept(request.headers.get("accept", ""))
+        chosen = asked or _from_accept(request.headers.get("accept", ""))
         if chosen == "csv":
             return Response(to_csv(body), media_type=_MEDIA["csv"])
         if chosen == "markdown":

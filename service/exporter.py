@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator, Collection, Iterable
+from datetime import datetime
 from enum import StrEnum
 from typing import Any, TextIO
 from uuid import UUID
@@ -23,6 +24,10 @@ class LogFormat(StrEnum):
 
     JSONL = "jsonl"
     TEXT = "text"
+
+
+_PAGE = 100
+"""Finished matches looked up per query while a listing's logs are written."""
 
 
 async def find_stream(conn: psycopg.AsyncConnection[Any], match: str) -> str:
@@ -129,20 +134,86 @@ def match_text(header: LogHeader, events: list[LogEvent], fmt: LogFormat) -> str
     return "\n".join([jsonl.header_line(header), *map(jsonl.event_line, events)]) + "\n"
 
 
+async def log_chunks(
+    conn: psycopg.AsyncConnection[Any], streams: AsyncIterable[str], fmt: LogFormat
+) -> AsyncIterator[str]:
+    """Yield the logs of ``streams`` in ``fmt``, one match at a time.
+
+    The chunks are what ``matchlog export`` writes (text logs apart by a blank line).
+    ``streams`` may query ``conn`` between matches, never while a match is read.
+    """
+    first = True
+    async for stream in streams:
+        header, events = await logged_match(conn, stream)
+        if fmt is LogFormat.TEXT and not first:
+            yield "\n"
+        yield match_text(header, events, fmt)
+        first = False
+
+
+async def finished_streams(
+    conn: psycopg.AsyncConnection[Any],
+    *,
+    competition_id: UUID | None = None,
+    player_id: UUID | None = None,
+    readable: Collection[UUID] | None = None,
+) -> AsyncIterator[str]:
+    """Yield the streams of finished matches (of a competition, of a player), oldest first.
+
+    ``readable`` is ``None`` (every competition) or the private competitions the caller
+    may read besides public ones. Matches are looked up a page at a time, so ``conn``
+    is free between them for ``log_chunks``.
+    """
+    after: tuple[datetime, UUID] | None = None
+    while True:
+        cur = await conn.execute(
+            "SELECT m.stream, m.created_at, m.id FROM matches m"
+            " LEFT JOIN competitions c ON c.id = m.competition_id"
+            " WHERE m.status = 'finished'"
+            " AND (%(competition)s::uuid IS NULL OR m.competition_id = %(competition)s)"
+            " AND (%(player)s::uuid IS NULL OR %(player)s = ANY (m.players))"
+            " AND (%(everything)s OR m.competition_id IS NULL OR c.public_reads"
+            "      OR m.competition_id = ANY (%(readable)s::uuid[]))"
+            " AND (%(after_at)s::timestamptz IS NULL"
+            "      OR (m.created_at, m.id) > (%(after_at)s, %(after_id)s::uuid))"
+            " ORDER BY m.created_at, m.id LIMIT %(limit)s",
+            {
+                "competition": competition_id,
+                "player": player_id,
+                "everything": readable is None,
+                "readable": list(readable or ()),
+                "after_at": None if after is None else after[0],
+                "after_id": None if after is None else after[1],
+                "limit": _PAGE,
+            },
+        )
+        rows = await cur.fetchall()
+        for stream, _, _ in rows:
+            yield str(stream)
+        if len(rows) < _PAGE:
+            return
+        after = (rows[-1][1], rows[-1][2])
+
+
+async def _each(streams: Iterable[str]) -> AsyncIterator[str]:
+    for stream in streams:
+        yield stream
+
+
 async def export_to(
     out: TextIO, url: str, *, match: str | None, competition: str | None, fmt: LogFormat
 ) -> int:
     """Write the chosen matches to ``out``; return how many were written."""
-    count = 0
     async with await psycopg.AsyncConnection.connect(url) as conn:
         if match is not None:
             streams: list[str] = [await find_stream(conn, match)]
         else:
             streams = [s async for s in match_streams(conn, competition=competition)]
-        for stream in streams:
-            header, events = await logged_match(conn, stream)
-            if fmt is LogFormat.TEXT and count:
-                out.write("\n")
-            out.write(match_text(header, events, fmt))
-            count += 1
-    return count
+        async for chunk in log_chunks(conn, _each(streams), fmt):
+            out.write(chunk)
+    return len(streams)
+
+
+def single_log(stream: str) -> AsyncIterator[str]:
+    """Return ``stream`` alone as the stream source of ``log_chunks``."""
+    return _each([stream])

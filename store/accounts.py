@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import logging
 import secrets
 import uuid
 from collections.abc import Collection, Sequence
@@ -29,9 +30,12 @@ from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from domain.errors import ConflictError, MalformedError, NotFoundError
+from domain.errors import ConflictError, DomainError, MalformedError, NotFoundError
+from domain.games import rules_for
 
 T = TypeVar("T")
+
+_log = logging.getLogger(__name__)
 
 TOKEN_PREFIX = "mlt_"
 """Every token starts with this, so a leaked one is easy to recognise in logs and scanners."""
@@ -240,6 +244,68 @@ async def list_players(
 # -- competitions -------------------------------------------------------------------
 
 
+def checked_settings(game: str, variant: str, match_format: Any, tiebreaks: Sequence[str]) -> Any:
+    """Return ``match_format`` canonical for ``game`` once game, variant and tiebreaks check out.
+
+    Every writer of a competition passes through this, and every reader trusts a row
+    only if it does (``readable``), so no writer can store what a reader refuses.
+
+    Raises:
+        DomainError: an unknown game or variant, a format the game does not take
+            (``MALFORMED``, ``INVALID_FORMAT``), or a tiebreak the game does not know.
+    """
+    rules = rules_for(game)
+    if variant not in rules.variants:
+        raise MalformedError(
+            f"{variant!r} is not a {game} variant: use {', '.join(rules.variants)}",
+            details={"variant": variant},
+        )
+    wrong = [t for t in tiebreaks if t not in rules.tiebreaks]
+    if wrong or len(set(tiebreaks)) != len(tiebreaks):
+        raise MalformedError(
+            f"tiebreaks {list(tiebreaks)!r} are not distinct {game} tiebreaks",
+            details={"tiebreaks": list(tiebreaks)},
+        )
+    return rules.canonical_format(match_format)
+
+
+def unreadable(competition: Competition) -> str | None:
+    """Return why a stored competition cannot be read as a competition, or ``None``.
+
+    Rows written before ``checked_settings`` guarded every write may hold, say, a Kozel
+    format with match options in it; they are reported, not trusted.
+    """
+    try:
+        canonical = checked_settings(
+            competition.game,
+            competition.variant,
+            competition.match_format,
+            competition.tiebreaks,
+        )
+    except DomainError as e:
+        return e.message
+    if canonical != competition.match_format:
+        return f"its format {competition.match_format!r} is not canonical ({canonical!r})"
+    return None
+
+
+def readable(competition: Competition) -> Competition:
+    """Return ``competition`` if a reader can trust its row.
+
+    Raises:
+        ConflictError (COMPETITION_UNREADABLE): the stored row does not check out.
+    """
+    problem = unreadable(competition)
+    if problem is not None:
+        raise ConflictError(
+            f"competition {str(competition.id)!r} is stored in a form matchlog cannot read: "
+            f"{problem}; an admin must repair its row",
+            code="COMPETITION_UNREADABLE",
+            details={"id": str(competition.id)},
+        )
+    return competition
+
+
 async def create_competition(
     conn: AsyncConnection[Any],
     *,
@@ -251,11 +317,15 @@ async def create_competition(
     public_reads: bool = True,
     competition_id: UUID | None = None,
 ) -> tuple[Competition, bool]:
-    """Create a competition (already validated by the caller); return it and whether it is new.
+    """Create a competition; return it and whether it is new.
+
+    The format is stored canonically (``checked_settings``), whoever writes it.
 
     Raises:
+        DomainError: game, variant, format or tiebreaks do not check out.
         ConflictError (ALREADY_EXISTS): ``competition_id`` exists with other content.
     """
+    match_format = checked_settings(game, variant, match_format, tiebreaks)
     new_id = competition_id or uuid.uuid4()
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(
@@ -310,6 +380,8 @@ async def list_competitions(
     """Return up to ``limit`` competitions, newest first, created before position ``before``.
 
     With ``public_or`` only competitions with public reads, or whose id is in it, are listed.
+    A row that is not ``readable`` is left out of its page (which may then hold fewer than
+    ``limit``) and logged, so one bad row never takes the listing down.
     """
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(
@@ -325,7 +397,15 @@ async def list_competitions(
             },
         )
         rows = await cur.fetchall()
-    return _page([_competition(r) for r in rows], [r["position"] for r in rows], limit)
+    page = _page([_competition(r) for r in rows], [r["position"] for r in rows], limit)
+    kept = []
+    for competition in page.items:
+        problem = unreadable(competition)
+        if problem is None:
+            kept.append(competition)
+        else:
+            _log.warning("competition %s left out of a listing: %s", competition.id, problem)
+    return Page(tuple(kept), page.next_before)
 
 
 # -- tokens -------------------------------------------------------------------------

@@ -254,8 +254,13 @@ class KozelRules:
         return format, (dict(match_format) if options is None else options)
 
     def competition_format(self, format: str | None, options: Mapping[str, Any]) -> Any:
-        """A competition's ``match_format`` is a match's options."""
-        return dict(options)
+        """A competition's ``match_format`` is the part of a match's options it holds.
+
+        >>> RULES.competition_format(None, {'loss_limit': 6, 'open_throws': True})
+        {'loss_limit': 6}
+        """
+        # The other options (open_throws, ...) are per match: a competition format refuses them.
+        return {k: v for k, v in options.items() if k in _COMPETITION_FORMAT}
 
     def cli_settings(self, format: str, loss_limit: int) -> tuple[str | None, dict[str, Any]]:
         """Kozel takes ``--loss-limit``; it has no format."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Collection, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from uuid import UUID
 
@@ -48,14 +49,19 @@ def _refusing_client(refusing_url: str) -> Iterator[TestClient[Any]]:
 
 
 def create_secret(url: str, role: Role, competitions: Collection[UUID] | None = None) -> str:
-    """Create a token straight in the database at ``url`` and return its secret."""
+    """Create a token straight in the database at ``url`` and return its secret.
+
+    In a thread of its own: once a browser test has started Playwright's sync API, an
+    event loop keeps running in the test thread, and ``asyncio.run`` refuses to start there.
+    """
 
     async def create() -> str:
         async with await psycopg.AsyncConnection.connect(url) as conn:
             _, secret = await accounts.create_token(conn, role=role, competitions=competitions)
         return secret
 
-    return asyncio.run(create())
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, create()).result()
 
 
 def _token_headers(url: str, role: Role) -> dict[str, str]:

@@ -1,0 +1,69 @@
+"""Setting up competitions and matches over HTTP for API tests."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tests.recording.play import Http, create_match, shuffled_deal
+
+
+def live_match(
+    client: Http,
+    scorer: dict[str, str],
+    players: list[str],
+    competition: str | None = None,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """A Cuttle match with a dealt round (hidden cards) and a few moves, still live."""
+    rng = random.Random(seed)
+    body = {"game": "cuttle", "variant": "standard", "players": players[:2], "format": "quick"}
+    match = create_match(
+        client, scorer, {**body, "dealing": "scorer", "competition_id": competition}
+    )
+    dealt = client.post(
+        f"/matches/{match['id']}/rounds",
+        json={**shuffled_deal("cuttle", "standard", rng), "expected_version": match["version"]},
+        headers=scorer,
+    )
+    assert 201 == dealt.status_code, dealt.text
+    version = dealt.json()["version"]
+    for _ in range(3):
+        legal = client.get(f"/matches/{match['id']}/legal-moves", headers=scorer).json()
+        moves = [m for m in legal["moves"] if m.split()[1] not in ("resign", "offer-draw")]
+        played = client.post(
+            f"/matches/{match['id']}/moves",
+            json={"moves": [rng.choice(moves)]},
+            headers={**scorer, "If-Match": f'"{version}"'},
+        )
+        assert 200 == played.status_code, played.text
+        version = played.json()["version"]
+    match = played.json()["match"]
+    assert "live" == match["status"]
+    return match
+
+
+def finished_match(
+    client: Http,
+    scorer: dict[str, str],
+    players: list[str],
+    competition: str | None = None,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """A Cuttle match played a little and then resigned."""
+    match = live_match(client, scorer, players, competition, seed)
+    resigned = client.post(
+        f"/matches/{match['id']}/resign",
+        json={"seat": 0, "expected_version": match["version"]},
+        headers=scorer,
+    )
+    assert 200 == resigned.status_code, resigned.text
+    return match
+
+
+def competition(client: Http, admin: dict[str, str], public: bool = True) -> str:
+    """Create a Cuttle competition; return its id."""
+    body = {"name": "League", "game": "cuttle", "variant": "standard", "public_reads": public}
+    created = client.post("/competitions", json=body, headers=admin)
+    assert 201 == created.status_code, created.text
+    return str(created.json()["id"])
