@@ -43,7 +43,7 @@ def resume_after(last_event_id: str | None) -> int:
     if last_event_id is None or not last_event_id.strip():
         return 0
     text = last_event_id.strip()
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise MalformedError(
             f"Last-Event-ID {last_event_id!r} is not an event position",
             code="VALIDATION_FAILED",

@@ -27,7 +27,7 @@ from api.auth import (
     require_scope,
     requires,
 )
-from api.idempotency import IdempotentRequest
+from api.idempotency import IdempotentRequest, StoredAnswer, record_once
 from api.match_schemas import (
     EventOut,
     EventPage,
@@ -48,6 +48,7 @@ from api.match_schemas import (
 from api.problems import validation_failed
 from api.schemas import link_to_next, problem_responses
 from domain.errors import (
+    ConflictError,
     ForbiddenError,
     NotFoundError,
     PreconditionFailedError,
@@ -72,7 +73,7 @@ from service import matches
 from service.matches import MatchSetup, Write
 from store.accounts import Role
 from store.events import VersionConflictError, read_stream
-from store.recorder import Recorded, Recorder
+from store.recorder import AfterAppend, Recorded, Recorder
 
 MatchId = Annotated[UUID, Parameter(title="Match id", description="The match's UUID.")]
 IfMatch = Annotated[
@@ -104,7 +105,7 @@ def parse_if_match(value: str) -> int:
         MalformedError (VALIDATION_FAILED): not a version ETag.
     """
     text = value.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise validation_failed(
             "If-Match", f'{value!r} is not a version ETag such as "12"', "header"
         )
@@ -214,16 +215,7 @@ class MatchController(Controller):
         """Record ``MatchCreated`` (and, when the server deals, the first round's deal)."""
         require_scope(principal, data.competition_id)
         idem = await self._idempotent(request, principal, idempotency_key)
-        if idem is not None and (answer := await idem.first_answer(pool)) is not None:
-            return _answer(answer.status_code, answer.body)
         match_id = data.id or uuid4()
-        hook = (
-            None
-            if idem is None
-            else idem.remember(
-                201, lambda r: match_out(match_id, r.state, r.version).model_dump(mode="json")
-            )
-        )
         setup = MatchSetup(
             game=data.game,
             players=data.players,
@@ -234,14 +226,34 @@ class MatchController(Controller):
             dealing=data.dealing,
             competition_id=data.competition_id,
         )
-        recorded = await matches.create_match(
-            pool,
-            recorder,
-            setup,
-            match_id=match_id,
-            metadata=_metadata(principal),
-            after_append=hook,
-        )
+
+        async def create(hook: AfterAppend | None) -> Recorded:
+            return await matches.create_match(
+                pool,
+                recorder,
+                setup,
+                match_id=match_id,
+                metadata=_metadata(principal),
+                after_append=hook,
+            )
+
+        try:
+            recorded = await record_once(
+                idem,
+                pool,
+                201,
+                lambda r: match_out(match_id, r.state, r.version).model_dump(mode="json"),
+                create,
+            )
+        except VersionConflictError:
+            # The id is taken. Say no more: the match may be one the caller cannot read.
+            raise ConflictError(
+                f"a match with id {str(match_id)!r} already exists",
+                code="ALREADY_EXISTS",
+                details={"id": str(match_id)},
+            ) from None
+        if isinstance(recorded, StoredAnswer):
+            return _answer(recorded.status_code, recorded.body)
         body = match_out(match_id, recorded.state, recorded.version)
         return Response(
             body,
@@ -597,9 +609,10 @@ class MatchController(Controller):
             events = await read_stream(conn, row["stream"], after_version=after, limit=limit + 1)
         more = len(events) > limit
         events = events[:limit]
-        redact = row["status"] == "live" and not can_see_hidden(principal, row["competition_id"])
+        rights = can_see_hidden(principal, row["competition_id"])
+        redact = row["status"] == "live" and not rights
         config = await self._config_of(pool, row) if redact else None
-        items = [_event_out(e, config) for e in events]
+        items = [_event_out(e, config, show_tokens=rights) for e in events]
         next_after = events[-1].version if more and events else None
         headers = {}
         if next_after is not None:
@@ -624,23 +637,28 @@ class MatchController(Controller):
         status_code: int = 200,
     ) -> Response[Any]:
         idem = await self._idempotent(request, principal, idempotency_key)
-        if idem is not None and (answer := await idem.first_answer(pool)) is not None:
-            return _answer(answer.status_code, answer.body)
-        expected = _expected_version(if_match, expected_version)
-        hook = (
-            None
-            if idem is None
-            else idem.remember(
-                status_code, lambda r: recorded_out(match_id, r).model_dump(mode="json")
+
+        async def write(hook: AfterAppend | None) -> Recorded:
+            # Checked here, after a stored answer was looked for: a retry needs no version.
+            expected = _expected_version(if_match, expected_version)
+            return await matches.record(
+                recorder, Write(row["stream"], expected, _metadata(principal), hook), commands
             )
-        )
-        write = Write(row["stream"], expected, _metadata(principal), hook)
+
         try:
-            recorded = await matches.record(recorder, write, commands)
+            recorded = await record_once(
+                idem,
+                pool,
+                status_code,
+                lambda r: recorded_out(match_id, r).model_dump(mode="json"),
+                write,
+            )
         except VersionConflictError as e:
             if if_match is not None:
                 raise PreconditionFailedError(e.message, details=e.details) from None
             raise
+        if isinstance(recorded, StoredAnswer):
+            return _answer(recorded.status_code, recorded.body)
         return Response(
             recorded_out(match_id, recorded),
             status_code=status_code,
@@ -705,9 +723,15 @@ def _metadata(principal: Principal) -> dict[str, Any]:
     return {"token_id": str(principal.token_id), "role": principal.role.value}
 
 
-def _event_out(event: RecordedEvent, config: MatchConfig | None) -> EventOut:
+def _event_out(event: RecordedEvent, config: MatchConfig | None, *, show_tokens: bool) -> EventOut:
     if config is None:
-        return EventOut.from_recorded(event)
+        out = EventOut.from_recorded(event)
+        if show_tokens or "token_id" not in out.metadata:
+            return out
+        # Which token recorded an event is not a card, but a reader without rights on
+        # the match has no need of it.
+        metadata = {k: v for k, v in out.metadata.items() if k != "token_id"}
+        return out.model_copy(update={"metadata": metadata})
     data = public_event_data(config, Event(event.type, event.data))
     public = EventOut.from_recorded(event, data)
     # Who recorded a move is not a card, but a reader without rights has no need of it.

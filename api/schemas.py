@@ -30,6 +30,7 @@ from pydantic import (
     model_validator,
 )
 
+from api.inputs import SINGLE_LINE, Line
 from api.problems import validation_failed
 from domain.errors import DomainError, InvalidSetupError
 from domain.games import GAMES, rules_for
@@ -127,7 +128,9 @@ class Problem(BaseModel):
 
 # -- players ------------------------------------------------------------------------
 
-DisplayName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+DisplayName = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), SINGLE_LINE
+]
 
 
 class PlayerIn(BaseModel):
@@ -194,16 +197,18 @@ class CompetitionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: UUID | None = _IdField
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)] = (
-        Field(description="E.g. 'Club season 2026' or 'Spring open'.")
-    )
+    name: Annotated[
+        str,
+        StringConstraints(strip_whitespace=True, min_length=1, max_length=200),
+        SINGLE_LINE,
+    ] = Field(description="E.g. 'Club season 2026' or 'Spring open'.")
     game: Game = Field(description="cuttle or kozel; fixes the variants, formats and tiebreaks.")
-    variant: str | None = Field(
+    variant: Line | None = Field(
         default=None,
         validate_default=True,
         description="cuttle: classic, standard or cutthroat (required); kozel: default.",
     )
-    format: str | KozelFormat | None = Field(
+    format: Line | KozelFormat | None = Field(
         default=None,
         validate_default=True,
         description="Default match format. cuttle: quick, short, normal (default), extended "
@@ -311,8 +316,8 @@ class TokenIn(BaseModel):
     competitions: list[UUID] | None = Field(
         default=None, description="Limit a scorer to these competitions; null means all."
     )
-    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] = Field(
-        default="", description="A label to recognise the token by."
+    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200), SINGLE_LINE] = (
+        Field(default="", description="A label to recognise the token by.")
     )
 
     @field_validator("competitions")
