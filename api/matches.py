@@ -45,8 +45,9 @@ from api.match_schemas import (
     TakebackIn,
     VoidIn,
 )
+from api.openapi import documented
 from api.problems import validation_failed
-from api.schemas import link_to_next, problem_responses
+from api.schemas import instant_parameter, link_to_next, parse_instant, problem_responses
 from domain.errors import (
     ConflictError,
     ForbiddenError,
@@ -75,12 +76,15 @@ from store.accounts import Role
 from store.events import VersionConflictError, read_stream
 from store.recorder import AfterAppend, Recorded, Recorder
 
+IF_MATCH_PATTERN = r'^\s*(W/)?"?[0-9]+"?\s*$'
+"""The ``If-Match`` forms ``parse_if_match`` reads: ``"12"``, ``W/"12"``, ``12``."""
 MatchId = Annotated[UUID, Parameter(title="Match id", description="The match's UUID.")]
 IfMatch = Annotated[
     str | None,
     HeaderParameter(
         name="If-Match",
         description='The version the client last saw, as the ETag GET returned (e.g. "12").',
+        pattern=IF_MATCH_PATTERN,
     ),
 ]
 IdempotencyKey = Annotated[
@@ -90,6 +94,7 @@ IdempotencyKey = Annotated[
         description="Retrying with the same key returns the first answer and records nothing.",
     ),
 ]
+_EXAMPLE_DECK = " ".join(rank + suit for suit in "CDHS" for rank in "A23456789TJQK")
 _WRITE_ERRORS = problem_responses(400, 401, 403, 404, 409, 412, 413, 422, 428)
 
 
@@ -197,6 +202,18 @@ class MatchController(Controller):
 
     @post(
         operation_id="CreateMatch",
+        operation_class=documented(
+            example={
+                "game": "cuttle",
+                "variant": "standard",
+                "format": "normal",
+                "players": [
+                    "6f1c2a3e-0d7e-4b8a-9c55-1e2f3a4b5c6d",
+                    "9b0e7d6c-5a4b-4c3d-8e2f-1a0b9c8d7e6f",
+                ],
+                "dealing": "server",
+            }
+        ),
         summary="Create a match (scorer or admin token)",
         guards=[requires(Role.SCORER)],
         status_code=201,
@@ -211,7 +228,7 @@ class MatchController(Controller):
         pool: NamedDependency[AsyncConnectionPool],
         recorder: NamedDependency[Recorder],
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[MatchOut]:
         """Record ``MatchCreated`` (and, when the server deals, the first round's deal)."""
         require_scope(principal, data.competition_id)
         idem = await self._idempotent(request, principal, idempotency_key)
@@ -264,6 +281,7 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/moves",
         operation_id="RecordMoves",
+        operation_class=documented(example={"moves": ["P1 points 7H"], "expected_version": 2}),
         summary="Record one move or a batch, all or nothing (scorer token)",
         guards=[requires(Role.SCORER)],
         status_code=200,
@@ -280,7 +298,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[RecordedOut]:
         """Check every move with the rules engine and record them with their derived events."""
         row = await self._writable(pool, principal, match_id)
         commands = matches.move_commands(row["game"], data.seat, data.moves)
@@ -300,6 +318,12 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/rounds",
         operation_id="StartRound",
+        operation_class=documented(
+            example={
+                "deck": _EXAMPLE_DECK,
+                "expected_version": 1,
+            }
+        ),
         summary="Start the next round or deal from a given deck or dealt hands (scorer token)",
         guards=[requires(Role.SCORER)],
         status_code=201,
@@ -316,7 +340,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[RecordedOut]:
         """Open a scorer-dealt round: the deck order (top first), or a physical deal's hands."""
         row = await self._writable(pool, principal, match_id)
         return await self._write(
@@ -336,6 +360,7 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/resign",
         operation_id="ResignMatch",
+        operation_class=documented(example={"seat": 0, "expected_version": 9}),
         summary="Resign a whole 2-player Cuttle match (scorer token)",
         guards=[requires(Role.SCORER)],
         status_code=200,
@@ -352,7 +377,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[RecordedOut]:
         """End the match: the resigning seat's opponent wins (a round is resigned as a move)."""
         row = await self._writable(pool, principal, match_id)
         return await self._write(
@@ -371,6 +396,9 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/takeback",
         operation_id="TakeBack",
+        operation_class=documented(
+            example={"to_version": 5, "reason": "the wrong card was entered", "expected_version": 7}
+        ),
         summary="Go back to an earlier version of the current round (scorer token)",
         guards=[requires(Role.SCORER)],
         status_code=200,
@@ -387,7 +415,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[RecordedOut]:
         """Record ``TakenBack``: the match is again exactly as it was at ``to_version``.
 
         Reaches the current round, or the round just ended while the next has no
@@ -410,6 +438,9 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/void",
         operation_id="VoidMatch",
+        operation_class=documented(
+            example={"reason": "played with a short deck", "expected_version": 40}
+        ),
         summary="Void a finished match: it stays in the log and counts nowhere (admin token)",
         guards=[requires(Role.ADMIN)],
         status_code=200,
@@ -426,7 +457,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[RecordedOut]:
         """Record ``MatchVoided`` on a finished match (``VOID_NOT_FINISHED`` otherwise)."""
         row = await self._writable(pool, principal, match_id)
         return await self._write(
@@ -445,6 +476,13 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/notes",
         operation_id="AddNote",
+        operation_class=documented(
+            example={
+                "version": 5,
+                "text": "ruling: the eight is played as glasses",
+                "expected_version": 7,
+            }
+        ),
         summary="Attach a short note to a recorded move (scorer token; finished matches too)",
         guards=[requires(Role.SCORER)],
         status_code=201,
@@ -461,7 +499,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[RecordedOut]:
         """Record ``NoteAdded`` on the event at ``version`` (braces are refused: NOTE_INVALID)."""
         row = await self._writable(pool, principal, match_id)
         return await self._write(
@@ -502,11 +540,15 @@ class MatchController(Controller):
             Literal["live", "finished", "void"] | None, Parameter(description="live or finished.")
         ] = None,
         created_from: Annotated[
-            datetime | None, Parameter(description="Created at or after (ISO 8601).")
+            str | None, instant_parameter("Created at or after (RFC 3339 date-time).")
         ] = None,
-        created_to: Annotated[datetime | None, Parameter(description="Created before.")] = None,
+        created_to: Annotated[
+            str | None, instant_parameter("Created before (RFC 3339 date-time).")
+        ] = None,
         limit: Annotated[int, Parameter(ge=1, le=100, description="Page size (1-100).")] = 50,
-        cursor: Annotated[str | None, Parameter(description="From the previous page.")] = None,
+        cursor: Annotated[
+            str | None, Parameter(description="From the previous page.", min_length=1)
+        ] = None,
     ) -> Response[MatchPage]:
         """List the matches the caller may read; follow ``next_cursor`` or ``Link: rel="next"``."""
         readable = readable_private(principal)
@@ -520,8 +562,8 @@ class MatchController(Controller):
                 game=game,
                 variant=variant,
                 status=status,
-                created_from=created_from,
-                created_to=created_to,
+                created_from=parse_instant(created_from, "created_from"),
+                created_to=parse_instant(created_to, "created_to"),
                 readable=readable,
             )
         more = len(rows) > limit

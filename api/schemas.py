@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
@@ -48,9 +49,43 @@ Cursor = Annotated[
     Parameter(
         description="Opaque cursor from the previous page's `next_cursor` or `Link` header.",
         title="Page cursor",
+        min_length=1,
     ),
 ]
 DEFAULT_LIMIT = 50
+_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?")
+
+
+def instant_parameter(description: str) -> Any:
+    """Return the declaration of an optional date-time query parameter (read by ``parse_instant``).
+
+    It is declared as text: read as a ``datetime``, Litestar would also take a number
+    (Unix time), which the schema cannot say.
+    """
+    return Parameter(description=description, schema_extra={"format": "date-time"})
+
+
+def parse_instant(value: str | None, field: str) -> datetime | None:
+    """Read an RFC 3339 date-time query parameter (``None``: absent).
+
+    >>> parse_instant("2026-11-22T10:00:00Z", "created_from").isoformat()
+    '2026-11-22T10:00:00+00:00'
+
+    Raises:
+        MalformedError (VALIDATION_FAILED): not a date-time such as 2026-11-22T10:00:00Z.
+    """
+    if value is None:
+        return None
+    text = value.strip().upper()
+    if _DATE_TIME.fullmatch(text):
+        try:
+            return datetime.fromisoformat(text)
+        except ValueError:
+            pass
+    message = f"{value!r} is not a date-time such as 2026-11-22T10:00:00Z"
+    raise validation_failed(field, message, "query")
+
+
 LINK_HEADER = ResponseHeader(
     name="Link",
     description='`<url>; rel="next"` pointing at the next page; absent on the last page.',
@@ -385,6 +420,7 @@ def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
         status: ResponseSpec(
             data_container=Problem,
             description=_PROBLEM_TEXT[status],
+            generate_examples=False,
             media_type="application/problem+json",
         )
         for status in sorted({400, 401, *statuses})
