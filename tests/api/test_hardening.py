@@ -94,8 +94,11 @@ QUERY_PARAMETERS = [
 WRITE_ROUTES = [pytest.param(m, p, id=op["operationId"]) for m, p, op in WRITES]
 
 
-def _with_text(body: dict[str, Any], field: str, text: str, schema_list: bool) -> dict[str, Any]:
-    return {**body, field: [text] if schema_list else text}
+def _with_text(operation: dict[str, Any], field: str, text: str) -> dict[str, Any]:
+    """The operation's example body with ``text`` in ``field`` (in a list, if it takes one)."""
+    schema = _resolve(operation["requestBody"]["content"]["application/json"]["schema"])
+    listed = not _is_text(schema["properties"][field])
+    return {**_example(operation), field: [text] if listed else text}
 
 
 class TestRefusedInput(SharedDatabase):
@@ -113,9 +116,7 @@ class TestRefusedInput(SharedDatabase):
         field: str,
         character: str,
     ) -> None:
-        properties = _resolve(operation["requestBody"]["content"]["application/json"]["schema"])
-        listed = not _is_text(properties["properties"][field])
-        body = _with_text(_example(operation), field, f"a{character}b", listed)
+        body = _with_text(operation, field, f"a{character}b")
         response = client.request(method, _url(path), json=body, headers=admin)
         problem = response.json()
         assert (422, "VALIDATION_FAILED") == (response.status_code, problem["code"])
@@ -131,9 +132,7 @@ class TestRefusedInput(SharedDatabase):
         operation: dict[str, Any],
         field: str,
     ) -> None:
-        properties = _resolve(operation["requestBody"]["content"]["application/json"]["schema"])
-        listed = not _is_text(properties["properties"][field])
-        body = _with_text(_example(operation), field, "two\nlines\tand a tab", listed)
+        body = _with_text(operation, field, "two\nlines\tand a tab")
         response = client.request(method, _url(path), json=body, headers=admin)
         prose = (operation["operationId"], field) in {
             ("AddNote", "text"),

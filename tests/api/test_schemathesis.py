@@ -1,6 +1,7 @@
 """Property tests of the whole API from its own OpenAPI schema (schemathesis).
 
-A live server on a free port serves a fresh database; schemathesis sends every
+A live server on a free port (the viewer tests' uvicorn thread) serves a fresh
+database; schemathesis sends every
 operation a bounded, derandomized set of generated requests, anonymously and with a
 scorer's token, and checks that no answer is a 5xx and every answer (status, media
 type, headers, body) is one the schema declares.
@@ -9,14 +10,10 @@ type, headers, body) is one the schema declares.
 from __future__ import annotations
 
 import json
-import threading
-import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
-import uvicorn
 from hypothesis import HealthCheck, settings
 from litestar.serialization import encode_json
 from schemathesis import Case
@@ -26,8 +23,7 @@ from api.app import create_app
 from service.settings import Settings
 from store.accounts import Role
 from tests.api.conftest import create_secret
-from tests.database import fresh_database
-from tests.recording.test_live_server import free_port
+from tests.viewer.conftest import _server, _viewer_database  # noqa: F401
 
 MAX_EXAMPLES = 6
 """Generated cases per operation and caller; the run stays well under a minute."""
@@ -39,39 +35,9 @@ refuses well-formed moves (422). ``Allow`` on OPTIONS is Litestar's automatic an
 which names only the methods of the first handler registered on a path."""
 
 
-@pytest.fixture(name="fuzz_database", scope="module")
-def _fuzz_database(admin_url: str, template_database: str) -> Iterator[str]:
-    with fresh_database(admin_url, template_database) as url:
-        yield url
-
-
-@pytest.fixture(name="live_base", scope="module")
-def _live_base(fuzz_database: str) -> Iterator[str]:
-    """Base URL of the app served by uvicorn in a thread of this process."""
-    port = free_port()
-    config = uvicorn.Config(
-        create_app(Settings(database_url=fuzz_database)),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        lifespan="on",
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive(), "the server stopped while starting"
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=30)
-
-
 @pytest.fixture(name="scorer_secret", scope="module")
-def _scorer_secret(fuzz_database: str) -> str:
-    return create_secret(fuzz_database, Role.SCORER)
+def _scorer_secret(viewer_database: str) -> str:
+    return create_secret(viewer_database, Role.SCORER)
 
 
 def _served_schema() -> dict[str, Any]:
@@ -101,18 +67,16 @@ bounded = settings(
 
 @anonymous_schema.parametrize()
 @bounded
-def test_anonymous_answers_are_declared_and_none_is_a_server_error(
-    case: Case, live_base: str
-) -> None:
-    case.call_and_validate(base_url=live_base, excluded_checks=NOT_CHECKED, timeout=10)
+def test_anonymous_answers_are_declared_and_none_is_a_server_error(case: Case, server: str) -> None:
+    case.call_and_validate(base_url=server, excluded_checks=NOT_CHECKED, timeout=10)
 
 
 @scorer_schema.parametrize()
 @bounded
 def test_scorer_answers_are_declared_and_none_is_a_server_error(
-    case: Case, live_base: str, scorer_secret: str
+    case: Case, server: str, scorer_secret: str
 ) -> None:
     headers = {"Authorization": f"Bearer {scorer_secret}"}
     case.call_and_validate(
-        base_url=live_base, headers=headers, excluded_checks=NOT_CHECKED, timeout=10
+        base_url=server, headers=headers, excluded_checks=NOT_CHECKED, timeout=10
     )
