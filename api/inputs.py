@@ -8,7 +8,8 @@ app-wide ``check_request`` refuses them first, on every route (after the guards,
 - a query parameter (name or value) with a control character: 422 ``VALIDATION_FAILED``;
 - a body that is not UTF-8, or JSON nested deeper than ``MAX_DEPTH``: 400 ``MALFORMED``;
 - a string anywhere in a JSON body (keys too) with a control character other than
-  tab and newline: 422 ``VALIDATION_FAILED`` naming where it is.
+  tab and newline, or a whole number beyond JSON's safe integers (events are hashed
+  as RFC 8785 JSON, which has none larger): 422 ``VALIDATION_FAILED`` naming where.
 
 Single-line fields (names, moves, cards) also refuse tab and newline: ``Line``.
 """
@@ -32,6 +33,10 @@ MAX_DEPTH = 32
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
 """C0 controls, DEL and lone surrogates (which no UTF-8 text can hold)."""
 _CONTROL_BUT_TAB_AND_NEWLINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
+MAX_SAFE_INTEGER = 2**53 - 1
+"""Largest whole number JSON carries exactly (RFC 8785 hashes nothing larger)."""
+_NO_CONTROL = "must not contain control characters other than tab and newline"
+_SAFE_INTEGER = f"must be a whole number within ±{MAX_SAFE_INTEGER}"
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(rb"[\[\]{}]")
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -76,7 +81,7 @@ async def check_request(request: Request[Any, Any, Any]) -> None:
 
     Raises:
         MalformedError (VALIDATION_FAILED): a control character in a query parameter
-            or in a string of the JSON body.
+            or in a string of the JSON body, or a whole number beyond ±(2**53 - 1).
         ClientException (400, MALFORMED): a body that is not UTF-8 or nests too deep.
     """
     for name, value in request.query_params.multi_items():
@@ -97,29 +102,39 @@ async def check_request(request: Request[Any, Any, Any]) -> None:
         value = msgspec.json.decode(body)
     except msgspec.DecodeError:
         return  # not JSON: the handler's own reading says so (400 MALFORMED)
-    if (where := _controlled_string(value)) is not None:
-        raise validation_failed(
-            where, "must not contain control characters other than tab and newline"
-        )
+    if (refusal := _refused_value(value)) is not None:
+        raise validation_failed(*refusal)
 
 
-def _controlled_string(value: Any) -> str | None:
-    """Return the dotted path of the first string in ``value`` with a refused character."""
+def _refused_value(value: Any) -> tuple[str, str] | None:
+    """Return the dotted path of the first refused value in ``value``, and why."""
     pending: list[tuple[str, Any]] = [("", value)]
     while pending:
         path, item = pending.pop()
         if isinstance(item, str):
             if _CONTROL_BUT_TAB_AND_NEWLINE.search(item):
-                return path or "body"
+                return path or "body", _NO_CONTROL
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, int):
+            if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                return path or "body", _SAFE_INTEGER
         elif isinstance(item, dict):
             for key, child in item.items():
-                where = f"{path}.{key}" if path else str(key)
                 if _CONTROL_BUT_TAB_AND_NEWLINE.search(key):
-                    return path or "body"
-                pending.append((where, child))
+                    return path or "body", _NO_CONTROL
+                pending.append((f"{path}.{key}" if path else str(key), child))
         elif isinstance(item, list):
             pending.extend((f"{path}.{i}" if path else str(i), c) for i, c in enumerate(item))
     return None
 
 
-__all__ = ["MAX_DEPTH", "SINGLE_LINE", "Line", "check_request", "has_control", "json_depth"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_SAFE_INTEGER",
+    "SINGLE_LINE",
+    "Line",
+    "check_request",
+    "has_control",
+    "json_depth",
+]

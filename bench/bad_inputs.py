@@ -85,6 +85,9 @@ BAD_VALUES: list[Any] = [
     "\x00",
     [None],
     {"\x00": 1},
+    {"loss_limit": 2**70},
+    [2**70],
+    {"x": {"y": ["\x00"]}},
     "x" * 5000,
 ]
 BAD_BODIES: list[bytes] = [

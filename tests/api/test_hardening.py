@@ -151,6 +151,16 @@ class TestRefusedInput(SharedDatabase):
         assert (422, "VALIDATION_FAILED") == (response.status_code, problem["code"])
         assert "options.x.1" == problem["details"]["errors"][0]["field"]
 
+    def test_a_whole_number_json_cannot_carry_exactly_is_refused(
+        self, client: Client, scorer: dict[str, str]
+    ) -> None:
+        options = {"loss_limit": 2**70}
+        body = {"game": "kozel", "players": [str(uuid4())] * 4, "options": options}
+        response = client.post("/matches", json=body, headers=scorer)
+        problem = response.json()
+        assert (422, "VALIDATION_FAILED") == (response.status_code, problem["code"])
+        assert "options.loss_limit" == problem["details"]["errors"][0]["field"]
+
     @pytest.mark.parametrize(("method", "path", "name"), QUERY_PARAMETERS)
     def test_nul_in_a_query_parameter_is_refused(
         self, client: Client, admin: dict[str, str], method: str, path: str, name: str
