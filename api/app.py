@@ -17,11 +17,13 @@ from api.competitions import CompetitionController
 from api.docs_ui import docs_plugins
 from api.exports import ExportController
 from api.health import HealthController
+from api.inputs import check_request
 from api.live import LiveController
 from api.matches import MatchController
 from api.players import PlayerController
 from api.problems import problem_details_plugin
 from api.replays import ReplayController
+from api.security import add_security_headers
 from api.standings import StandingsController
 from api.tokens import TokenController
 from api.viewer import ViewerController, static_files
@@ -71,6 +73,8 @@ def create_app(settings: Settings) -> Litestar:
             "principal": Provide(provide_principal),
         },
         guards=[reject_bad_tokens],
+        before_request=check_request,
+        before_send=[add_security_headers],
         request_max_body_size=settings.max_body_size,
         plugins=[problem_details_plugin()],
         openapi_config=OpenAPIConfig(

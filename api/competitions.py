@@ -7,10 +7,12 @@ from uuid import UUID
 
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
+from litestar.openapi import ResponseSpec
 from litestar.params import JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Principal, readable_private, require_read, requires
+from api.openapi import documented
 from api.schemas import (
     DEFAULT_LIMIT,
     LINK_HEADER,
@@ -86,9 +88,24 @@ class CompetitionController(Controller):
 
     @post(
         operation_id="CreateCompetition",
+        operation_class=documented(
+            example={
+                "name": "Club season 2026",
+                "game": "cuttle",
+                "variant": "standard",
+                "format": "normal",
+                "tiebreaks": ["head-to-head", "wins"],
+                "public_reads": True,
+            }
+        ),
         summary="Create a competition (admin token)",
         guards=[requires(Role.ADMIN)],
-        responses=problem_responses(400, 401, 403, 409, 413, 422),
+        responses={
+            **problem_responses(400, 401, 403, 409, 413, 422),
+            200: ResponseSpec(
+                CompetitionOut, description="The same id and content again: the competition"
+            ),
+        },
         security=[{"bearer": []}],
     )
     async def create_competition(

@@ -2,13 +2,21 @@
 
 The first answer is stored in the same transaction as the events it reports (the
 recorder's ``after_append`` hook), so an answer exists exactly when its events do.
-A key reused with a different request is refused (``IDEMPOTENCY_KEY_REUSED``).
+Keys are scoped by token: ``(token_id, key)`` names one request (method, path and
+body); the same key with a different request is refused (``IDEMPOTENCY_KEY_REUSED``).
+
+Two requests with one key at the same moment: the second to write waits for the
+first, on the match's append lock (same match) or on the key's row (``INSERT ... ON
+CONFLICT`` waits for the other transaction). Then its own write fails (the match
+moved on, or the key's row is taken: its transaction is rolled back), and it answers
+as if it had come after: the first answer, or ``IDEMPOTENCY_KEY_REUSED``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,8 +24,9 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Principal
+from api.inputs import has_control
 from api.problems import validation_failed
-from domain.errors import ConflictError
+from domain.errors import ConflictError, DomainError
 from store.recorder import AfterAppend, Recorded
 
 MAX_KEY_LENGTH = 200
@@ -50,9 +59,11 @@ class IdempotentRequest:
         """
         if key is None:
             return None
-        if not key.strip() or len(key) > MAX_KEY_LENGTH:
+        if not key.strip() or len(key) > MAX_KEY_LENGTH or has_control(key):
             raise validation_failed(
-                "Idempotency-Key", f"must be 1-{MAX_KEY_LENGTH} characters", "header"
+                "Idempotency-Key",
+                f"must be 1-{MAX_KEY_LENGTH} characters, no control characters",
+                "header",
             )
         digest = hashlib.sha256(f"{method} {path}\n".encode() + body).digest()
         return cls(principal, key, digest)
@@ -80,14 +91,19 @@ class IdempotentRequest:
             )
         return StoredAnswer(int(row[1]), dict(row[2]))
 
-    def remember(self, status_code: int, render: Any) -> AfterAppend:
-        """Return a recorder hook that stores the answer ``render(recorded)`` gives."""
+    def remember(self, status_code: int, render: Render) -> AfterAppend:
+        """Return a recorder hook that stores the answer ``render(recorded)`` gives.
+
+        The hook raises ``_KeyTaken`` (rolling the write back) when a concurrent
+        request with the same key stored its answer first.
+        """
 
         async def hook(conn: psycopg.AsyncConnection[Any], recorded: Recorded) -> None:
             body = render(recorded)
-            await conn.execute(
+            cur = await conn.execute(
                 "INSERT INTO idempotent_requests (token_id, key, request_hash, status_code,"
-                " response) VALUES (%s, %s, %s, %s, %s)",
+                " response) VALUES (%s, %s, %s, %s, %s)"
+                " ON CONFLICT (token_id, key) DO NOTHING",
                 (
                     self.principal.token_id,
                     self.key,
@@ -96,5 +112,44 @@ class IdempotentRequest:
                     json.dumps(body),
                 ),
             )
+            if cur.rowcount == 0:
+                raise _KeyTaken(self.key)
 
         return hook
+
+
+Render = Callable[[Recorded], dict[str, Any]]
+"""Makes a write's answer body from what it recorded."""
+
+
+class _KeyTaken(Exception):
+    """A concurrent request with the same key stored its answer first."""
+
+
+async def record_once(
+    idem: IdempotentRequest | None,
+    pool: AsyncConnectionPool[Any],
+    status_code: int,
+    render: Render,
+    write: Callable[[AfterAppend | None], Awaitable[Recorded]],
+) -> Recorded | StoredAnswer:
+    """Run ``write`` (given the hook that stores its answer) at most once per key.
+
+    Returns the stored answer of an identical request with the key, if one was
+    recorded before or got there first while ``write`` ran; else what ``write``
+    recorded.
+
+    Raises:
+        ConflictError (IDEMPOTENCY_KEY_REUSED): the key belongs to another request.
+        DomainError: ``write`` was refused, and no request with the key was recorded.
+    """
+    if idem is None:
+        return await write(None)
+    if (answer := await idem.first_answer(pool)) is not None:
+        return answer
+    try:
+        return await write(idem.remember(status_code, render))
+    except (DomainError, _KeyTaken):
+        if (answer := await idem.first_answer(pool)) is None:
+            raise
+        return answer

@@ -20,6 +20,7 @@ from psycopg_pool import AsyncConnectionPool
 from api.auth import Principal, require_read
 from api.competitions import CompetitionId
 from api.matches import MatchId, readable_match
+from api.openapi import TEXT, documented
 from api.schemas import problem_responses
 from domain.errors import MalformedError
 from projections.live import LiveFeed
@@ -43,7 +44,7 @@ def resume_after(last_event_id: str | None) -> int:
     if last_event_id is None or not last_event_id.strip():
         return 0
     text = last_event_id.strip()
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise MalformedError(
             f"Last-Event-ID {last_event_id!r} is not an event position",
             code="VALIDATION_FAILED",
@@ -67,6 +68,7 @@ class LiveController(Controller):
     @get(
         "/matches/{match_id:uuid}/live",
         operation_id="FollowMatch",
+        operation_class=documented(media={"text/event-stream": TEXT}, replace=True),
         summary="Follow a match as server-sent events (hidden cards redacted while live)",
         responses=problem_responses(401, 403, 404, 422),
     )
@@ -85,6 +87,7 @@ class LiveController(Controller):
     @get(
         "/competitions/{competition_id:uuid}/live",
         operation_id="FollowCompetition",
+        operation_class=documented(media={"text/event-stream": TEXT}, replace=True),
         summary="Follow every match of a competition as server-sent events",
         responses=problem_responses(401, 403, 404, 422),
     )

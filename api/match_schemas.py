@@ -8,6 +8,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from api.inputs import Line
 from domain.events import RecordedEvent
 from projections.matches import match_summary
 
@@ -24,7 +25,7 @@ class MatchIn(BaseModel):
         description="Optional client-chosen id (for imports); the server makes one otherwise.",
     )
     game: Literal["cuttle", "kozel"]
-    variant: str | None = Field(
+    variant: Line | None = Field(
         default=None,
         description="cuttle: classic, standard or cutthroat; kozel: default. "
         "Defaults to the competition's variant.",
@@ -35,7 +36,7 @@ class MatchIn(BaseModel):
         min_length=2,
         max_length=4,
     )
-    format: str | None = Field(
+    format: Line | None = Field(
         default=None,
         description="cuttle: quick, short, normal, extended or best-of-N (N odd); defaults "
         "to the competition's format, else normal.",
@@ -61,13 +62,13 @@ class RoundIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    deck: str | list[str] | None = Field(
+    deck: Line | list[Line] | None = Field(
         default=None, description="The whole deck order, top card first."
     )
-    hands: list[str | list[str]] | None = Field(
+    hands: list[Line | list[Line]] | None = Field(
         default=None, description="Physical deck: the dealt hands, seat 0 first."
     )
-    indicator: str | None = Field(
+    indicator: Line | None = Field(
         default=None, description="kozel, physical deck: the trump indicator."
     )
     indicator_position: StrictInt | None = Field(
@@ -88,7 +89,7 @@ class MovesIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    moves: list[str] = Field(
+    moves: list[Line] = Field(
         min_length=1,
         max_length=200,
         description="Moves in order, e.g. ['P0 points 7H'] (cuttle) or ['S0 lead 7S KS'] "

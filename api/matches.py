@@ -27,7 +27,7 @@ from api.auth import (
     require_scope,
     requires,
 )
-from api.idempotency import IdempotentRequest
+from api.idempotency import IdempotentRequest, StoredAnswer, record_once
 from api.match_schemas import (
     EventOut,
     EventPage,
@@ -45,9 +45,11 @@ from api.match_schemas import (
     TakebackIn,
     VoidIn,
 )
+from api.openapi import documented
 from api.problems import validation_failed
-from api.schemas import link_to_next, problem_responses
+from api.schemas import instant_parameter, link_to_next, parse_instant, problem_responses
 from domain.errors import (
+    ConflictError,
     ForbiddenError,
     NotFoundError,
     PreconditionFailedError,
@@ -72,14 +74,17 @@ from service import matches
 from service.matches import MatchSetup, Write
 from store.accounts import Role
 from store.events import VersionConflictError, read_stream
-from store.recorder import Recorded, Recorder
+from store.recorder import AfterAppend, Recorded, Recorder
 
+IF_MATCH_PATTERN = r'^\s*(W/)?"?[0-9]+"?\s*$'
+"""The ``If-Match`` forms ``parse_if_match`` reads: ``"12"``, ``W/"12"``, ``12``."""
 MatchId = Annotated[UUID, Parameter(title="Match id", description="The match's UUID.")]
 IfMatch = Annotated[
     str | None,
     HeaderParameter(
         name="If-Match",
         description='The version the client last saw, as the ETag GET returned (e.g. "12").',
+        pattern=IF_MATCH_PATTERN,
     ),
 ]
 IdempotencyKey = Annotated[
@@ -89,6 +94,7 @@ IdempotencyKey = Annotated[
         description="Retrying with the same key returns the first answer and records nothing.",
     ),
 ]
+_EXAMPLE_DECK = " ".join(rank + suit for suit in "CDHS" for rank in "A23456789TJQK")
 _WRITE_ERRORS = problem_responses(400, 401, 403, 404, 409, 412, 413, 422, 428)
 
 
@@ -104,7 +110,7 @@ def parse_if_match(value: str) -> int:
         MalformedError (VALIDATION_FAILED): not a version ETag.
     """
     text = value.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise validation_failed(
             "If-Match", f'{value!r} is not a version ETag such as "12"', "header"
         )
@@ -196,6 +202,18 @@ class MatchController(Controller):
 
     @post(
         operation_id="CreateMatch",
+        operation_class=documented(
+            example={
+                "game": "cuttle",
+                "variant": "standard",
+                "format": "normal",
+                "players": [
+                    "6f1c2a3e-0d7e-4b8a-9c55-1e2f3a4b5c6d",
+                    "9b0e7d6c-5a4b-4c3d-8e2f-1a0b9c8d7e6f",
+                ],
+                "dealing": "server",
+            }
+        ),
         summary="Create a match (scorer or admin token)",
         guards=[requires(Role.SCORER)],
         status_code=201,
@@ -210,20 +228,11 @@ class MatchController(Controller):
         pool: NamedDependency[AsyncConnectionPool],
         recorder: NamedDependency[Recorder],
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[MatchOut]:
         """Record ``MatchCreated`` (and, when the server deals, the first round's deal)."""
         require_scope(principal, data.competition_id)
         idem = await self._idempotent(request, principal, idempotency_key)
-        if idem is not None and (answer := await idem.first_answer(pool)) is not None:
-            return _answer(answer.status_code, answer.body)
         match_id = data.id or uuid4()
-        hook = (
-            None
-            if idem is None
-            else idem.remember(
-                201, lambda r: match_out(match_id, r.state, r.version).model_dump(mode="json")
-            )
-        )
         setup = MatchSetup(
             game=data.game,
             players=data.players,
@@ -234,14 +243,34 @@ class MatchController(Controller):
             dealing=data.dealing,
             competition_id=data.competition_id,
         )
-        recorded = await matches.create_match(
-            pool,
-            recorder,
-            setup,
-            match_id=match_id,
-            metadata=_metadata(principal),
-            after_append=hook,
-        )
+
+        async def create(hook: AfterAppend | None) -> Recorded:
+            return await matches.create_match(
+                pool,
+                recorder,
+                setup,
+                match_id=match_id,
+                metadata=_metadata(principal),
+                after_append=hook,
+            )
+
+        try:
+            recorded = await record_once(
+                idem,
+                pool,
+                201,
+                lambda r: match_out(match_id, r.state, r.version).model_dump(mode="json"),
+                create,
+            )
+        except VersionConflictError:
+            # The id is taken. Say no more: the match may be one the caller cannot read.
+            raise ConflictError(
+                f"a match with id {str(match_id)!r} already exists",
+                code="ALREADY_EXISTS",
+                details={"id": str(match_id)},
+            ) from None
+        if isinstance(recorded, StoredAnswer):
+            return _answer(recorded.status_code, recorded.body)
         body = match_out(match_id, recorded.state, recorded.version)
         return Response(
             body,
@@ -252,6 +281,7 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/moves",
         operation_id="RecordMoves",
+        operation_class=documented(example={"moves": ["P1 points 7H"], "expected_version": 2}),
         summary="Record one move or a batch, all or nothing (scorer token)",
         guards=[requires(Role.SCORER)],
         status_code=200,
@@ -268,7 +298,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[RecordedOut]:
         """Check every move with the rules engine and record them with their derived events."""
         row = await self._writable(pool, principal, match_id)
         commands = matches.move_commands(row["game"], data.seat, data.moves)
@@ -288,6 +318,12 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/rounds",
         operation_id="StartRound",
+        operation_class=documented(
+            example={
+                "deck": _EXAMPLE_DECK,
+                "expected_version": 1,
+            }
+        ),
         summary="Start the next round or deal from a given deck or dealt hands (scorer token)",
         guards=[requires(Role.SCORER)],
         status_code=201,
@@ -304,7 +340,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[RecordedOut]:
         """Open a scorer-dealt round: the deck order (top first), or a physical deal's hands."""
         row = await self._writable(pool, principal, match_id)
         return await self._write(
@@ -324,6 +360,7 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/resign",
         operation_id="ResignMatch",
+        operation_class=documented(example={"seat": 0, "expected_version": 9}),
         summary="Resign a whole 2-player Cuttle match (scorer token)",
         guards=[requires(Role.SCORER)],
         status_code=200,
@@ -340,7 +377,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[RecordedOut]:
         """End the match: the resigning seat's opponent wins (a round is resigned as a move)."""
         row = await self._writable(pool, principal, match_id)
         return await self._write(
@@ -359,6 +396,9 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/takeback",
         operation_id="TakeBack",
+        operation_class=documented(
+            example={"to_version": 5, "reason": "the wrong card was entered", "expected_version": 7}
+        ),
         summary="Go back to an earlier version of the current round (scorer token)",
         guards=[requires(Role.SCORER)],
         status_code=200,
@@ -375,7 +415,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[RecordedOut]:
         """Record ``TakenBack``: the match is again exactly as it was at ``to_version``.
 
         Reaches the current round, or the round just ended while the next has no
@@ -398,6 +438,9 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/void",
         operation_id="VoidMatch",
+        operation_class=documented(
+            example={"reason": "played with a short deck", "expected_version": 40}
+        ),
         summary="Void a finished match: it stays in the log and counts nowhere (admin token)",
         guards=[requires(Role.ADMIN)],
         status_code=200,
@@ -414,7 +457,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[RecordedOut]:
         """Record ``MatchVoided`` on a finished match (``VOID_NOT_FINISHED`` otherwise)."""
         row = await self._writable(pool, principal, match_id)
         return await self._write(
@@ -433,6 +476,13 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/notes",
         operation_id="AddNote",
+        operation_class=documented(
+            example={
+                "version": 5,
+                "text": "ruling: the eight is played as glasses",
+                "expected_version": 7,
+            }
+        ),
         summary="Attach a short note to a recorded move (scorer token; finished matches too)",
         guards=[requires(Role.SCORER)],
         status_code=201,
@@ -449,7 +499,7 @@ class MatchController(Controller):
         recorder: NamedDependency[Recorder],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
-    ) -> Response[Any]:
+    ) -> Response[RecordedOut]:
         """Record ``NoteAdded`` on the event at ``version`` (braces are refused: NOTE_INVALID)."""
         row = await self._writable(pool, principal, match_id)
         return await self._write(
@@ -490,11 +540,15 @@ class MatchController(Controller):
             Literal["live", "finished", "void"] | None, Parameter(description="live or finished.")
         ] = None,
         created_from: Annotated[
-            datetime | None, Parameter(description="Created at or after (ISO 8601).")
+            str | None, instant_parameter("Created at or after (RFC 3339 date-time).")
         ] = None,
-        created_to: Annotated[datetime | None, Parameter(description="Created before.")] = None,
+        created_to: Annotated[
+            str | None, instant_parameter("Created before (RFC 3339 date-time).")
+        ] = None,
         limit: Annotated[int, Parameter(ge=1, le=100, description="Page size (1-100).")] = 50,
-        cursor: Annotated[str | None, Parameter(description="From the previous page.")] = None,
+        cursor: Annotated[
+            str | None, Parameter(description="From the previous page.", min_length=1)
+        ] = None,
     ) -> Response[MatchPage]:
         """List the matches the caller may read; follow ``next_cursor`` or ``Link: rel="next"``."""
         readable = readable_private(principal)
@@ -508,8 +562,8 @@ class MatchController(Controller):
                 game=game,
                 variant=variant,
                 status=status,
-                created_from=created_from,
-                created_to=created_to,
+                created_from=parse_instant(created_from, "created_from"),
+                created_to=parse_instant(created_to, "created_to"),
                 readable=readable,
             )
         more = len(rows) > limit
@@ -597,9 +651,10 @@ class MatchController(Controller):
             events = await read_stream(conn, row["stream"], after_version=after, limit=limit + 1)
         more = len(events) > limit
         events = events[:limit]
-        redact = row["status"] == "live" and not can_see_hidden(principal, row["competition_id"])
+        rights = can_see_hidden(principal, row["competition_id"])
+        redact = row["status"] == "live" and not rights
         config = await self._config_of(pool, row) if redact else None
-        items = [_event_out(e, config) for e in events]
+        items = [_event_out(e, config, show_tokens=rights) for e in events]
         next_after = events[-1].version if more and events else None
         headers = {}
         if next_after is not None:
@@ -624,23 +679,28 @@ class MatchController(Controller):
         status_code: int = 200,
     ) -> Response[Any]:
         idem = await self._idempotent(request, principal, idempotency_key)
-        if idem is not None and (answer := await idem.first_answer(pool)) is not None:
-            return _answer(answer.status_code, answer.body)
-        expected = _expected_version(if_match, expected_version)
-        hook = (
-            None
-            if idem is None
-            else idem.remember(
-                status_code, lambda r: recorded_out(match_id, r).model_dump(mode="json")
+
+        async def write(hook: AfterAppend | None) -> Recorded:
+            # Checked here, after a stored answer was looked for: a retry needs no version.
+            expected = _expected_version(if_match, expected_version)
+            return await matches.record(
+                recorder, Write(row["stream"], expected, _metadata(principal), hook), commands
             )
-        )
-        write = Write(row["stream"], expected, _metadata(principal), hook)
+
         try:
-            recorded = await matches.record(recorder, write, commands)
+            recorded = await record_once(
+                idem,
+                pool,
+                status_code,
+                lambda r: recorded_out(match_id, r).model_dump(mode="json"),
+                write,
+            )
         except VersionConflictError as e:
             if if_match is not None:
                 raise PreconditionFailedError(e.message, details=e.details) from None
             raise
+        if isinstance(recorded, StoredAnswer):
+            return _answer(recorded.status_code, recorded.body)
         return Response(
             recorded_out(match_id, recorded),
             status_code=status_code,
@@ -705,9 +765,15 @@ def _metadata(principal: Principal) -> dict[str, Any]:
     return {"token_id": str(principal.token_id), "role": principal.role.value}
 
 
-def _event_out(event: RecordedEvent, config: MatchConfig | None) -> EventOut:
+def _event_out(event: RecordedEvent, config: MatchConfig | None, *, show_tokens: bool) -> EventOut:
     if config is None:
-        return EventOut.from_recorded(event)
+        out = EventOut.from_recorded(event)
+        if show_tokens or "token_id" not in out.metadata:
+            return out
+        # Which token recorded an event is not a card, but a reader without rights on
+        # the match has no need of it.
+        metadata = {k: v for k, v in out.metadata.items() if k != "token_id"}
+        return out.model_copy(update={"metadata": metadata})
     data = public_event_data(config, Event(event.type, event.data))
     public = EventOut.from_recorded(event, data)
     # Who recorded a move is not a card, but a reader without rights has no need of it.

@@ -7,6 +7,7 @@ from uuid import UUID
 
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
+from litestar.openapi import ResponseSpec
 from litestar.params import JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
@@ -17,6 +18,7 @@ from api.match_schemas import (
     PlayerRecordOut,
     player_outcome,
 )
+from api.openapi import documented
 from api.schemas import (
     DEFAULT_LIMIT,
     LINK_HEADER,
@@ -69,7 +71,7 @@ class PlayerController(Controller):
         "/{player_id:uuid}",
         operation_id="GetPlayer",
         summary="Read one player",
-        responses=problem_responses(404),
+        responses=problem_responses(404, 422),
     )
     async def get_player(
         self,
@@ -111,9 +113,13 @@ class PlayerController(Controller):
 
     @post(
         operation_id="CreatePlayer",
+        operation_class=documented(example={"display_name": "Ada"}),
         summary="Create a player (scorer or admin token)",
         guards=[requires(Role.SCORER)],
-        responses=problem_responses(400, 401, 403, 409, 413, 422),
+        responses={
+            **problem_responses(400, 401, 403, 409, 413, 422),
+            200: ResponseSpec(PlayerOut, description="The same id and name again: the player"),
+        },
         security=[{"bearer": []}],
     )
     async def create_player(

@@ -36,7 +36,7 @@ def parse_seat(value: str, seats: int) -> int | str | None:
         return None
     if text == "full":
         return "full"
-    if text.isdigit() and int(text) < seats:
+    if text.isascii() and text.isdigit() and int(text) < seats:
         return int(text)
     raise MalformedError(
         f"seat {value!r} is not a seat 0-{seats - 1}, 'public' or 'full'",
@@ -101,13 +101,14 @@ class ReplayController(Controller):
         """Return the timeline; while live, anonymous readers see only public facts."""
         row = await readable_match(pool, principal, match_id)
         track, names = await self._track(pool, state, row)
-        redact = row["status"] == "live" and not can_see_hidden(principal, row["competition_id"])
+        rights = can_see_hidden(principal, row["competition_id"])
+        redact = row["status"] == "live" and not rights
         return {
             "match_id": str(match_id),
             "version": track.version,
             "players": names,
-            "steps": timeline(track, names, redact=redact),
-            **corrections(track, redact=redact),
+            "steps": timeline(track, names, redact=redact, show_tokens=rights),
+            **corrections(track, show_tokens=rights),
         }
 
     @get(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
+import re
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import urlencode
@@ -32,6 +33,7 @@ from pydantic import (
     model_validator,
 )
 
+from api.inputs import SINGLE_LINE, Line
 from api.problems import validation_failed
 from domain.errors import DomainError, InvalidSetupError
 from domain.games import GAMES, rules_for
@@ -51,9 +53,43 @@ Cursor = Annotated[
     Parameter(
         description="Opaque cursor from the previous page's `next_cursor` or `Link` header.",
         title="Page cursor",
+        min_length=1,
     ),
 ]
 DEFAULT_LIMIT = 50
+_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?")
+
+
+def instant_parameter(description: str) -> Any:
+    """Return the declaration of an optional date-time query parameter (read by ``parse_instant``).
+
+    It is declared as text: read as a ``datetime``, Litestar would also take a number
+    (Unix time), which the schema cannot say.
+    """
+    return Parameter(description=description, schema_extra={"format": "date-time"})
+
+
+def parse_instant(value: str | None, field: str) -> datetime | None:
+    """Read an RFC 3339 date-time query parameter (``None``: absent).
+
+    >>> parse_instant("2026-11-22T10:00:00Z", "created_from").isoformat()
+    '2026-11-22T10:00:00+00:00'
+
+    Raises:
+        MalformedError (VALIDATION_FAILED): not a date-time such as 2026-11-22T10:00:00Z.
+    """
+    if value is None:
+        return None
+    text = value.strip().upper()
+    if _DATE_TIME.fullmatch(text):
+        try:
+            return datetime.fromisoformat(text)
+        except ValueError:
+            pass
+    message = f"{value!r} is not a date-time such as 2026-11-22T10:00:00Z"
+    raise validation_failed(field, message, "query")
+
+
 LINK_HEADER = ResponseHeader(
     name="Link",
     description='`<url>; rel="next"` pointing at the next page; absent on the last page.',
@@ -154,7 +190,9 @@ class Problem(BaseModel):
 
 # -- players ------------------------------------------------------------------------
 
-DisplayName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+DisplayName = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), SINGLE_LINE
+]
 
 
 class PlayerIn(BaseModel):
@@ -221,16 +259,18 @@ class CompetitionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: UUID | None = _IdField
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)] = (
-        Field(description="E.g. 'Club season 2026' or 'Spring open'.")
-    )
+    name: Annotated[
+        str,
+        StringConstraints(strip_whitespace=True, min_length=1, max_length=200),
+        SINGLE_LINE,
+    ] = Field(description="E.g. 'Club season 2026' or 'Spring open'.")
     game: Game = Field(description="cuttle or kozel; fixes the variants, formats and tiebreaks.")
-    variant: str | None = Field(
+    variant: Line | None = Field(
         default=None,
         validate_default=True,
         description="cuttle: classic, standard or cutthroat (required); kozel: default.",
     )
-    format: str | KozelFormat | None = Field(
+    format: Line | KozelFormat | None = Field(
         default=None,
         validate_default=True,
         description="Default match format. cuttle: quick, short, normal (default), extended "
@@ -338,8 +378,8 @@ class TokenIn(BaseModel):
     competitions: list[UUID] | None = Field(
         default=None, description="Limit a scorer to these competitions; null means all."
     )
-    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] = Field(
-        default="", description="A label to recognise the token by."
+    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200), SINGLE_LINE] = (
+        Field(default="", description="A label to recognise the token by.")
     )
     expires_in: int | None = Field(
         default=None,
@@ -416,6 +456,7 @@ def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
         status: ResponseSpec(
             data_container=Problem,
             description=_PROBLEM_TEXT[status],
+            generate_examples=False,
             media_type="application/problem+json",
         )
         for status in sorted({400, 401, *statuses})

@@ -11,6 +11,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Principal, require_read
 from api.competitions import CompetitionId
+from api.openapi import OBJECT, TEXT, documented
 from api.schemas import choice_schema, problem_responses, query_choice
 from projections.reports import standings_report, to_csv, to_markdown
 from store import accounts
@@ -34,6 +35,10 @@ class StandingsController(Controller):
     @get(
         "/{competition_id:uuid}/standings",
         operation_id="GetStandings",
+        operation_class=documented(
+            media={"application/json": OBJECT, "text/csv": TEXT, "text/markdown": TEXT},
+            replace=True,
+        ),
         summary="Standings and ratings: JSON, CSV or Markdown (?format= or Accept)",
         responses=problem_responses(401, 403, 404, 422),
     )

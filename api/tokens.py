@@ -12,6 +12,7 @@ from litestar.params import JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
 from api.auth import requires
+from api.openapi import documented
 from api.schemas import TokenCreated, TokenIn, TokenOut, problem_responses
 from store import accounts
 from store.accounts import Role
@@ -60,6 +61,13 @@ class TokenController(Controller):
 
     @post(
         operation_id="CreateToken",
+        operation_class=documented(
+            example={
+                "role": "scorer",
+                "competitions": ["0d7e5f3a-2b1c-4d9e-8f7a-6b5c4d3e2f1a"],
+                "name": "club tablet",
+            }
+        ),
         summary="Create a token; its secret is shown in this response only",
         responses=problem_responses(400, 401, 403, 404, 413, 422),
     )

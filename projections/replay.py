@@ -212,8 +212,14 @@ class ReplayCache:
         return track
 
 
-def step_of(track: Track, ply: int, names: Sequence[str], *, redact: bool) -> dict[str, Any] | None:
-    """Return one timeline step (ply >= 1): version, round, seat, notation and sentence."""
+def step_of(
+    track: Track, ply: int, names: Sequence[str], *, redact: bool, show_tokens: bool = False
+) -> dict[str, Any] | None:
+    """Return one timeline step (ply >= 1): version, round, seat, notation and sentence.
+
+    ``redact`` hides what the table could not see; ``show_tokens`` names the token
+    behind each correction (for readers with a scorer's rights on the match).
+    """
     if not 1 <= ply <= len(track.plies):
         return None
     index = track.plies[ply - 1]
@@ -231,36 +237,36 @@ def step_of(track: Track, ply: int, names: Sequence[str], *, redact: bool) -> di
         "seat": seat,
         "move": notation,
         "sentence": sentence,
-        "taken_back": None if undone is None else _taken_back(undone, redact=redact),
-        "notes": [_note(n, redact=redact) for n in _notes_of(track, ply)],
+        "taken_back": None if undone is None else _taken_back(undone, show_tokens),
+        "notes": [_note(n, show_tokens) for n in _notes_of(track, ply)],
     }
 
 
 _CORRECTIONS = ("TakenBack", "NoteAdded", "MatchVoided")
 
 
-def _who(by: Mapping[str, Any], *, redact: bool) -> dict[str, Any]:
+def _who(by: Mapping[str, Any], show_tokens: bool) -> dict[str, Any]:
     # A token id is no card, but a reader without rights has no need of it.
-    if redact:
+    if not show_tokens:
         return {"role": by.get("role")}
     return {"token_id": by.get("token_id"), "role": by.get("role")}
 
 
-def _taken_back(correction: Correction, *, redact: bool) -> dict[str, Any]:
+def _taken_back(correction: Correction, show_tokens: bool) -> dict[str, Any]:
     return {
         "by_version": correction.version,
         "to_version": correction.data["to_version"],
         "reason": correction.data["reason"],
-        "by": _who(correction.by, redact=redact),
+        "by": _who(correction.by, show_tokens),
     }
 
 
-def _note(note: Correction, *, redact: bool) -> dict[str, Any]:
+def _note(note: Correction, show_tokens: bool) -> dict[str, Any]:
     return {
         "version": note.version,
         "on_version": note.data["version"],
         "text": note.data["text"],
-        "by": _who(note.by, redact=redact),
+        "by": _who(note.by, show_tokens),
     }
 
 
@@ -274,14 +280,21 @@ def _notes_of(track: Track, ply: int) -> list[Correction]:
     return notes
 
 
-def timeline(track: Track, names: Sequence[str], *, redact: bool) -> list[dict[str, Any]]:
-    """Return every ply of the match as timeline steps."""
-    steps = (step_of(track, ply, names, redact=redact) for ply in range(1, len(track.plies) + 1))
+def timeline(
+    track: Track, names: Sequence[str], *, redact: bool, show_tokens: bool = False
+) -> list[dict[str, Any]]:
+    """Return every ply of the match as timeline steps (``step_of`` says what is shown)."""
+    steps = (
+        step_of(track, ply, names, redact=redact, show_tokens=show_tokens)
+        for ply in range(1, len(track.plies) + 1)
+    )
     return [step for step in steps if step is not None]
 
 
-def corrections(track: Track, *, redact: bool) -> dict[str, list[dict[str, Any]]]:
+def corrections(track: Track, *, show_tokens: bool = False) -> dict[str, list[dict[str, Any]]]:
     """Return every takeback and every note of the match, oldest first.
+
+    ``show_tokens`` names the token behind each (for readers with a scorer's rights).
 
     Steps carry the ones on their plies; these lists also hold those on no ply (a
     note on ``MatchCreated``, a takeback that undid only a round start or a note).
@@ -292,8 +305,8 @@ def corrections(track: Track, *, redact: bool) -> dict[str, list[dict[str, Any]]
         takebacks.setdefault(version, Correction(version, dict(event.data), {}))
     notes = sorted((n for ns in track.notes.values() for n in ns), key=lambda n: n.version)
     return {
-        "takebacks": [_taken_back(c, redact=redact) for _, c in sorted(takebacks.items())],
-        "notes": [_note(n, redact=redact) for n in notes],
+        "takebacks": [_taken_back(c, show_tokens) for _, c in sorted(takebacks.items())],
+        "notes": [_note(n, show_tokens) for n in notes],
     }
 
 
@@ -321,7 +334,7 @@ def replay_at(track: Track, ply: int, seat: int | None, *, full: bool) -> dict[s
     return {
         "ply": ply,
         "plies": len(track.plies),
-        "taken_back": None if undone is None else _taken_back(undone, redact=True),
+        "taken_back": None if undone is None else _taken_back(undone, show_tokens=False),
         "version": track.events[end - 1][0] if end else 0,
         "round": state.rounds_started,
         "round_in_progress": state.round_in_progress,

@@ -1,0 +1,140 @@
+"""What any request may carry, checked before its handler reads it.
+
+PostgreSQL stores no NUL in text or ``jsonb``, Python's JSON decoders recurse, and a
+body must be UTF-8 to be JSON at all; each of these once made a request a 500. The
+app-wide ``check_request`` refuses them first, on every route (after the guards, so
+401/403 still come before 400/422):
+
+- a query parameter (name or value) with a control character: 422 ``VALIDATION_FAILED``;
+- a body that is not UTF-8, or JSON nested deeper than ``MAX_DEPTH``: 400 ``MALFORMED``;
+- a string anywhere in a JSON body (keys too) with a control character other than
+  tab and newline, or a whole number beyond JSON's safe integers (events are hashed
+  as RFC 8785 JSON, which has none larger): 422 ``VALIDATION_FAILED`` naming where.
+
+Single-line fields (names, moves, cards) also refuse tab and newline: ``Line``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Request
+from litestar.exceptions import ClientException
+from pydantic import AfterValidator
+
+from api.problems import validation_failed
+
+MAX_DEPTH = 32
+"""Deepest JSON nesting a body may have; the deepest a real request needs is 3."""
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+"""C0 controls, DEL and lone surrogates (which no UTF-8 text can hold)."""
+_CONTROL_BUT_TAB_AND_NEWLINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
+MAX_SAFE_INTEGER = 2**53 - 1
+"""Largest whole number JSON carries exactly (RFC 8785 hashes nothing larger)."""
+_NO_CONTROL = "must not contain control characters other than tab and newline"
+_SAFE_INTEGER = f"must be a whole number within ±{MAX_SAFE_INTEGER}"
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(rb"[\[\]{}]")
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character (tab and newline included).
+
+    >>> has_control("Ada"), has_control("A\\x00da"), has_control("A\\tda")
+    (False, True, True)
+    """
+    return _CONTROL.search(text) is not None
+
+
+def _single_line(value: str) -> str:
+    if has_control(value):
+        raise ValueError("must be one line of text without control characters")
+    return value
+
+
+SINGLE_LINE = AfterValidator(_single_line)
+"""Refuses control characters at all (tab and newline too); goes after other constraints."""
+Line = Annotated[str, SINGLE_LINE]
+"""A single-line text field: no control characters at all (tab and newline neither)."""
+
+
+def json_depth(body: bytes) -> int:
+    """Return how deeply the JSON text ``body`` nests arrays and objects.
+
+    Counted over the brackets outside strings, without parsing (a parser recurses).
+
+    >>> json_depth(b'{"a": [1, {"b": "[[["}]}'), json_depth(b'"x"')
+    (3, 0)
+    """
+    outside = _JSON_STRING.sub(b"", body)
+    steps = (1 if b in b"[{" else -1 for b in _BRACKET.findall(outside))
+    return max(itertools.accumulate(steps, initial=0))
+
+
+async def check_request(request: Request[Any, Any, Any]) -> None:
+    """App-wide ``before_request``: refuse what no handler could store or parse.
+
+    Raises:
+        MalformedError (VALIDATION_FAILED): a control character in a query parameter
+            or in a string of the JSON body, or a whole number beyond ±(2**53 - 1).
+        ClientException (400, MALFORMED): a body that is not UTF-8 or nests too deep.
+    """
+    for name, value in request.query_params.multi_items():
+        if has_control(name) or has_control(value):
+            raise validation_failed(name, "must not contain control characters", "query")
+    if request.method not in _BODY_METHODS:
+        return
+    body = await request.body()
+    if not body:
+        return
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ClientException("the request body is not UTF-8") from None
+    if json_depth(body) > MAX_DEPTH:
+        raise ClientException(f"the request body nests deeper than {MAX_DEPTH} levels")
+    try:
+        value = msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        return  # not JSON: the handler's own reading says so (400 MALFORMED)
+    if (refusal := _refused_value(value)) is not None:
+        raise validation_failed(*refusal)
+
+
+def _refused_value(value: Any) -> tuple[str, str] | None:
+    """Return the dotted path of the first refused value in ``value``, and why."""
+    pending: list[tuple[str, Any]] = [("", value)]
+    while pending:
+        path, item = pending.pop()
+        if isinstance(item, str):
+            if _CONTROL_BUT_TAB_AND_NEWLINE.search(item):
+                return path or "body", _NO_CONTROL
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, int):
+            if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                return path or "body", _SAFE_INTEGER
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                if _CONTROL_BUT_TAB_AND_NEWLINE.search(key):
+                    return path or "body", _NO_CONTROL
+                pending.append((f"{path}.{key}" if path else str(key), child))
+        elif isinstance(item, list):
+            pending.extend((f"{path}.{i}" if path else str(i), c) for i, c in enumerate(item))
+    return None
+
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_SAFE_INTEGER",
+    "SINGLE_LINE",
+    "Line",
+    "check_request",
+    "has_control",
+    "json_depth",
+]
