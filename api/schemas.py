@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping
 import re
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import urlencode
