@@ -23,6 +23,7 @@ from psycopg_pool import AsyncConnectionPool
 from api.auth import Principal, readable_private, require_read
 from api.competitions import CompetitionId
 from api.matches import MatchId, can_see_hidden, readable_match
+from api.openapi import TEXT, documented
 from api.players import PlayerId
 from api.schemas import choice_schema, problem_responses, query_choice
 from domain.errors import ForbiddenError, UnauthenticatedError
@@ -49,6 +50,11 @@ _LOGS = ResponseSpec(
     "`format=text`; streamed a match at a time.",
 )
 
+# Both bodies the routes stream, so the schema (and schemathesis) know the text form too.
+_LOG_MEDIA = documented(
+    media={_MEDIA[LogFormat.JSONL]: TEXT, _MEDIA[LogFormat.TEXT]: TEXT}, replace=True
+)
+
 Streams = Callable[[psycopg.AsyncConnection[Any]], AsyncIterator[str]]
 
 
@@ -60,6 +66,7 @@ class ExportController(Controller):
     @get(
         "/matches/{match_id:uuid}/export",
         operation_id="ExportMatch",
+        operation_class=_LOG_MEDIA,
         summary="A match's log, exactly as `matchlog export` writes it (JSON Lines or text)",
         responses={200: _LOGS, **problem_responses(401, 403, 404, 422)},
     )
@@ -85,6 +92,7 @@ class ExportController(Controller):
     @get(
         "/competitions/{competition_id:uuid}/export",
         operation_id="ExportCompetition",
+        operation_class=_LOG_MEDIA,
         summary="Every finished match of a competition, oldest first (JSON Lines or text)",
         responses={200: _LOGS, **problem_responses(401, 403, 404, 422)},
     )
@@ -110,6 +118,7 @@ class ExportController(Controller):
     @get(
         "/players/{player_id:uuid}/export",
         operation_id="ExportPlayer",
+        operation_class=_LOG_MEDIA,
         summary="Every finished match a player sat in that the caller may read, oldest first",
         responses={200: _LOGS, **problem_responses(401, 404, 422)},
     )
