@@ -13,7 +13,6 @@ token ends once the token is no longer active (revoked, or expired).
 
 from __future__ import annotations
 
-import json
 import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, Final
@@ -157,14 +156,24 @@ def _too_many(detail: str) -> TooManyRequestsException:
     )
 
 
+class _Frames(ServerSentEventMessage):
+    """Server-sent events already encoded (a page of them): written as they are, at once."""
+
+    def __init__(self, frames: bytes) -> None:
+        super().__init__()
+        self.frames = frames
+
+    def encode(self) -> bytes:
+        """Return the frames."""
+        return self.frames
+
+
 async def _stream(
     feed: LiveFeed, after: int, release: Callable[[], None]
 ) -> AsyncIterator[ServerSentEventMessage]:
     try:
-        async for position, message in feed.messages(after):
-            yield ServerSentEventMessage(
-                data=json.dumps(message, separators=(",", ":")), event=message["type"], id=position
-            )
+        async for frames in feed.batches(after):
+            yield _Frames(frames)
     finally:
         release()
 

@@ -18,6 +18,7 @@ round's first message also carries the engine's public view of the fresh deal
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -93,11 +94,16 @@ class LiveHub:
         pool: AsyncConnectionPool[Any],
         *,
         page_size: int = 500,
+        readers: int = 4,
         routes_cached: int = 4096,
         views_cached: int = 64,
+        frames_cached: int = 4096,
     ) -> None:
         self.pool = pool
         self.page_size = page_size
+        # Feeds read their pages through at most ``readers`` pool connections at once,
+        # so a crowd of feeds opening together leaves the rest of the pool to the API.
+        self.reads = asyncio.Semaphore(readers)
         self.position = 0
         """The last global position handed to the feeds."""
         self._by_stream: dict[str, set[Inbox]] = {}
@@ -108,6 +114,8 @@ class LiveHub:
             OrderedDict()
         )
         self._views_cached = views_cached
+        self._frames: OrderedDict[tuple[int, bool], bytes] = OrderedDict()
+        self._frames_cached = frames_cached
 
     @asynccontextmanager
     async def listening(self, conninfo: str, *, poll_interval: float = 1.0) -> AsyncIterator[None]:
@@ -191,6 +199,46 @@ class LiveHub:
                 self._competitions.popitem(last=False)
         return found
 
+    async def message(
+        self, event: RecordedEvent, config: MatchConfig, *, redacted: bool
+    ) -> dict[str, Any]:
+        """Return a feed's message for ``event`` (its data redacted for a live match)."""
+        data = dict(event.data)
+        if redacted:
+            data = public_event_data(config, Event(event.type, event.data))
+        message: dict[str, Any] = {
+            "position": event.global_position,
+            "stream": event.stream,
+            "version": event.version,
+            "type": event.type,
+            "data": data,
+            "recorded_at": event.recorded_at.isoformat(),
+        }
+        rules = rules_for(config.game)
+        if event.type == rules.round_started:
+            # The redacted set-up lacks what the table shows at once (Kozel's
+            # indicator, the hand sizes): the engine's public view of the deal has it.
+            position = rules.initial_position(event.data["setup"])
+            message["view"] = rules.view(position, None)
+        elif event.type == "TakenBack":
+            # A viewer cannot undo moves itself: send the public view it goes back to.
+            message["view"] = await self.view_at(event.stream, event.version)
+        return message
+
+    async def frame(self, event: RecordedEvent, config: MatchConfig, *, redacted: bool) -> bytes:
+        """Return ``event``'s server-sent event, encoded once for every feed that sends it."""
+        key = (event.global_position, redacted)
+        frame = self._frames.get(key)
+        if frame is not None:
+            self._frames.move_to_end(key)
+            return frame
+        message = await self.message(event, config, redacted=redacted)
+        frame = sse_frame(event.global_position, event.type, message)
+        self._frames[key] = frame
+        while len(self._frames) > self._frames_cached:
+            self._frames.popitem(last=False)
+        return frame
+
     async def view_at(self, stream: str, version: int) -> dict[str, Any] | None:
         """Return the public view of ``stream`` after ``version`` (folded once for all feeds)."""
         key = (stream, version)
@@ -255,8 +303,8 @@ class LiveFeed:
                     MatchConfig.from_data(created), competition, status != "live"
                 )
 
-    async def message(self, event: RecordedEvent) -> dict[str, Any] | None:
-        """Return the feed's message for ``event``, or ``None`` if it is not in this feed."""
+    async def _admit(self, event: RecordedEvent) -> _Match | None:
+        """Return the match of an event this feed sends (noting its end), else ``None``."""
         if self._stream is not None and event.stream != self._stream:
             return None
         await self._learn((event.stream,))
@@ -265,29 +313,30 @@ class LiveFeed:
             return None
         if self._competition is not None and match.competition_id != self._competition:
             return None
-        data = dict(event.data)
-        if not match.finished:
-            data = public_event_data(match.config, Event(event.type, event.data))
+        return match
+
+    async def message(self, event: RecordedEvent) -> dict[str, Any] | None:
+        """Return the feed's message for ``event``, or ``None`` if it is not in this feed."""
+        match = await self._admit(event)
+        if match is None:
+            return None
+        redacted = not match.finished
         if event.type == "MatchEnded":
             match.finished = True
-        message: dict[str, Any] = {
-            "position": event.global_position,
-            "stream": event.stream,
-            "version": event.version,
-            "type": event.type,
-            "data": data,
-            "recorded_at": event.recorded_at.isoformat(),
-        }
-        rules = rules_for(match.config.game)
-        if event.type == rules.round_started:
-            # The redacted set-up lacks what the table shows at once (Kozel's
-            # indicator, the hand sizes): the engine's public view of the deal has it.
-            position = rules.initial_position(event.data["setup"])
-            message["view"] = rules.view(position, None)
-        elif event.type == "TakenBack":
-            # A viewer cannot undo moves itself: send the public view it goes back to.
-            message["view"] = await self._hub.view_at(event.stream, event.version)
-        return message
+        return await self._hub.message(event, match.config, redacted=redacted)
+
+    async def _frames(self, events: list[RecordedEvent]) -> bytes:
+        await self._learn({e.stream for e in events})
+        frames: list[bytes] = []
+        for event in events:
+            match = await self._admit(event)
+            if match is None:
+                continue
+            redacted = not match.finished
+            if event.type == "MatchEnded":
+                match.finished = True
+            frames.append(await self._hub.frame(event, match.config, redacted=redacted))
+        return b"".join(frames)
 
     async def _authorised(self) -> bool:
         return self._authorise is None or await self._authorise()
@@ -295,7 +344,7 @@ class LiveFeed:
     async def _page(self, after: int, until: int | None) -> list[RecordedEvent]:
         if until is not None and after >= until:
             return []
-        async with self._hub.pool.connection() as conn:
+        async with self._hub.reads, self._hub.pool.connection() as conn:
             return await settled_events(
                 conn,
                 after_position=after,
@@ -305,10 +354,11 @@ class LiveFeed:
                 competition_id=self._competition,
             )
 
-    async def messages(self, after: int = 0) -> AsyncIterator[tuple[int, dict[str, Any]]]:
-        """Yield (global position, message) for every event after ``after``, until refused.
+    async def batches(self, after: int = 0) -> AsyncIterator[bytes]:
+        """Yield the server-sent events after ``after``, a page or a wake-up's worth at a time.
 
-        Ends only when ``authorise`` answers ``False``.
+        Each message's ``id`` is its event's global position. Ends only when
+        ``authorise`` answers ``False``.
         """
         last = after
         while True:
@@ -322,12 +372,10 @@ class LiveFeed:
                     if page:
                         if not await self._authorised():
                             return
-                        await self._learn({e.stream for e in page})
-                    for event in page:
-                        last = event.global_position
-                        message = await self.message(event)
-                        if message is not None:
-                            yield last, message
+                        last = page[-1].global_position
+                        batch = await self._frames(page)
+                        if batch:
+                            yield batch
                     if len(page) == self._hub.page_size:
                         continue
                     if inbox is not None:
@@ -344,15 +392,20 @@ class LiveFeed:
                     if (events or timeout is not None) and not await self._authorised():
                         return
                     events = [e for e in events if e.global_position > last]
-                    await self._learn({e.stream for e in events})
-                    for event in events:
-                        last = event.global_position
-                        message = await self.message(event)
-                        if message is not None:
-                            yield last, message
+                    if events:
+                        last = events[-1].global_position
+                        batch = await self._frames(events)
+                        if batch:
+                            yield batch
             finally:
                 if inbox is not None:
                     self._hub.unregister(inbox)
 
 
-__all__ = ["Authorise", "Inbox", "LiveFeed", "LiveHub"]
+def sse_frame(position: int, event_type: str, message: dict[str, Any]) -> bytes:
+    """Return one server-sent event: ``id`` the global position, ``event`` the type."""
+    data = json.dumps(message, separators=(",", ":"))
+    return f"id: {position}\r\nevent: {event_type}\r\ndata: {data}\r\n\r\n".encode()
+
+
+__all__ = ["Authorise", "Inbox", "LiveFeed", "LiveHub", "sse_frame"]

@@ -65,7 +65,9 @@ async def serving(settings: Settings) -> AsyncIterator[Serving]:
         open_pool(url, min_size=settings.pool_min_size, max_size=settings.pool_max_size) as pool,
         Notifier(url) as notifier,
     ):
-        live = LiveHub(pool, page_size=settings.live_page_size)
+        # Half the pool at most for feeds' backlog pages: the API keeps the rest.
+        readers = max(1, settings.pool_max_size // 2)
+        live = LiveHub(pool, page_size=settings.live_page_size, readers=readers)
         async with live.listening(url):
             yield Serving(
                 pool, Recorder(pool, projectors=INLINE_PROJECTORS, notifier=notifier), live
