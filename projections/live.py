@@ -93,7 +93,7 @@ class LiveHub:
         self,
         pool: AsyncConnectionPool[Any],
         *,
-        page_size: int = 500,
+        page_size: int = 200,
         readers: int = 4,
         routes_cached: int = 4096,
         views_cached: int = 64,
@@ -341,18 +341,25 @@ class LiveFeed:
     async def _authorised(self) -> bool:
         return self._authorise is None or await self._authorise()
 
-    async def _page(self, after: int, until: int | None) -> list[RecordedEvent]:
+    async def _page(self, after: int, until: int | None) -> tuple[int | None, int, bytes]:
+        """Read and encode the next page: (its last position, its length, its frames)."""
         if until is not None and after >= until:
-            return []
-        async with self._hub.reads, self._hub.pool.connection() as conn:
-            return await settled_events(
-                conn,
-                after_position=after,
-                until_position=until,
-                limit=self._hub.page_size,
-                stream=self._stream,
-                competition_id=self._competition,
-            )
+            return None, 0, b""
+        # Encoding under the same bound as reading: with many feeds catching up at once,
+        # only a few hold the event loop (and the pool) at a time, and requests go between.
+        async with self._hub.reads:
+            async with self._hub.pool.connection() as conn:
+                page = await settled_events(
+                    conn,
+                    after_position=after,
+                    until_position=until,
+                    limit=self._hub.page_size,
+                    stream=self._stream,
+                    competition_id=self._competition,
+                )
+            if not page:
+                return None, 0, b""
+            return page[-1].global_position, len(page), await self._frames(page)
 
     async def batches(self, after: int = 0) -> AsyncIterator[bytes]:
         """Yield the server-sent events after ``after``, a page or a wake-up's worth at a time.
@@ -368,15 +375,14 @@ class LiveFeed:
                 # The backlog, a page at a time, until a page reaches the horizon; then
                 # join the hub and read what lies between this page and its position.
                 while True:
-                    page = await self._page(last, until)
-                    if page:
+                    end, length, batch = await self._page(last, until)
+                    if end is not None:
                         if not await self._authorised():
                             return
-                        last = page[-1].global_position
-                        batch = await self._frames(page)
+                        last = end
                         if batch:
                             yield batch
-                    if len(page) == self._hub.page_size:
+                    if length == self._hub.page_size:
                         continue
                     if inbox is not None:
                         break

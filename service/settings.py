@@ -38,7 +38,7 @@ class Settings(BaseSettings):
         description="live feeds one client (its token, else its address) holds open; more get 429",
     )
     live_page_size: int = Field(
-        default=500,
+        default=200,
         ge=1,
         description="events a live feed reads from its backlog at a time",
     )
