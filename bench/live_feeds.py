@@ -7,10 +7,10 @@ It starts the embedded PostgreSQL in a temporary directory (or uses
 MATCHLOG_DATABASE_URL), imports ``--matches`` simulated Cuttle matches into one
 competition, runs ``matchlog serve``, then for each count in ``--feeds`` opens that
 many anonymous ``/competitions/{id}/live`` feeds without ``Last-Event-ID`` (each
-reads the whole backlog, then waits) and, while they read, times ``/health`` once
-a second. It prints the server's peak RSS over its idle RSS, the slowest
-``/health``, the database sessions counted while the feeds were open, and how
-long the feeds took to read the backlog.
+reads the whole backlog, then disconnects) and, while they read, times ``/health``
+every half second from a thread of its own. It prints the server's peak RSS over
+its idle RSS, the slowest ``/health``, the most database sessions counted while the
+feeds were open, and how long the feeds took to read the backlog.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -76,23 +77,43 @@ async def read_backlog(client: httpx.AsyncClient, url: str, events: int) -> None
                     return
 
 
-async def run_feeds(
-    base: str, url: str, db: str, feeds: int, events: int
-) -> tuple[float, float, int]:
-    """Open ``feeds`` feeds reading ``events`` each; return (seconds, slowest /health, sessions)."""
+class Probe:
+    """Times ``/health`` and counts database sessions every half second, from a thread.
+
+    Its own thread and client: the feeds' client parses lines on the event loop,
+    which would add its own delays to a probe made there.
+    """
+
+    def __init__(self, base: str, db: str) -> None:
+        self.base, self.db = base, db
+        self.slowest, self.sessions = 0.0, 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Probe:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        with httpx.Client(base_url=self.base, timeout=60) as client:
+            while not self._stop.wait(0.5):
+                start = time.perf_counter()
+                client.get("/health").raise_for_status()
+                self.slowest = max(self.slowest, time.perf_counter() - start)
+                self.sessions = max(self.sessions, sessions(self.db))
+
+
+async def run_feeds(base: str, url: str, feeds: int, events: int) -> float:
+    """Open ``feeds`` feeds, each reading ``events`` messages; return the seconds taken."""
     limits = httpx.Limits(max_connections=feeds + 5, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=base, timeout=300, limits=limits) as client:
         start = time.perf_counter()
-        readers = asyncio.gather(*(read_backlog(client, url, events) for _ in range(feeds)))
-        slowest, counted = 0.0, 0
-        while not readers.done():
-            t = time.perf_counter()
-            (await client.get("/health")).raise_for_status()
-            slowest = max(slowest, time.perf_counter() - t)
-            counted = max(counted, await asyncio.to_thread(sessions, db))
-            await asyncio.wait([readers], timeout=1.0)
-        await readers
-        return time.perf_counter() - start, slowest, counted
+        await asyncio.gather(*(read_backlog(client, url, events) for _ in range(feeds)))
+        return time.perf_counter() - start
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,10 +155,11 @@ def main(argv: list[str] | None = None) -> int:
                 for p in [psutil.Process(server.pid), *psutil.Process(server.pid).children(True)]
                 if "postgres" not in p.name()
             )
-            with RssMonitor(server.pid) as rss:
-                seconds, slowest, counted = asyncio.run(
-                    run_feeds(base, f"/competitions/{competition}/live", url, feeds, events)
+            with RssMonitor(server.pid) as rss, Probe(base, url) as probe:
+                seconds = asyncio.run(
+                    run_feeds(base, f"/competitions/{competition}/live", feeds, events)
                 )
+            slowest, counted = probe.slowest, probe.sessions
             print(
                 f"{feeds} feeds read {events} events each in {seconds:.1f} s; "
                 f"server RSS idle {idle / 2**20:.0f} MiB, "

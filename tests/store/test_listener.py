@@ -5,30 +5,15 @@ from __future__ import annotations
 import asyncio
 import random
 
-import psycopg
-
 from domain.events import RecordedEvent
-from store.events import append
 from store.listener import EventListener
-from tests.store.test_events import committed_append, move, run
+from tests.store.test_events import committed_append, late_writer, move, run
 
 
 def test_hands_on_every_later_event_in_order_while_writers_commit_late(
     database_url: str,
 ) -> None:
     """Writers hold their appends open for random times; the listener skips none of them."""
-
-    async def writer(n: int, rng: random.Random) -> list[int]:
-        positions: list[int] = []
-        async with await psycopg.AsyncConnection.connect(database_url) as conn:
-            for version in range(0, 12, 2):
-                if rng.random() < 0.5:  # sometimes a projection write comes first
-                    await conn.execute("SELECT pg_current_xact_id()")
-                result = await append(conn, f"cuttle-{n}", [move(), move()], version)
-                await asyncio.sleep(rng.random() * 0.05)
-                await conn.commit()
-                positions += result.positions
-        return positions
 
     async def scenario() -> tuple[list[int], list[int], list[int]]:
         before = await committed_append(database_url, "kozel-old", [move(0), move(1)], 0)
@@ -44,7 +29,7 @@ def test_hands_on_every_later_event_in_order_while_writers_commit_late(
         async with EventListener(database_url, dispatch, batch_size=5, poll_interval=0.05):
             rng = random.Random(4)
             written = await asyncio.gather(
-                *(writer(n, random.Random(rng.random())) for n in range(6))
+                *(late_writer(database_url, n, random.Random(rng.random())) for n in range(6))
             )
             await asyncio.wait_for(done.wait(), timeout=60)
         return before.positions, sorted(p for ps in written for p in ps), handed
