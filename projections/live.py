@@ -36,8 +36,6 @@ from store.reads import match_openings, settled_events
 Authorise = Callable[[], Awaitable[bool]]
 """Whether the feed's caller may still read it (its token still active)."""
 
-_UNKNOWN = object()
-
 
 @dataclass(slots=True)
 class _Match:
@@ -127,13 +125,6 @@ class LiveHub:
             self.position = listener.position
             yield
 
-    @property
-    def feeds(self) -> int:
-        """How many feeds are following the hub."""
-        return sum(map(len, self._by_stream.values())) + sum(
-            map(len, self._by_competition.values())
-        )
-
     def register(self, inbox: Inbox) -> int:
         """Start handing ``inbox`` every later event it wants; return the position it starts after.
 
@@ -183,12 +174,11 @@ class LiveHub:
         found: dict[str, str | None] = {}
         missing: list[str] = []
         for stream in streams:
-            cached = self._competitions.get(stream, _UNKNOWN)
-            if cached is _UNKNOWN:
-                missing.append(stream)
-            else:
+            if stream in self._competitions:
                 self._competitions.move_to_end(stream)
-                found[stream] = cached  # type: ignore[assignment]
+                found[stream] = self._competitions[stream]
+            else:
+                missing.append(stream)
         if missing:
             async with self.pool.connection() as conn:
                 openings = await match_openings(conn, missing)
