@@ -18,7 +18,7 @@ from api.docs_ui import docs_plugins
 from api.exports import ExportController
 from api.health import HealthController
 from api.inputs import check_request
-from api.live import LiveController
+from api.live import LiveController, LiveFeeds
 from api.matches import MatchController
 from api.players import PlayerController
 from api.problems import problem_details_plugin
@@ -38,10 +38,16 @@ def create_app(settings: Settings) -> Litestar:
 
     @asynccontextmanager
     async def database(app: Litestar) -> AsyncIterator[None]:
-        async with serving(settings) as (pool, recorder):
+        async with serving(settings) as (pool, recorder, live):
             app.state.pool = pool
             app.state.replays = ReplayCache()
             app.state.recorder = recorder
+            app.state.live = LiveFeeds(
+                live,
+                max_feeds=settings.live_max_feeds,
+                max_per_client=settings.live_max_feeds_per_client,
+                token_check_interval=settings.live_token_check_interval,
+            )
             yield
 
     def provide_pool(state: State) -> AsyncConnectionPool:
@@ -51,6 +57,10 @@ def create_app(settings: Settings) -> Litestar:
     def provide_recorder(state: State) -> Recorder:
         recorder: Recorder = state.recorder
         return recorder
+
+    def provide_live(state: State) -> LiveFeeds:
+        live: LiveFeeds = state.live
+        return live
 
     return Litestar(
         route_handlers=[
@@ -70,6 +80,7 @@ def create_app(settings: Settings) -> Litestar:
         dependencies={
             "pool": Provide(provide_pool, sync_to_thread=False),
             "recorder": Provide(provide_recorder, sync_to_thread=False),
+            "live": Provide(provide_live, sync_to_thread=False),
             "principal": Provide(provide_principal),
         },
         guards=[reject_bad_tokens],

@@ -53,6 +53,7 @@ __all__ = [
     "Principal",
     "Role",
     "authenticate",
+    "current_principal",
     "provide_principal",
     "readable_private",
     "reject_bad_tokens",
@@ -118,6 +119,23 @@ async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princi
 
 
 async def _principal_for(connection: ASGIConnection[Any, Any, Any, Any], header: str) -> Principal:
+    principal = await current_principal(connection.app.state.pool, header)
+    if principal is None:
+        raise UnauthenticatedError(
+            "the token is unknown, revoked or expired", details={"reason": "invalid_token"}
+        )
+    return principal
+
+
+async def current_principal(pool: AsyncConnectionPool, header: str) -> Principal | None:
+    """Return the principal behind an ``Authorization`` header now, or ``None``.
+
+    ``None``: the token is unknown, revoked or expired. Every request's check, and
+    a live feed's repeated one while it runs.
+
+    Raises:
+        UnauthenticatedError (UNAUTHENTICATED): not a Bearer header.
+    """
     scheme, _, secret = header.strip().partition(" ")
     secret = secret.strip()
     if scheme.lower() != "bearer" or not secret:
@@ -125,14 +143,9 @@ async def _principal_for(connection: ASGIConnection[Any, Any, Any, Any], header:
             "the Authorization header must read 'Bearer <token>'",
             details={"reason": "invalid_request"},
         )
-    pool: AsyncConnectionPool = connection.app.state.pool
     async with pool.connection() as conn:
         token = await find_active_token(conn, secret)
-    if token is None:
-        raise UnauthenticatedError(
-            "the token is unknown, revoked or expired", details={"reason": "invalid_token"}
-        )
-    return Principal.from_token(token)
+    return None if token is None else Principal.from_token(token)
 
 
 async def provide_principal(request: Request[Any, Any, Any]) -> Principal | None:

@@ -3,27 +3,34 @@
 Each message's ``id`` is the event's global position; a client that reconnects
 with ``Last-Event-ID`` gets every later event once. Events of a live match are
 redacted exactly as the public view is (``public_event_data``).
+
+Every feed of the process follows one ``LiveHub`` (one database connection for all
+of them). A client (its token when it sends one, else its remote address) may hold
+``live_max_feeds_per_client`` feeds open, the process ``live_max_feeds``; past
+either cap a feed is refused with 429 and ``Retry-After``. A feed opened with a
+token ends once the token is no longer active (revoked, or expired).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator
-from typing import Annotated
+import weakref
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any, Final
 
-from litestar import Controller, get
+from litestar import Controller, Request, get
 from litestar.di import NamedDependency
+from litestar.exceptions import TooManyRequestsException
 from litestar.params import HeaderParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import Principal, require_read
+from api.auth import Principal, current_principal, require_read
 from api.competitions import CompetitionId
 from api.matches import MatchId, readable_match
 from api.openapi import TEXT, documented
 from api.schemas import problem_responses
 from domain.errors import MalformedError
-from projections.live import LiveFeed
+from projections.live import Authorise, LiveFeed, LiveHub
 from store import accounts
 
 LastEventId = Annotated[
@@ -53,11 +60,123 @@ def resume_after(last_event_id: str | None) -> int:
     return int(text)
 
 
-async def _stream(feed: LiveFeed, after: int) -> AsyncIterator[ServerSentEventMessage]:
-    async for position, message in feed.messages(after):
-        yield ServerSentEventMessage(
-            data=json.dumps(message, separators=(",", ":")), event=message["type"], id=position
+RETRY_AFTER_SECONDS: Final = 10
+"""What a refused feed's ``Retry-After`` asks a client to wait."""
+
+
+def client_of(request: Request[Any, Any, Any], principal: Principal | None) -> str:
+    """Return who a feed counts against: the token when one was sent, else the address."""
+    if principal is not None:
+        return f"token {principal.token_id}"
+    host = request.client.host if request.client is not None else "unknown"
+    return f"address {host}"
+
+
+class LiveFeeds:
+    """The process's live feeds: the hub they follow and the caps on how many are open."""
+
+    def __init__(
+        self,
+        hub: LiveHub,
+        *,
+        max_feeds: int,
+        max_per_client: int,
+        token_check_interval: float,
+    ) -> None:
+        self.hub = hub
+        self._max_feeds = max_feeds
+        self._max_per_client = max_per_client
+        self._check_interval = token_check_interval
+        self._by_client: dict[str, int] = {}
+        self.open = 0
+        """How many feeds are open (counted from the request to the client's leaving)."""
+
+    def _claim(self, client: str) -> Callable[[], None]:
+        if self.open >= self._max_feeds:
+            raise _too_many(f"the server already holds its {self._max_feeds} live feeds")
+        held = self._by_client.get(client, 0)
+        if held >= self._max_per_client:
+            raise _too_many(f"this client already holds {held} live feeds, the most it may")
+        self.open += 1
+        self._by_client[client] = held + 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if released:
+                return
+            released = True
+            self.open -= 1
+            left = self._by_client[client] - 1
+            if left:
+                self._by_client[client] = left
+            else:
+                del self._by_client[client]
+
+        return release
+
+    def follow(
+        self,
+        request: Request[Any, Any, Any],
+        principal: Principal | None,
+        after: int,
+        *,
+        stream: str | None = None,
+        competition_id: str | None = None,
+    ) -> ServerSentEvent:
+        """Open a feed for the caller, counted against the caps until the client leaves.
+
+        Raises:
+            TooManyRequestsException (429): the client's or the process's cap is reached.
+        """
+        release = self._claim(client_of(request, principal))
+        header = request.headers.get("authorization")
+        authorise: Authorise | None = None
+        if header is not None:
+            pool = self.hub.pool
+
+            async def authorise() -> bool:
+                return await current_principal(pool, header) is not None
+
+        feed = LiveFeed(
+            self.hub,
+            stream=stream,
+            competition_id=competition_id,
+            authorise=authorise,
+            check_interval=self._check_interval,
         )
+        messages = _stream(feed, after, release)
+        # A response that never starts streaming never runs the generator's finally.
+        weakref.finalize(messages, release)
+        return ServerSentEvent(messages)
+
+
+def _too_many(detail: str) -> TooManyRequestsException:
+    return TooManyRequestsException(
+        detail=detail, headers={"Retry-After": str(RETRY_AFTER_SECONDS)}
+    )
+
+
+class _Frames(ServerSentEventMessage):
+    """Server-sent events already encoded (a page of them): written as they are, at once."""
+
+    def __init__(self, frames: bytes) -> None:
+        super().__init__()
+        self.frames = frames
+
+    def encode(self) -> bytes:
+        """Return the frames."""
+        return self.frames
+
+
+async def _stream(
+    feed: LiveFeed, after: int, release: Callable[[], None]
+) -> AsyncIterator[ServerSentEventMessage]:
+    try:
+        async for frames in feed.batches(after):
+            yield _Frames(frames)
+    finally:
+        release()
 
 
 class LiveController(Controller):
@@ -70,32 +189,36 @@ class LiveController(Controller):
         operation_id="FollowMatch",
         operation_class=documented(media={"text/event-stream": TEXT}, replace=True),
         summary="Follow a match as server-sent events (hidden cards redacted while live)",
-        responses=problem_responses(401, 403, 404, 422),
+        responses=problem_responses(401, 403, 404, 422, 429),
     )
     async def match_live(
         self,
+        request: Request[Any, Any, Any],
         match_id: MatchId,
         principal: NamedDependency[Principal | None],
         pool: NamedDependency[AsyncConnectionPool],
+        live: NamedDependency[LiveFeeds],
         last_event_id: LastEventId = None,
     ) -> ServerSentEvent:
         """Stream the match's events from the start, or after ``Last-Event-ID``."""
         after = resume_after(last_event_id)
         row = await readable_match(pool, principal, match_id)
-        return ServerSentEvent(_stream(LiveFeed(pool, stream=row["stream"]), after))
+        return live.follow(request, principal, after, stream=row["stream"])
 
     @get(
         "/competitions/{competition_id:uuid}/live",
         operation_id="FollowCompetition",
         operation_class=documented(media={"text/event-stream": TEXT}, replace=True),
         summary="Follow every match of a competition as server-sent events",
-        responses=problem_responses(401, 403, 404, 422),
+        responses=problem_responses(401, 403, 404, 422, 429),
     )
     async def competition_live(
         self,
+        request: Request[Any, Any, Any],
         competition_id: CompetitionId,
         principal: NamedDependency[Principal | None],
         pool: NamedDependency[AsyncConnectionPool],
+        live: NamedDependency[LiveFeeds],
         last_event_id: LastEventId = None,
     ) -> ServerSentEvent:
         """Stream the events of the competition's matches, or after ``Last-Event-ID``."""
@@ -103,8 +226,7 @@ class LiveController(Controller):
         async with pool.connection() as conn:
             competition = await accounts.get_competition(conn, competition_id)
         require_read(principal, competition)
-        feed = LiveFeed(pool, competition_id=str(competition_id))
-        return ServerSentEvent(_stream(feed, after))
+        return live.follow(request, principal, after, competition_id=str(competition_id))
 
 
-__all__ = ["LiveController", "resume_after"]
+__all__ = ["RETRY_AFTER_SECONDS", "LiveController", "LiveFeeds", "client_of", "resume_after"]

@@ -444,6 +444,7 @@ _PROBLEM_TEXT = {
     413: "BODY_TOO_LARGE: the body exceeds the configured limit",
     422: "VALIDATION_FAILED (details.errors names each field), or the rules' refusal code",
     428: "VERSION_REQUIRED: send If-Match or expected_version",
+    429: "TOO_MANY_REQUESTS: too many live feeds open; Retry-After says when to try again",
 }
 
 

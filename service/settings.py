@@ -36,6 +36,26 @@ class Settings(BaseSettings):
         ge=1,
         description="largest request body accepted, in bytes; larger ones get 413 BODY_TOO_LARGE",
     )
+    live_max_feeds: int = Field(
+        default=1000,
+        ge=1,
+        description="live feeds one server process holds open at once; more get 429",
+    )
+    live_max_feeds_per_client: int = Field(
+        default=20,
+        ge=1,
+        description="live feeds one client (its token, else its address) holds open; more get 429",
+    )
+    live_page_size: int = Field(
+        default=200,
+        ge=1,
+        description="events a live feed reads from its backlog at a time",
+    )
+    live_token_check_interval: float = Field(
+        default=5.0,
+        gt=0,
+        description="seconds between re-checks of an idle live feed's token",
+    )
 
 
 def load_settings() -> Settings:
@@ -70,6 +90,8 @@ def _wrong_setting(name: str) -> str:
             what += f" from {low} to {high}"
         elif low is not None:
             what += f" of at least {low}"
+    elif field.annotation is float:
+        what = "a number" + ("" if low is None else f" of at least {low}")
     elif field.annotation is Path:
         what = "a folder's path"
     else:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 from psycopg_pool import AsyncConnectionPool
 
+from projections.live import LiveHub
 from projections.rebuild import INLINE_PROJECTORS
 from service.settings import Settings
 from store import migrate
@@ -60,12 +61,26 @@ def recorder_for(pool: AsyncConnectionPool[Any]) -> Recorder:
     return Recorder(pool, INLINE_PROJECTORS, cache_size=8)
 
 
+class Serving(NamedTuple):
+    """What a running server holds: its pool, its recorder and its live feeds' hub."""
+
+    pool: AsyncConnectionPool[Any]
+    recorder: Recorder
+    live: LiveHub
+
+
 @asynccontextmanager
-async def serving(settings: Settings) -> AsyncIterator[tuple[AsyncConnectionPool[Any], Recorder]]:
-    """Open the server's pool and its notifying recorder for as long as the server runs."""
+async def serving(settings: Settings) -> AsyncIterator[Serving]:
+    """Open the server's pool, its notifying recorder and its one live listener."""
     url = configured_url(settings)
     async with (
         open_pool(url, min_size=settings.pool_min_size, max_size=settings.pool_max_size) as pool,
         Notifier(url) as notifier,
     ):
-        yield pool, Recorder(pool, projectors=INLINE_PROJECTORS, notifier=notifier)
+        # Half the pool at most for feeds' backlog pages: the API keeps the rest.
+        readers = max(1, settings.pool_max_size // 2)
+        live = LiveHub(pool, page_size=settings.live_page_size, readers=readers)
+        async with live.listening(url):
+            yield Serving(
+                pool, Recorder(pool, projectors=INLINE_PROJECTORS, notifier=notifier), live
+            )

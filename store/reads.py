@@ -103,31 +103,37 @@ async def stream_heads(
     }
 
 
-async def match_opening(
-    conn: psycopg.AsyncConnection[Any], stream: str
-) -> tuple[str | None, str, dict[str, Any]] | None:
-    """Return a match's competition id, status and ``MatchCreated`` data, or ``None``."""
+async def match_openings(
+    conn: psycopg.AsyncConnection[Any], streams: Sequence[str]
+) -> dict[str, tuple[str | None, str, dict[str, Any]]]:
+    """Return each known match's competition id, status and ``MatchCreated`` data, by stream.
+
+    Streams that are no match are left out.
+    """
     cur = await conn.execute(
-        "SELECT m.competition_id::text, m.status, e.data FROM matches m"
-        " JOIN events e ON e.stream = m.stream AND e.version = 1 WHERE m.stream = %s",
-        (stream,),
+        "SELECT m.stream, m.competition_id::text, m.status, e.data FROM matches m"
+        " JOIN events e ON e.stream = m.stream AND e.version = 1"
+        " WHERE m.stream = ANY(%s::text[])",
+        (list(streams),),
     )
-    row = await cur.fetchone()
-    return None if row is None else (row[0], row[1], row[2])
+    return {row[0]: (row[1], row[2], row[3]) for row in await cur.fetchall()}
 
 
 async def settled_events(
     conn: psycopg.AsyncConnection[Any],
     *,
     after_position: int,
+    limit: int,
+    until_position: int | None = None,
     stream: str | None = None,
     competition_id: str | None = None,
 ) -> list[RecordedEvent]:
-    """Return one stream's or one competition's events after a position, in global order.
+    """Return up to ``limit`` events of one stream or one competition after a position.
 
-    ``read_all``'s horizon (below the snapshot's xmin) restricted to those streams:
-    the result is a prefix of the log, so following it from its last position skips
-    nothing that commits late.
+    In global order, at most ``until_position`` (inclusive) when given. ``read_all``'s
+    horizon (below the snapshot's xmin) restricted to those streams: the result is a
+    prefix of the log, so following it from its last position skips nothing that
+    commits late, and a page shorter than ``limit`` reached the horizon.
     """
     arg: str | None
     if stream is not None:
@@ -137,8 +143,9 @@ async def settled_events(
         arg = competition_id
     cur = await conn.execute(
         f"SELECT {EVENT_COLUMNS} FROM events WHERE global_position > %s AND {where}"
-        " AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY global_position",
-        (after_position, arg),
+        " AND global_position <= coalesce(%s::bigint, 9223372036854775807)"
+        " AND tx_id < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY global_position LIMIT %s",
+        (after_position, arg, until_position, limit),
     )
     return [recorded_event(row) for row in await cur.fetchall()]
 
@@ -148,7 +155,7 @@ __all__ = [
     "created_streams",
     "events_of_types",
     "first_recorded",
-    "match_opening",
+    "match_openings",
     "settled_events",
     "stream_contents",
     "stream_heads",

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +30,12 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture(name="server")
-def _server(database_url: str, tmp_path: Path) -> Iterator[str]:
-    """Base URL of ``matchlog serve`` running on the test database."""
+@contextmanager
+def serve(database_url: str, data_dir: Path, **settings: str) -> Iterator[str]:
+    """Run ``matchlog serve`` on the database with extra ``MATCHLOG_*`` settings; yield its URL."""
     port = free_port()
-    env = {**os.environ, "MATCHLOG_DATABASE_URL": database_url, "MATCHLOG_DATA_DIR": str(tmp_path)}
+    env = {**os.environ, "MATCHLOG_DATABASE_URL": database_url, "MATCHLOG_DATA_DIR": str(data_dir)}
+    env.update({f"MATCHLOG_{name.upper()}": value for name, value in settings.items()})
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "serve", "--port", str(port)],
         cwd=REPO,
@@ -59,6 +61,13 @@ def _server(database_url: str, tmp_path: Path) -> Iterator[str]:
         proc.terminate()
         proc.communicate(timeout=30)
         assert 0 == proc.returncode
+
+
+@pytest.fixture(name="server")
+def _server(database_url: str, tmp_path: Path) -> Iterator[str]:
+    """Base URL of ``matchlog serve`` running on the test database."""
+    with serve(database_url, tmp_path) as base:
+        yield base
 
 
 @pytest.fixture(name="http")

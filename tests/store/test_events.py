@@ -49,6 +49,20 @@ async def with_conn(url: str, body: Callable[[Conn], Awaitable[T]]) -> T:
         return await body(conn)
 
 
+async def late_writer(database_url: str, n: int, rng: random.Random) -> list[int]:
+    """Append 6 pairs to ``cuttle-<n>``, each commit held back a random while; return positions."""
+    positions: list[int] = []
+    async with await psycopg.AsyncConnection.connect(database_url) as conn:
+        for version in range(0, 12, 2):
+            if rng.random() < 0.5:  # sometimes a projection write comes first
+                await conn.execute("SELECT pg_current_xact_id()")
+            result = await append(conn, f"cuttle-{n}", [move(), move()], version)
+            await asyncio.sleep(rng.random() * 0.05)
+            await conn.commit()
+            positions += result.positions
+    return positions
+
+
 async def committed_append(
     url: str, stream: str, events: list[NewEvent], expected: int | None
 ) -> Any:
@@ -252,23 +266,13 @@ class TestConcurrentAppend:
     def test_tailing_reader_gets_every_event_in_order_under_load(self, database_url: str) -> None:
         """Writers hold transactions open for random times while a reader tails."""
 
-        async def writer(n: int, rng: random.Random) -> list[int]:
-            positions: list[int] = []
-            async with await psycopg.AsyncConnection.connect(database_url) as conn:
-                for version in range(0, 12, 2):
-                    if rng.random() < 0.5:  # sometimes a projection write comes first
-                        await conn.execute("SELECT pg_current_xact_id()")
-                    result = await append(conn, f"cuttle-{n}", [move(), move()], version)
-                    await asyncio.sleep(rng.random() * 0.05)
-                    await conn.commit()
-                    positions += result.positions
-            return positions
-
         async def scenario() -> tuple[list[int], list[int]]:
             rng = random.Random(2)
             tail: list[int] = []
             events = subscribe(database_url, poll_interval=0.05)
-            writers = asyncio.gather(*(writer(n, random.Random(rng.random())) for n in range(6)))
+            writers = asyncio.gather(
+                *(late_writer(database_url, n, random.Random(rng.random())) for n in range(6))
+            )
             while len(tail) < 6 * 12:
                 tail.append((await asyncio.wait_for(anext(events), timeout=20)).global_position)
             await events.aclose()  # type: ignore[attr-defined]

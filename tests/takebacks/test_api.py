@@ -13,7 +13,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from domain.events import Event
 from domain.stream import Play, TakeBack, move_text
-from projections.live import LiveFeed
+from projections.live import LiveFeed, LiveHub
 from projections.standings import FinishedMatch, ratings
 from store.events import VersionConflictError, read_stream
 from store.recorder import Recorder
@@ -379,7 +379,7 @@ class TestLiveFeed:
             async with AsyncConnectionPool(database_url, open=False, min_size=1) as pool:
                 async with pool.connection() as conn:
                     last = (await read_stream(conn, stream))[-1]
-                return await LiveFeed(pool, stream=stream).message(last)
+                return await LiveFeed(LiveHub(pool), stream=stream).message(last)
 
         body = asyncio.run(message())
         assert "TakenBack" == body["type"]

@@ -1,0 +1,123 @@
+"""One LISTEN connection per server process, fanning the log's new events out.
+
+``EventListener`` holds the process's only listening connection. On each wake-up
+(a NOTIFY on ``matchlog_events``, or ``poll_interval`` without one) it reads the new
+settled events once, below the snapshot's ``xmin`` as ``read_all`` does, and hands
+each batch, in global order, to one callback. So a late commit is handed on late,
+never skipped, and live readers cost the database one connection however many
+there are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import psycopg
+import psycopg.sql
+
+from domain.events import RecordedEvent
+from store.events import CHANNEL, read_all
+
+_log = logging.getLogger(__name__)
+
+Dispatch = Callable[[list[RecordedEvent]], Awaitable[None]]
+"""Receives each batch of new settled events, in global order."""
+
+
+async def settled_head(conn: psycopg.AsyncConnection[Any]) -> int:
+    """Return the last settled event's global position (0 for an empty log)."""
+    cur = await conn.execute(
+        "SELECT coalesce(max(global_position), 0) FROM events"
+        " WHERE global_position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16)"
+    )
+    row = await cur.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+class EventListener:
+    """Tail the log on one connection and pass every new settled event to ``dispatch``.
+
+    Use it as ``async with EventListener(conninfo, dispatch) as listener: ...``; it
+    starts after the log's settled head (``listener.position``). The callback runs
+    in the listener's task: while it runs, no other batch is read.
+    """
+
+    def __init__(
+        self,
+        conninfo: str,
+        dispatch: Dispatch,
+        *,
+        channel: str = CHANNEL,
+        batch_size: int = 500,
+        poll_interval: float = 1.0,
+        retry_interval: float = 1.0,
+    ) -> None:
+        self._conninfo = conninfo
+        self._dispatch = dispatch
+        self._listen = psycopg.sql.SQL("LISTEN {}").format(psycopg.sql.Identifier(channel))
+        self._batch_size = batch_size
+        self._poll = poll_interval
+        self._retry = retry_interval
+        self._task: asyncio.Task[None] | None = None
+        self._conn: psycopg.AsyncConnection[Any] | None = None
+        self.position = 0
+        """The last global position read (and dispatched)."""
+
+    async def __aenter__(self) -> EventListener:
+        # Connect before serving, so a database that refuses fails the start-up.
+        self._conn = await self._connect()
+        self.position = await settled_head(self._conn)
+        self._task = asyncio.create_task(self._run())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        if self._conn is not None:
+            await self._conn.close()
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        conn = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
+        await conn.execute(self._listen)
+        return conn
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                if self._conn is None or self._conn.closed:
+                    self._conn = await self._connect()
+                await self._follow(self._conn)
+            except psycopg.OperationalError as e:
+                # One line, not a traceback: the loop reconnects and reads on from
+                # its position, so nothing is lost, only delayed.
+                _log.warning("live listener connection lost, reconnecting: %s", e)
+                if self._conn is not None:
+                    await self._conn.close()
+                self._conn = None
+                await asyncio.sleep(self._retry)
+            except Exception:
+                # A failing callback must not stop every feed of the process for good.
+                _log.exception("live listener failed, restarting")
+                await asyncio.sleep(self._retry)
+
+    async def _follow(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        while True:
+            batch = await read_all(conn, after_position=self.position, limit=self._batch_size)
+            if batch:
+                await self._dispatch(batch)
+                self.position = batch[-1].global_position
+            if len(batch) < self._batch_size:
+                # A NOTIFY is a hint; the poll covers a horizon that a transaction
+                # which never notifies held back past the last wake-up.
+                async for _ in conn.notifies(timeout=self._poll, stop_after=1):
+                    pass
+
+
+__all__ = ["Dispatch", "EventListener", "settled_head"]
