@@ -1,9 +1,11 @@
 """A lazy view of a position's legal moves, shared by the engines (python-chess style).
 
 Iterating runs the engine's move generator; ``in`` asks the engine's checker about one
-move; ``bool`` stops at the first move and ``count()`` builds no list. There is
-deliberately no ``__len__``: ``list(view)`` would call it for a length hint and so
-generate every move twice.
+move; ``bool`` stops at the first move. ``len`` (and ``count()``) agree with the
+iteration: the first ``len`` keeps the generated list, which later iterations reuse,
+so ``list(view)`` (which asks ``len`` for a length hint) generates the moves once.
+An engine whose moves are many and cheap to count (Cuttle's naming of cards) gives
+a ``count`` that answers ``len`` without listing them.
 """
 
 from __future__ import annotations
@@ -18,20 +20,24 @@ M = TypeVar("M")
 class LegalMoveView(Generic[P, M]):
     """The legal moves of one position, generated on demand."""
 
-    __slots__ = ("_generate", "_is_legal", "position")
+    __slots__ = ("_count", "_generate", "_is_legal", "_listed", "position")
 
     def __init__(
         self,
         position: P,
         generate: Callable[[P], Iterator[M]],
         is_legal: Callable[[P, object], bool],
+        count: Callable[[P], int | None] | None = None,
     ) -> None:
         self.position = position
         self._generate = generate
         self._is_legal = is_legal
+        self._count = count
+        self._listed: list[M] | None = None
 
     def __iter__(self) -> Iterator[M]:
-        return self._generate(self.position)
+        listed = self._listed
+        return self._generate(self.position) if listed is None else iter(listed)
 
     def __contains__(self, move: object) -> bool:
         return self._is_legal(self.position, move)
@@ -39,9 +45,18 @@ class LegalMoveView(Generic[P, M]):
     def __bool__(self) -> bool:
         return next(iter(self), None) is not None
 
+    def __len__(self) -> int:
+        listed = self._listed
+        if listed is None:
+            counted = None if self._count is None else self._count(self.position)
+            if counted is not None:
+                return counted
+            listed = self._listed = list(self._generate(self.position))
+        return len(listed)
+
     def count(self) -> int:
-        """Return how many moves are legal."""
-        return sum(1 for _ in self)
+        """Return how many moves are legal (``len``)."""
+        return len(self)
 
     def __repr__(self) -> str:
         return f"<LegalMoves ({', '.join(str(m) for m in self)})>"

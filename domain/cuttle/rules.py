@@ -37,6 +37,7 @@ from domain.cuttle.state import (
 )
 from domain.errors import IllegalMoveError, MalformedError
 from domain.events import Event
+from domain.legal import LegalMoveView
 from domain.records import builder
 
 # Enum members bound once: ``Phase.MAIN`` is an attribute look-up through the enum's
@@ -615,9 +616,8 @@ def _late_oneoffs(p: Position, plan: _Plan, out: list[Move]) -> None:
         seat, hands = plan.seat, p.hands
         for victim in range(len(hands)):
             if victim != seat and hands[victim]:
-                out.append(plan.fours[victim])
-                if len(hands) == 2:
-                    out.append(plan.oneoff)
+                # In 2-player the victim goes without saying: one move (``read``).
+                out.append(plan.oneoff if len(hands) == 2 else plan.fours[victim])
 
 
 def _main_moves(p: Position, seat: int) -> list[Move]:
@@ -679,7 +679,8 @@ def _seven_moves(p: Position) -> list[Move]:
     return moves
 
 
-def _generate(p: Position, service: bool = True) -> Iterator[Move]:
+def _generate(p: Position) -> Iterator[Move]:
+    """Yield the moves of whoever must act now; service moves are ``_service``'s."""
     phase = p.phase
     if phase is _ROUND_OVER:
         return
@@ -689,8 +690,6 @@ def _generate(p: Position, service: bool = True) -> Iterator[Move]:
         yield from moves
         if not p.deck or not moves:
             yield _PASSES[seat]
-        if service and not p.offer_refused:
-            yield _mv("offer-draw", seat)
     elif phase is _COUNTER:
         yield from _counter_moves(p)
     elif phase is _RESOLVE_THREE:
@@ -720,9 +719,21 @@ def _generate(p: Position, service: bool = True) -> Iterator[Move]:
         free = sorted(_unplaced(p), key=card_key)
         for combo in permutations(free, cards_awaited(p)):
             yield Move("cards", None, cards=combo)
-    if service:
-        for resigner in range(p.players):
-            yield _mv("resign", resigner)
+
+
+SERVICE_ACTIONS = frozenset({"resign", "offer-draw"})
+"""Actions that end a round by agreement or resignation (§25), not by play: ``service_moves``."""
+
+
+def _service(p: Position) -> list[Move]:
+    """A draw offer by the seat in ``MAIN`` (once a turn), then every seat's resignation."""
+    if p.phase is _ROUND_OVER:
+        return []
+    moves = []
+    if p.phase is _MAIN and not p.offer_refused:
+        moves.append(_mv("offer-draw", p.turn))
+    moves.extend(_mv("resign", seat) for seat in range(p.players))
+    return moves
 
 
 def _counter_moves(p: Position) -> list[Move]:
@@ -738,68 +749,89 @@ def _counter_moves(p: Position) -> list[Move]:
     return moves
 
 
-class LegalMoves:
-    """A lazy view of the legal moves of a position (like python-chess's generator).
+class LegalMoves(LegalMoveView[Position, Move]):
+    """A lazy view of the moves of whoever must act now (``domain.legal``).
 
     Iteration generates the moves from the rules; ``in`` checks one move with the
-    same checks ``apply`` makes; ``bool`` and ``count`` are answered from the generator.
-    There is no ``__len__``: ``list(view)`` would call it for a length hint and so
-    generate every move twice.
+    same checks ``apply`` makes. Resignations and draw offers are ``service_moves``;
+    while cards await naming, ``len`` counts the permutations without listing them.
     """
 
-    __slots__ = ("_position",)
+    __slots__ = ()
 
     def __init__(self, position: Position) -> None:
-        self._position = position
+        super().__init__(position, _generate, _is_listed, _naming_count)
 
-    def __iter__(self) -> Iterator[Move]:
-        return _generate(self._position)
 
-    def __contains__(self, move: object) -> bool:
-        if not isinstance(move, Move):
-            return False
-        try:
-            _check(self._position, move)
-        except (IllegalMoveError, MalformedError):
-            return False
-        return True
+def _naming_count(p: Position) -> int | None:
+    if p.phase is _NAME_CARDS and p.result is None:
+        return perm(len(_unplaced(p)), cards_awaited(p))
+    return None
 
-    def __bool__(self) -> bool:
-        return any(True for _ in _generate(self._position))
 
-    def count(self) -> int:
-        """Return how many moves are legal (counted, not listed, while naming cards)."""
-        p = self._position
-        if p.phase is _NAME_CARDS:
-            return perm(len(_unplaced(p)), cards_awaited(p)) + p.players
-        return sum(1 for _ in _generate(p))
-
-    def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(m.text() for m in self)})>"
+def _is_listed(p: Position, move: object) -> bool:
+    return is_legal(p, move) and move.action not in SERVICE_ACTIONS  # type: ignore[attr-defined]
 
 
 def legal_moves(position: Position) -> LegalMoves:
-    """Return the legal moves of whoever may act now, resignations included."""
+    """Return the legal moves of whoever must act now (no resignations or draw offers).
+
+    In 2-player a four is listed once, as ``P0 oneoff 4S`` (see ``read``).
+    """
     return LegalMoves(position)
 
 
+def service_moves(position: Position) -> tuple[Move, ...]:
+    """Return the legal resignations and draw offers (§25), which any moment may allow."""
+    return tuple(_service(position))
+
+
+def is_legal(position: Position, move: object) -> bool:
+    """Whether ``move`` is one ``legal_moves`` or ``service_moves`` lists.
+
+    A move is taken as listed: ``P0 oneoff 4S@P1`` in 2-player is not, though
+    ``apply`` reads it (``read``) as the listed ``P0 oneoff 4S``.
+    """
+    if not isinstance(move, Move) or read(position, move) is not move:
+        return False
+    try:
+        _check(position, move)
+    except (IllegalMoveError, MalformedError):
+        return False
+    return True
+
+
+def read(position: Position, move: Move) -> Move:
+    """Return ``move`` as this position reads it: the form ``legal_moves`` lists.
+
+    In 2-player a four's victim can only be the opponent, so ``P0 oneoff 4S@P1``
+    is the move ``P0 oneoff 4S`` (old logs name the victim); anything else is itself.
+    """
+    player = move.player
+    if player is None or len(position.hands) != 2 or move.seat is None or player != 1 - move.seat:
+        return move
+    card = move.card
+    if move.action != "oneoff" or card is None or card.rank != "4":
+        return move
+    return _mv("oneoff", move.seat, card, seven=move.seven)
+
+
 def generate_moves(position: Position, *, service: bool = True) -> list[Move]:
-    """Return the legal moves as a list; ``service=False`` leaves out resignations and
-    draw offers (§25), as random playouts want."""
+    """Return the legal moves as a list; ``service=True`` adds ``service_moves``
+    (random playouts leave them out)."""
     if position.phase is _MAIN:
         seat = position.turn
         moves = _main_moves(position, seat)
         if not position.deck or not moves:
             moves.append(_PASSES[seat])
-        if service:
-            if not position.offer_refused:
-                moves.append(_mv("offer-draw", seat))
-            moves.extend(_mv("resign", s) for s in range(position.players))
-        return moves
-    if position.phase is _COUNTER and not service:
+    elif position.phase is _COUNTER:
         # A counter chain is the commonest phase after MAIN; playouts skip the generator.
-        return _counter_moves(position)
-    return list(_generate(position, service))
+        moves = _counter_moves(position)
+    else:
+        moves = list(_generate(position))
+    if service:
+        moves.extend(_service(position))
+    return moves
 
 
 def push(position: Position, move: Move) -> Position:
@@ -1649,7 +1681,7 @@ def _play_seven(w: _Work, m: Move) -> None:
 
 def _to_move(position: Position, command: Move | str) -> Move:
     if isinstance(command, Move):
-        return command
+        return read(position, command)
     if position.phase is _NAME_CARDS and position.result is None:
         words = command.split()
         is_cards = bool(words) and words[0].lower() == "cards"
@@ -1660,7 +1692,7 @@ def _to_move(position: Position, command: Move | str) -> Move:
                 code="WRONG_PHASE",
                 details={"move": command},
             )
-    return Move.from_text(command)
+    return read(position, Move.from_text(command))
 
 
 def apply(position: Position, command: Move | str) -> Position:
@@ -1715,6 +1747,10 @@ def step(position: Position, command: Move | str) -> tuple[list[Event], Position
         move, text, top_seat, joker = known
         if top_seat >= len(position.hands) or (joker and position.variant is not _CUTTHROAT):
             _check(position, move)  # raises MALFORMED as it does for any move
+        if move.player is not None:
+            canonical = read(position, move)
+            if canonical is not move:
+                move, text = canonical, canonical.text()
         _check_rules(position, move)
     after = _quick(position, move)
     if after is not None:
