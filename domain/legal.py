@@ -1,11 +1,11 @@
 """A lazy view of a position's legal moves, shared by the engines (python-chess style).
 
-Iterating runs the engine's move generator; ``in`` asks the engine's checker about one
-move; ``bool`` stops at the first move. ``len`` (and ``count()``) agree with the
-iteration: the first ``len`` keeps the generated list, which later iterations reuse,
-so ``list(view)`` (which asks ``len`` for a length hint) generates the moves once.
-An engine whose moves are many and cheap to count (Cuttle's naming of cards) gives
-a ``count`` that answers ``len`` without listing them.
+Iterating runs the engine's move generator once and keeps the list, so ``len`` (and
+``count()``), which agree with the iteration, and ``list(view)`` (which asks ``len``
+for a length hint) need no second walk; ``in`` asks the engine's checker about one
+move; ``bool`` stops at the first move. An engine whose moves may be too many to
+keep and are cheap to count (Cuttle's naming of cards) gives a ``count`` that answers
+``len``; those moves are then walked lazily, never kept.
 """
 
 from __future__ import annotations
@@ -37,18 +37,28 @@ class LegalMoveView(Generic[P, M]):
 
     def __iter__(self) -> Iterator[M]:
         listed = self._listed
-        return self._generate(self.position) if listed is None else iter(listed)
+        if listed is None:
+            if self._counted() is not None:
+                return self._generate(self.position)  # too many to keep: walked lazily
+            listed = self._listed = list(self._generate(self.position))
+        return iter(listed)
+
+    def _counted(self) -> int | None:
+        return None if self._count is None else self._count(self.position)
 
     def __contains__(self, move: object) -> bool:
         return self._is_legal(self.position, move)
 
     def __bool__(self) -> bool:
-        return next(iter(self), None) is not None
+        listed = self._listed
+        if listed is None:
+            return next(self._generate(self.position), None) is not None
+        return bool(listed)
 
     def __len__(self) -> int:
         listed = self._listed
         if listed is None:
-            counted = None if self._count is None else self._count(self.position)
+            counted = self._counted()
             if counted is not None:
                 return counted
             listed = self._listed = list(self._generate(self.position))

@@ -156,7 +156,8 @@ class TestTargets:
 
     def test_four_is_listed_once_in_two_player(self) -> None:
         p = pos(hands="4D / 3S")
-        fours = [m.text() for m in _legal(p) if m.action == "oneoff" and m.card == Card.from_text("4D")]
+        four = Card.from_text("4D")
+        fours = [m.text() for m in _legal(p) if m.action == "oneoff" and m.card == four]
         assert ["P0 oneoff 4D"] == fours
 
     def test_four_naming_the_opponent_in_two_player_is_the_same_move(self) -> None:
