@@ -218,7 +218,12 @@ class LegalMovesOut(BaseModel):
         default_factory=list,
         description="While cards are awaited: the cards placed nowhere, any of which may be named.",
     )
-    moves: list[str]
+    moves: list[str] = Field(description="The moves of whoever must act now.")
+    service_moves: list[str] = Field(
+        default_factory=list,
+        description="Moves any seat may make besides playing: resignations and draw offers"
+        " (Cuttle), concessions (Kozel, also between deals).",
+    )
 
 
 class EventPage(BaseModel):

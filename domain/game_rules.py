@@ -134,6 +134,17 @@ class GameRules(Protocol):
         """Return the series after ``seat`` resigned the whole match, or raise."""
         ...
 
+    def concession(self, move: str) -> int | None:
+        """Return the seat a move concedes the match for (Kozel's ``S1 concede``), or ``None``.
+
+        The match records such a move as a resignation of the match, in or between rounds.
+        """
+        ...
+
+    def service_moves(self, position: Any | None) -> Iterable[Any]:
+        """Return the moves any seat may make besides playing (``None``: between rounds)."""
+        ...
+
     def ended_data(self, series: Series) -> dict[str, Any]:
         """Return what ``MatchEnded`` records of the final score, beside the result."""
         ...

@@ -255,6 +255,8 @@ class KozelSeries:
     options: KozelOptions
     first_dealer: int
     deals: tuple[DealScore, ...] = field(default=())
+    conceded_by: int | None = None
+    """The seat that conceded the match for its team (R47), if one did."""
 
     @property
     def loss_points(self) -> tuple[int, int]:
@@ -303,7 +305,14 @@ class KozelSeries:
         }
 
     def result(self) -> MatchResult | None:
-        """Return the result once a team has reached the loss limit (R26), else ``None``."""
+        """Return the result once a team has conceded (R47) or reached the loss limit (R26).
+
+        >>> KozelSeries(KozelOptions(), 0).concede(3).result()
+        MatchResult(winners=(0, 2), losers=(1, 3), reason='concession')
+        """
+        if self.conceded_by is not None:
+            team = team_of(self.conceded_by)
+            return MatchResult((1 - team, 3 - team), (team, team + 2), "concession")
         for team, total in enumerate(self.loss_points):
             if total >= self.options.loss_limit:
                 goat = (team, team + 2)
@@ -328,6 +337,16 @@ class KozelSeries:
         if self.is_over():
             raise IllegalMoveError("the match is over", code="MATCH_OVER")
         return KozelSeries(self.options, self.first_dealer, (*self.deals, self.score(outcome)))
+
+    def concede(self, seat: int) -> KozelSeries:
+        """Record ``seat`` conceding the match for its team (R47); the live deal is not scored.
+
+        Raises:
+            IllegalMoveError (MATCH_OVER): the match already has a result.
+        """
+        if self.is_over():
+            raise IllegalMoveError("the match is over", code="MATCH_OVER")
+        return KozelSeries(self.options, self.first_dealer, self.deals, seat)
 
 
 __all__ = [

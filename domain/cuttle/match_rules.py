@@ -197,6 +197,14 @@ class CuttleRules:
         """Return the engine's legal moves."""
         return cuttle.legal_moves(position)
 
+    def service_moves(self, position: Any | None) -> Iterable[Any]:
+        """Return the resignations and draw offers of a round (none between rounds)."""
+        return () if position is None else cuttle.service_moves(position)
+
+    def concession(self, move: str) -> int | None:
+        """No Cuttle move ends the match: ``P0 resign`` resigns the round (ruling 40)."""
+        return None
+
     def seat_token(self, seat: int) -> str:
         """Return ``P`` and the seat."""
         return self.seat_letter + str(seat)

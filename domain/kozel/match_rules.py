@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain import kozel
 from domain.cards import Card
-from domain.errors import IllegalMoveError, InvalidSetupError, MalformedError
+from domain.errors import InvalidSetupError, MalformedError
 from domain.events import Event
 from domain.game_rules import DealSpec, GameRules, Series, Tables, bad_deal
 from domain.kozel import describe
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 _COMPETITION_FORMAT = {"loss_limit": 12, "eggs_double_next": False}
 """What a competition's match format holds, with its defaults."""
 _PLAYS = {"CardsLed": "lead", "CardsBeaten": "beat", "CardsThrown": "throw"}
-_MOVES = frozenset({*_PLAYS, "MolodkaDeclared"})
+# A concession (R47) is recorded as the match's resignation; it is a move of the timeline.
+_MOVES = frozenset({*_PLAYS, "MolodkaDeclared", "MatchResigned"})
 # With physical dealing the scorer names the cards each seat draws: a move too.
 _PHYSICAL_MOVES = _MOVES | {"CardsDrawn"}
 
@@ -150,10 +151,27 @@ class KozelRules:
         return series.record(outcome)
 
     def resign_match(self, series: Series, seat: int) -> Series:
-        """A Kozel match cannot be resigned."""
-        raise IllegalMoveError(
-            "a Kozel match cannot be resigned", code="WRONG_PHASE", details={"seat": seat}
-        )
+        """Return the series after ``seat`` conceded the match for its team (R47)."""
+        assert isinstance(series, KozelSeries)
+        return series.concede(seat)
+
+    def concession(self, move: str) -> int | None:
+        """Return the seat of ``S1 concede`` (R47), which the match records; else ``None``.
+
+        >>> RULES.concession('s1 CONCEDE'), RULES.concession('S1 lead 7S')
+        (1, None)
+        """
+        if move[-7:].lower() != kozel.CONCEDE:
+            return None
+        try:
+            parsed = kozel.Move.from_text(move)
+        except MalformedError:
+            return None
+        return parsed.seat if parsed.kind == kozel.CONCEDE else None
+
+    def service_moves(self, position: Any | None) -> tuple[Any, ...]:
+        """Return the concessions (R47): any seat, in a deal or between deals."""
+        return kozel.service_moves(position) if position is not None else _CONCESSIONS
 
     def ended_data(self, series: Series) -> dict[str, Any]:
         """Return the final loss points and eggs."""
@@ -170,6 +188,8 @@ class KozelRules:
             return f"S{data['seat']} {_PLAYS[kind]} {' '.join(data['cards'])}"
         if kind == "MolodkaDeclared":
             return f"S{data['seat']} molodka"
+        if kind == "MatchResigned":
+            return f"S{data['seat']} concede"
         return "cards " + " ".join(card for _, card in data["draws"])
 
     def public_data(self, config: MatchConfig, kind: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -312,8 +332,9 @@ class KozelRules:
         return deals
 
     def result_data(self, series: Series) -> dict[str, Any]:
-        """A Kozel result adds nothing."""
-        return {}
+        """Name the seat that conceded (R47), when one did."""
+        assert isinstance(series, KozelSeries)
+        return {} if series.conceded_by is None else {"conceded": series.conceded_by}
 
     def places(self, match: FinishedMatch) -> list[int]:
         """The winning pair is first and the goat pair second."""
@@ -354,7 +375,8 @@ def _lines(
                 )
                 line.add("played", 1)
                 line.add("won" if won else "lost", 1)
-                line.add("goat", 0 if won else 1)
+                # A concession is a loss, never a goat (R47).
+                line.add("goat", 0 if won or match.result["reason"] == "concession" else 1)
                 for deal in match.rounds:
                     loser = deal["losing_team"]
                     line.add("eggs", 1 if deal["eggs"] else 0)
@@ -382,6 +404,8 @@ def _card_list(value: Any) -> list[str]:
         return list(map(str, value))
     raise MalformedError(f"{value!r} is not a list of cards", details={"cards": repr(value)})
 
+
+_CONCESSIONS = tuple(kozel.Move.from_text(f"S{seat} concede") for seat in range(4))
 
 RULES: GameRules = KozelRules()
 """Kozel's match-level rules, as ``domain.games`` registers them."""
