@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid5
 
+from domain.cuttle.moves import same_move_text
 from domain.errors import DomainError, IllegalMoveError
 from domain.events import Event
 from domain.logs.base import LogError, LogEvent, LogHeader, LogMove, MatchLog
@@ -382,10 +383,23 @@ def first_difference(logged: Sequence[LogEvent], regenerated: Sequence[Event]) -
 def same_data(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Whether two event data are the same JSON (engines may hold tuples where JSON has lists).
 
+    A move recorded in an older spelling is the same as the engine's canonical one
+    (a 2-player Cuttle four that names its victim, ``domain.cuttle.same_move_text``).
+
     >>> same_data({'draws': [(1, '7S')]}, {'draws': [[1, '7S']]})
     True
+    >>> same_data({'move': 'P1 oneoff 4S@P0'}, {'move': 'P1 oneoff 4S'})
+    True
     """
-    return a == b or dumps(dict(a)) == dumps(dict(b))
+    if a == b or dumps(dict(a)) == dumps(dict(b)):
+        return True
+    moves = a.get("move"), b.get("move")
+    return (
+        len(a) == len(b) == 1
+        and isinstance(moves[0], str)
+        and isinstance(moves[1], str)
+        and same_move_text(*moves)
+    )
 
 
 def fingerprint(header: LogHeader, moves: Sequence[LogMove]) -> str:
