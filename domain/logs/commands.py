@@ -393,12 +393,12 @@ def same_data(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """
     if a == b or dumps(dict(a)) == dumps(dict(b)):
         return True
-    moves = a.get("move"), b.get("move")
+    first, second = a.get("move"), b.get("move")
     return (
         len(a) == len(b) == 1
-        and isinstance(moves[0], str)
-        and isinstance(moves[1], str)
-        and same_move_text(*moves)
+        and isinstance(first, str)
+        and isinstance(second, str)
+        and same_move_text(first, second)
     )
 
 
