@@ -106,6 +106,14 @@ class GameRules(Protocol):
         """Return the engine's position at a round's start."""
         ...
 
+    def series_at_start(self, series: Series, setup_data: Mapping[str, Any]) -> Series:
+        """Return the series as a round starting from ``setup_data`` finds it.
+
+        A match whose first round starts mid-way (a Kozel deal with its match context)
+        takes up what that round carries; otherwise the series is unchanged.
+        """
+        ...
+
     def decide(self, position: Any, move: str) -> list[Event]:
         """Return the engine's events for one move."""
         ...

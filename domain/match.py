@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Literal
 from domain.cuttle.outcome import Outcome as CuttleOutcome
 from domain.cuttle.outcome import Variant
 from domain.errors import IllegalMoveError, InvalidSetupError
+from domain.kozel.context import FIRST_DEAL, MatchContext
 from domain.kozel.outcome import DealOutcome, KozelOptions, team_of
 
 if TYPE_CHECKING:
@@ -257,11 +258,23 @@ class KozelSeries:
     deals: tuple[DealScore, ...] = field(default=())
     conceded_by: int | None = None
     """The seat that conceded the match for its team (R47), if one did."""
+    before: MatchContext = FIRST_DEAL
+    """What the match held before its first recorded deal (a match started mid-deal)."""
+
+    @classmethod
+    def starting(cls, options: KozelOptions, context: MatchContext, dealer: int) -> KozelSeries:
+        """Return the series of a match whose first deal is ``context.deal``, dealt by ``dealer``.
+
+        >>> s = KozelSeries.starting(KozelOptions(), MatchContext(5, (4, 2), 2, 1), dealer=3)
+        >>> s.dealer, s.loss_points, s.eggs, s.score_data()['deals']
+        (3, (4, 2), 2, 4)
+        """
+        return cls(options, context.first_dealer(dealer), before=context)
 
     @property
     def loss_points(self) -> tuple[int, int]:
         """Loss points of team A (seats 0, 2) and team B (seats 1, 3)."""
-        totals = [0, 0]
+        totals = list(self.before.loss_points)
         for deal in self.deals:
             if deal.losing_team is not None:
                 totals[deal.losing_team] += deal.loss_points
@@ -270,14 +283,14 @@ class KozelSeries:
     @property
     def eggs(self) -> int:
         """How many deals ended as eggs."""
-        return sum(1 for deal in self.deals if deal.is_eggs)
+        return self.before.eggs + sum(1 for deal in self.deals if deal.is_eggs)
 
     @property
     def multiplier(self) -> int:
         """The multiplier the next decided deal's loss points get (1 unless eggs doubled it)."""
         if not self.options.eggs_double_next:
             return 1
-        pending = 1
+        pending = self.before.multiplier(True)
         for deal in self.deals:
             pending = pending * 2 if deal.is_eggs else 1
         return pending
@@ -285,7 +298,12 @@ class KozelSeries:
     @property
     def dealer(self) -> int:
         """Who deals the next deal: one seat clockwise every deal (R3)."""
-        return (self.first_dealer + len(self.deals)) % 4
+        return (self.first_dealer + self.deals_before + len(self.deals)) % 4
+
+    @property
+    def deals_before(self) -> int:
+        """Deals played before the first recorded one (a match started mid-deal)."""
+        return self.before.deal - 1
 
     @property
     def leader(self) -> int:
@@ -299,7 +317,7 @@ class KozelSeries:
         return {
             "loss_points": list(self.loss_points),
             "eggs": self.eggs,
-            "deals": len(self.deals),
+            "deals": self.deals_before + len(self.deals),
             "multiplier": self.multiplier,
             "loss_limit": self.options.loss_limit,
         }
@@ -336,7 +354,8 @@ class KozelSeries:
         """
         if self.is_over():
             raise IllegalMoveError("the match is over", code="MATCH_OVER")
-        return KozelSeries(self.options, self.first_dealer, (*self.deals, self.score(outcome)))
+        deals = (*self.deals, self.score(outcome))
+        return KozelSeries(self.options, self.first_dealer, deals, None, self.before)
 
     def concede(self, seat: int) -> KozelSeries:
         """Record ``seat`` conceding the match for its team (R47); the live deal is not scored.
@@ -346,7 +365,7 @@ class KozelSeries:
         """
         if self.is_over():
             raise IllegalMoveError("the match is over", code="MATCH_OVER")
-        return KozelSeries(self.options, self.first_dealer, self.deals, seat)
+        return KozelSeries(self.options, self.first_dealer, self.deals, seat, self.before)
 
 
 __all__ = [

@@ -99,6 +99,10 @@ class CuttleRules:
         """Return the engine's position at the round's start."""
         return cuttle.initial_position(cuttle.RoundSetup.from_data(setup_data))
 
+    def series_at_start(self, series: Series, setup_data: Mapping[str, Any]) -> Series:
+        """A Cuttle round carries nothing into the series."""
+        return series
+
     def decide(self, position: Any, move: str) -> list[Event]:
         """Return the engine's events for one move."""
         return cuttle.decide(position, move)

@@ -15,6 +15,7 @@ from domain.errors import InvalidSetupError, MalformedError
 from domain.events import Event
 from domain.game_rules import DealSpec, GameRules, Series, Tables, bad_deal
 from domain.kozel import describe
+from domain.kozel.context import format_match_position, parse_match_position
 from domain.kozel.outcome import KozelOptions
 from domain.match import KozelSeries
 
@@ -92,6 +93,8 @@ class KozelRules:
         from domain.kozel.pack import parse_kozel_cards
 
         options, dealer, leader = series.options, series.dealer, series.leader
+        if "position" in deal:
+            return _position_setup(series, deal).to_data()
         if "deck" in deal and "hands" not in deal:
             setup = kozel.DealSetup(
                 options,
@@ -111,6 +114,14 @@ class KozelRules:
     def initial_position(self, setup_data: Mapping[str, Any]) -> Any:
         """Return the engine's position at the deal's start."""
         return kozel.initial_position(kozel.DealSetup.from_data(setup_data))
+
+    def series_at_start(self, series: Series, setup_data: Mapping[str, Any]) -> Series:
+        """Take up the match context of a match's first deal started mid-deal (R40)."""
+        if "position" not in setup_data:
+            return series
+        assert isinstance(series, KozelSeries)
+        context, position = kozel.DealSetup.from_data(setup_data).start()
+        return KozelSeries.starting(series.options, context, position.dealer)
 
     def decide(self, position: Any, move: str) -> list[Event]:
         """Return the engine's events for one move."""
@@ -311,7 +322,7 @@ class KozelRules:
     def rounds_data(self, series: Series) -> list[dict[str, Any]]:
         """Return each deal's card points, tricks, loss points, eggs and multiplier, with totals."""
         assert isinstance(series, KozelSeries)
-        totals = [0, 0]
+        totals = list(series.before.loss_points)
         deals = []
         for number, deal in enumerate(series.deals, start=1):
             if deal.losing_team is not None:
@@ -395,6 +406,34 @@ def _lines(
     for line in lines.values():
         line.stats["points"] = line.stats["won"]
     return lines, met
+
+
+def _position_setup(series: KozelSeries, deal: Mapping[str, Any]) -> kozel.DealSetup:
+    """Return the setup of a match's first deal from a position with its match context.
+
+    Raises:
+        InvalidSetupError (INVALID_DECK): not the match's first deal, or a position
+            whose rules or dealer are not this match's.
+        MalformedError, InvalidSetupError (INVALID_POSITION): an unreadable position.
+    """
+    if series.deals or not series.before.is_first_deal or len(deal) != 1:
+        raise bad_deal("only a match's first deal may start from a position, alone", deal)
+    text = str(deal["position"])
+    context, position = parse_match_position(text)
+    if position.options != series.options:
+        raise bad_deal("the position's rules are not the match's", deal)
+    if context.first_dealer(position.dealer) != series.first_dealer:
+        raise bad_deal(
+            f"deal {context.deal} dealt by S{position.dealer} means a first dealer "
+            f"S{context.first_dealer(position.dealer)}, not the match's S{series.first_dealer}",
+            deal,
+        )
+    return kozel.DealSetup(
+        series.options,
+        position.dealer,
+        position.leader,
+        position=format_match_position(context, position),
+    )
 
 
 def _card_list(value: Any) -> list[str]:

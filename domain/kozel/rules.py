@@ -62,6 +62,8 @@ def initial_position(setup: DealSetup) -> Position:
     >>> format_cards(p.hands[0]), p.indicator.text(), p.stock_size
     ('6C JC AC 9D', '6H', 20)
     """
+    if setup.position is not None:
+        return setup.start()[1]
     dealer = setup.dealer
     if setup.deck is not None:
         deck = tuple(setup.deck) if is_interned(setup.deck) else interned(setup.deck)
