@@ -352,10 +352,17 @@ class KozelSeries:
         Raises:
             IllegalMoveError (MATCH_OVER): the match already has a result.
         """
+        return self.recorded(self.score(outcome))
+
+    def recorded(self, deal: DealScore) -> KozelSeries:
+        """Add a deal as it was scored (a ``DealScored`` event folded).
+
+        Raises:
+            IllegalMoveError (MATCH_OVER): the match already has a result.
+        """
         if self.is_over():
             raise IllegalMoveError("the match is over", code="MATCH_OVER")
-        deals = (*self.deals, self.score(outcome))
-        return KozelSeries(self.options, self.first_dealer, deals, None, self.before)
+        return KozelSeries(self.options, self.first_dealer, (*self.deals, deal), None, self.before)
 
     def concede(self, seat: int) -> KozelSeries:
         """Record ``seat`` conceding the match for its team (R47); the live deal is not scored.

@@ -1720,9 +1720,7 @@ def decide(position: Position, command: Move | str) -> list[Event]:
     Raises:
         MalformedError (MALFORMED), IllegalMoveError: as ``apply``.
     """
-    events, after = step(position, command)
-    _decided[0] = (position, events[0].data["move"], after)
-    return events
+    return step(position, command)[0]
 
 
 def step(position: Position, command: Move | str) -> tuple[list[Event], Position]:
@@ -1786,15 +1784,6 @@ def _know(command: str) -> tuple[Move, str, int, bool]:
     return known
 
 
-_decided: list[tuple[Position | None, str, Position | None]] = [(None, "", None)]
-"""The last move ``decide`` took: the position, the move's text and the position after.
-
-A recorder folds the events it just decided (``evolve`` of their ``MovePlayed`` from
-the same position), so ``evolve`` answers that one from here instead of playing the
-move again. Held by identity, with the position itself: its id cannot be reused.
-"""
-
-
 def outcome_of(event: Event) -> Outcome | None:
     """Return the round's outcome carried by a ``RoundEnded`` event, else ``None``.
 
@@ -1811,11 +1800,7 @@ def evolve(position: Position, event: Event) -> Position:
     """Fold one event into the position; derived facts change nothing, unknown types are ignored."""
     if event.type != "MovePlayed":
         return position
-    text = event.data["move"]
-    decided, decided_text, after = _decided[0]
-    if decided is position and decided_text == text and after is not None:
-        return after
-    move = Move.from_text(str(text))
+    move = Move.from_text(str(event.data["move"]))
     after = _quick(position, move)
     return _play(position, move).freeze() if after is None else after
 

@@ -17,7 +17,7 @@ from domain.game_rules import DealSpec, GameRules, Series, Tables, bad_deal
 from domain.kozel import describe
 from domain.kozel.context import format_match_position, parse_match_position
 from domain.kozel.outcome import KozelOptions
-from domain.match import KozelSeries
+from domain.match import DealScore, KozelSeries
 
 if TYPE_CHECKING:
     from domain.standings import Encounter, FinishedMatch, Line
@@ -152,14 +152,21 @@ class KozelRules:
         return after, Event(self.round_scored, data)
 
     def series_from_scored(self, series: Series, data: Mapping[str, Any]) -> Series:
-        """Record the outcome a ``DealScored`` holds."""
+        """Record the deal score a ``DealScored`` holds, as it was scored (not scored again)."""
         assert isinstance(series, KozelSeries)
         outcome = kozel.DealOutcome(
             (data["card_points"][0], data["card_points"][1]),
             (data["tricks"][0], data["tricks"][1]),
             data["last_trick_seat"],
         )
-        return series.record(outcome)
+        score = DealScore(
+            outcome,
+            data["losing_team"],
+            data["base_loss_points"],
+            data["multiplier"],
+            data["loss_points"],
+        )
+        return series.recorded(score)
 
     def resign_match(self, series: Series, seat: int) -> Series:
         """Return the series after ``seat`` conceded the match for its team (R47)."""

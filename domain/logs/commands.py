@@ -34,14 +34,13 @@ from domain.stream import (
     TakeBack,
     VersionedEvent,
     VoidMatch,
-    decide,
     effective_events,
-    fold,
     fold_stream,
     is_move,
     move_text,
     rules_for,
 )
+from domain.stream import step as decide_step
 
 LOG_NAMESPACE = UUID("5e1b2f4c-6d3a-5b7e-9c10-2a4f6e8d0b13")
 """The uuid5 namespace of ids derived from text logs (matches, players, events)."""
@@ -265,7 +264,8 @@ def replay(steps: Sequence[Step]) -> Replayed:
                 resolved[index] = Step(command, step.line)
             if not isinstance(command, AddNote):
                 opened = len(events) + 1
-            new = decide(state, command)
+            # ``step`` folds a move's events as it decides them: each move is played once.
+            new, after = decide_step(state, command)
         except DomainError as e:
             done = tuple(steps[:index] if resolved is None else resolved[:index])
             return Replayed(tuple(events), state, LogError(step.line, e.code, e.message), done)
@@ -274,7 +274,7 @@ def replay(steps: Sequence[Step]) -> Replayed:
             # A takeback restores an older state: fold the effective events again.
             state = fold_stream(list(enumerate(events, start=1)))
         else:
-            state = fold(new, state)
+            state = after
     return Replayed(tuple(events), state, steps=tuple(steps if resolved is None else resolved))
 
 
