@@ -7,8 +7,6 @@ both must agree with ``_play``, the rule, event for event and field for field.
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 from hypothesis import event, given
 
 from domain.cuttle import Move, Position, decide, evolve, step
@@ -64,6 +62,3 @@ class TestStep:
             assert decide(position, move.text()) == events
             assert fields_and_types(_play(position, move).freeze()) == fields_and_types(after)
             assert fields_and_types(folded) == fields_and_types(after)
-
-
-class TestEvolveMemo:
