@@ -31,6 +31,7 @@ from domain.cuttle.state import (
     Position,
     RoundSetup,
     Stack,
+    build_position,
     deal,
     pack,
     placed_cards,
@@ -1118,8 +1119,6 @@ def _check_queens(p: Position, m: Move, host: Card, ctrl: int, seat: int, what: 
 # --- applying (unchecked) ---------------------------------------------------------------
 
 
-_new_position = tuple.__new__
-
 _ONES = {id(card): frozenset((card,)) for card in pack(_CUTTHROAT)}
 
 
@@ -1171,8 +1170,7 @@ class _Work:
         self.facts: list[Event] = []
 
     def freeze(self) -> Position:
-        return _new_position(
-            Position,
+        return build_position(
             (
                 self.variant,
                 self.dealer,
@@ -1194,7 +1192,7 @@ class _Work:
                 self.shown,
                 self.offer_refused,
                 self.result,
-            ),
+            )
         )
 
     @property
@@ -1295,7 +1293,10 @@ def _quick(p: Position, m: Move) -> Position | None:
         nxt = (seat + 1) % len(p.hands)
         if nxt == p.chain[-1][1]:
             return None  # the chain closes: the one-off resolves or fizzles
-        return _new_position(Position, (*p[:_RESPONDER], nxt, *p[_RESPONDER + 1 :]))
+        v, d, t, ph, dk, h, st, pm, sc, fz, ps, ch, tg, vc, _, rv, nm, sh, off, rs = p
+        return build_position(
+            (v, d, t, ph, dk, h, st, pm, sc, fz, ps, ch, tg, vc, nxt, rv, nm, sh, off, rs)
+        )
     if p.phase is not _MAIN or seat is None:
         return None
     hands = p.hands
@@ -1322,17 +1323,15 @@ def _quick(p: Position, m: Move) -> Position | None:
     victim = m.player
     if victim is None and card.rank == "4":
         victim = 1 - seat
-    return _new_position(
-        Position,
+    return build_position(
         (
             p.variant, p.dealer, p.turn, _COUNTER, p.deck, hands, p.stacks, p.permanents,
             p.scrap, p.frozen, 0, ((card, seat),), m.target, victim, (seat + 1) % len(hands),
             p.revealed, p.naming, p.shown, p.offer_refused, p.result,
-        ),
+        )
     )  # fmt: skip
 
 
-_RESPONDER = Position._fields.index("responder")
 _QUICK_CARD_ACTIONS = frozenset({"points", "oneoff", "scuttle", "jack", "joker", *_PERM_ACTIONS})
 
 
@@ -1395,13 +1394,12 @@ def _quick_finish(
     frozen = p.frozen
     if frozen:
         frozen = frozen - hands[turn]
-    return _new_position(
-        Position,
+    return build_position(
         (
             p.variant, p.dealer, (turn + 1) % len(hands), _MAIN, deck, hands, stacks, perms,
             p.scrap if scrap is None else scrap, frozen, 0, (), None, None, None, (), None,
             shown, False, None,
-        ),
+        )
     )  # fmt: skip
 
 
