@@ -148,7 +148,9 @@ _TEXTS: dict[int, tuple[Move, str]] = {}
 
 The engine's moves are interned, and deciding a move writes its text into the event.
 Bounded (20,000 entries, then texts are only computed): moves made afresh, such as
-the ``cards`` permutations while naming cards, must not pile up here.
+the ``cards`` permutations while naming cards, must not pile up here. Measured to
+pay (issue 18): ``bench/cuttle_step.py --matches 60 --repeats 5`` side by side with a
+tree without it, engine CPU per event best 7.02-7.16 µs with it, 7.23-8.16 µs without.
 """
 
 

@@ -1,9 +1,11 @@
 """The Cuttle rules engine: one decider for classic, standard and cutthroat.
 
-``legal_moves`` generates every legal action from the rules; ``apply`` checks a
-move (raising ``IllegalMoveError`` with the §17 code, first in precedence order)
-and returns the next position; ``decide``/``evolve`` are the event-sourced form of
-the same step. ``view`` says what one seat (or a spectator) may see.
+``legal_moves`` generates the legal actions of whoever must act now from the rules,
+``service_moves`` the resignations and draw offers (§25); ``read`` gives a move the
+form they list it in. ``apply`` checks a move (raising ``IllegalMoveError`` with the
+§17 code, first in precedence order) and returns the next position;
+``decide``/``evolve`` are the event-sourced form of the same step. ``view`` says
+what one seat (or a spectator) may see.
 
 >>> from domain.cards import deck
 >>> setup = RoundSetup(Variant.STANDARD, dealer=0, deck=deck())

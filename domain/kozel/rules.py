@@ -1,5 +1,9 @@
 """The Kozel rules engine: legal moves, refusals, and the deal as a decider.
 
+``legal_moves`` lists the deal's actions, ``service_moves`` the concessions (R47),
+which end the match and so are the match layer's to record; ``read`` gives a move
+the form they list it in (the due leader's molodka is its lead, R36).
+
 ``decide(position, command) -> events`` checks an action against §13 in its
 documented order (R31, R41) and returns the events it causes, derived ones
 included (the trick taken, the draws from a known stock, the deal played out);
