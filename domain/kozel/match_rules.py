@@ -394,7 +394,7 @@ def _lines(
                 line.add("played", 1)
                 line.add("won" if won else "lost", 1)
                 # A concession is a loss, never a goat (R47).
-                line.add("goat", 0 if won or match.result["reason"] == "concession" else 1)
+                line.add("goat", 0 if won or match.result.get("reason") == "concession" else 1)
                 for deal in match.rounds:
                     loser = deal["losing_team"]
                     line.add("eggs", 1 if deal["eggs"] else 0)

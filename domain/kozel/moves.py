@@ -65,7 +65,7 @@ class Move:
                 that is not one of the 36 cards, or cards after ``molodka`` (R35).
 
         >>> Move.from_text('S2 throw 6d 8c').text()
-        'S2 throw 6D 8C'
+        'S2 throw 8C 6D'
         >>> Move.from_text('S4 lead 7S')
         Traceback (most recent call last):
         ...
