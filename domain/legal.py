@@ -38,7 +38,7 @@ class LegalMoveView(Generic[P, M]):
     def __iter__(self) -> Iterator[M]:
         listed = self._listed
         if listed is None:
-            if self._counted() is not None:
+            if self._count is not None and self._count(self.position) is not None:
                 return self._generate(self.position)  # too many to keep: walked lazily
             listed = self._listed = list(self._generate(self.position))
         return iter(listed)

@@ -361,7 +361,7 @@ def _checked(position: Position, move: Move) -> Move:
     cards = _check_malformed(move)  # 3
     if cards is not move.cards:
         move = make_move(kind, seat, cards if kind == CARDS else canonical_cards(cards))
-    return _checked_rules(position, read(position, move))
+    return _checked_rules(position, read(position, move) if kind == MOLODKA else move)
 
 
 def _checked_rules(position: Position, move: Move) -> Move:
