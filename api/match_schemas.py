@@ -105,7 +105,7 @@ class MovesIn(BaseModel):
 
 
 class ResignIn(BaseModel):
-    """A 2-player Cuttle resignation of the whole match (a round is resigned with a move)."""
+    """A whole-match resignation: 2-player Cuttle, or a Kozel concession (R47)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -219,7 +219,12 @@ class LegalMovesOut(BaseModel):
         default_factory=list,
         description="While cards are awaited: the cards placed nowhere, any of which may be named.",
     )
-    moves: list[str]
+    moves: list[str] = Field(description="The moves of whoever must act now.")
+    service_moves: list[str] = Field(
+        default_factory=list,
+        description="Moves any seat may make besides playing: resignations and draw offers"
+        " (Cuttle), concessions (Kozel, also between deals).",
+    )
 
 
 class EventPage(BaseModel):

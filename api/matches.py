@@ -361,7 +361,7 @@ class MatchController(Controller):
         "/{match_id:uuid}/resign",
         operation_id="ResignMatch",
         operation_class=documented(example={"seat": 0, "expected_version": 9}),
-        summary="Resign a whole 2-player Cuttle match (scorer token)",
+        summary="Resign a whole 2-player Cuttle match, or concede a Kozel one (scorer token)",
         guards=[requires(Role.SCORER)],
         status_code=200,
         responses=_WRITE_ERRORS,
@@ -595,7 +595,7 @@ class MatchController(Controller):
     @get(
         "/{match_id:uuid}/legal-moves",
         operation_id="GetLegalMoves",
-        summary="Every legal move of the seat(s) to act (scorer token while the match is live)",
+        summary="The legal moves of the seat(s) to act, and service moves (scorer token if live)",
         responses=problem_responses(401, 403, 404),
     )
     async def legal_moves(
@@ -615,9 +615,12 @@ class MatchController(Controller):
         async with pool.connection() as conn:
             state, version = await recorder.load(conn, row["stream"])
         moves: list[str] = []
+        service: list[str] = []
         to_act: list[int] = []
         nameable: list[str] = []
         awaited = 0
+        if state.config is not None and not state.is_over:
+            service = [m.text() for m in state.rules.service_moves(state.position)]
         if state.position is not None and not state.is_over:
             rules = state.rules
             moves = [m.text() for m in rules.legal_moves(state.position)]
@@ -626,7 +629,12 @@ class MatchController(Controller):
             if awaited:
                 nameable = [c.text() for c in rules.unplaced_cards(state.position)]
         body = LegalMovesOut(
-            version=version, to_act=to_act, cards_awaited=awaited, nameable=nameable, moves=moves
+            version=version,
+            to_act=to_act,
+            cards_awaited=awaited,
+            nameable=nameable,
+            moves=moves,
+            service_moves=service,
         )
         return Response(body, headers={"ETag": etag(version)})
 

@@ -106,6 +106,14 @@ class GameRules(Protocol):
         """Return the engine's position at a round's start."""
         ...
 
+    def series_at_start(self, series: Series, setup_data: Mapping[str, Any]) -> Series:
+        """Return the series as a round starting from ``setup_data`` finds it.
+
+        A match whose first round starts mid-way (a Kozel deal with its match context)
+        takes up what that round carries; otherwise the series is unchanged.
+        """
+        ...
+
     def decide(self, position: Any, move: str) -> list[Event]:
         """Return the engine's events for one move."""
         ...
@@ -132,6 +140,17 @@ class GameRules(Protocol):
 
     def resign_match(self, series: Series, seat: int) -> Series:
         """Return the series after ``seat`` resigned the whole match, or raise."""
+        ...
+
+    def concession(self, move: str) -> int | None:
+        """Return the seat a move concedes the match for (Kozel's ``S1 concede``), or ``None``.
+
+        The match records such a move as a resignation of the match, in or between rounds.
+        """
+        ...
+
+    def service_moves(self, position: Any | None) -> Iterable[Any]:
+        """Return the moves any seat may make besides playing (``None``: between rounds)."""
         ...
 
     def ended_data(self, series: Series) -> dict[str, Any]:

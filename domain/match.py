@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Literal
 from domain.cuttle.outcome import Outcome as CuttleOutcome
 from domain.cuttle.outcome import Variant
 from domain.errors import IllegalMoveError, InvalidSetupError
+from domain.kozel.context import FIRST_DEAL, MatchContext
 from domain.kozel.outcome import DealOutcome, KozelOptions, team_of
 
 if TYPE_CHECKING:
@@ -255,11 +256,25 @@ class KozelSeries:
     options: KozelOptions
     first_dealer: int
     deals: tuple[DealScore, ...] = field(default=())
+    conceded_by: int | None = None
+    """The seat that conceded the match for its team (R47), if one did."""
+    before: MatchContext = FIRST_DEAL
+    """What the match held before its first recorded deal (a match started mid-deal)."""
+
+    @classmethod
+    def starting(cls, options: KozelOptions, context: MatchContext, dealer: int) -> KozelSeries:
+        """Return the series of a match whose first deal is ``context.deal``, dealt by ``dealer``.
+
+        >>> s = KozelSeries.starting(KozelOptions(), MatchContext(5, (4, 2), 2, 1), dealer=3)
+        >>> s.dealer, s.loss_points, s.eggs, s.score_data()['deals']
+        (3, (4, 2), 2, 4)
+        """
+        return cls(options, context.first_dealer(dealer), before=context)
 
     @property
     def loss_points(self) -> tuple[int, int]:
         """Loss points of team A (seats 0, 2) and team B (seats 1, 3)."""
-        totals = [0, 0]
+        totals = list(self.before.loss_points)
         for deal in self.deals:
             if deal.losing_team is not None:
                 totals[deal.losing_team] += deal.loss_points
@@ -268,14 +283,14 @@ class KozelSeries:
     @property
     def eggs(self) -> int:
         """How many deals ended as eggs."""
-        return sum(1 for deal in self.deals if deal.is_eggs)
+        return self.before.eggs + sum(1 for deal in self.deals if deal.is_eggs)
 
     @property
     def multiplier(self) -> int:
         """The multiplier the next decided deal's loss points get (1 unless eggs doubled it)."""
         if not self.options.eggs_double_next:
             return 1
-        pending = 1
+        pending = self.before.multiplier(True)
         for deal in self.deals:
             pending = pending * 2 if deal.is_eggs else 1
         return pending
@@ -283,7 +298,12 @@ class KozelSeries:
     @property
     def dealer(self) -> int:
         """Who deals the next deal: one seat clockwise every deal (R3)."""
-        return (self.first_dealer + len(self.deals)) % 4
+        return (self.first_dealer + self.deals_before + len(self.deals)) % 4
+
+    @property
+    def deals_before(self) -> int:
+        """Deals played before the first recorded one (a match started mid-deal)."""
+        return self.before.deal - 1
 
     @property
     def leader(self) -> int:
@@ -297,13 +317,20 @@ class KozelSeries:
         return {
             "loss_points": list(self.loss_points),
             "eggs": self.eggs,
-            "deals": len(self.deals),
+            "deals": self.deals_before + len(self.deals),
             "multiplier": self.multiplier,
             "loss_limit": self.options.loss_limit,
         }
 
     def result(self) -> MatchResult | None:
-        """Return the result once a team has reached the loss limit (R26), else ``None``."""
+        """Return the result once a team has conceded (R47) or reached the loss limit (R26).
+
+        >>> KozelSeries(KozelOptions(), 0).concede(3).result()
+        MatchResult(winners=(0, 2), losers=(1, 3), reason='concession')
+        """
+        if self.conceded_by is not None:
+            team = team_of(self.conceded_by)
+            return MatchResult((1 - team, 3 - team), (team, team + 2), "concession")
         for team, total in enumerate(self.loss_points):
             if total >= self.options.loss_limit:
                 goat = (team, team + 2)
@@ -325,9 +352,27 @@ class KozelSeries:
         Raises:
             IllegalMoveError (MATCH_OVER): the match already has a result.
         """
+        return self.recorded(self.score(outcome))
+
+    def recorded(self, deal: DealScore) -> KozelSeries:
+        """Add a deal as it was scored (a ``DealScored`` event folded).
+
+        Raises:
+            IllegalMoveError (MATCH_OVER): the match already has a result.
+        """
         if self.is_over():
             raise IllegalMoveError("the match is over", code="MATCH_OVER")
-        return KozelSeries(self.options, self.first_dealer, (*self.deals, self.score(outcome)))
+        return KozelSeries(self.options, self.first_dealer, (*self.deals, deal), None, self.before)
+
+    def concede(self, seat: int) -> KozelSeries:
+        """Record ``seat`` conceding the match for its team (R47); the live deal is not scored.
+
+        Raises:
+            IllegalMoveError (MATCH_OVER): the match already has a result.
+        """
+        if self.is_over():
+            raise IllegalMoveError("the match is over", code="MATCH_OVER")
+        return KozelSeries(self.options, self.first_dealer, self.deals, seat, self.before)
 
 
 __all__ = [

@@ -99,6 +99,10 @@ class CuttleRules:
         """Return the engine's position at the round's start."""
         return cuttle.initial_position(cuttle.RoundSetup.from_data(setup_data))
 
+    def series_at_start(self, series: Series, setup_data: Mapping[str, Any]) -> Series:
+        """A Cuttle round carries nothing into the series."""
+        return series
+
     def decide(self, position: Any, move: str) -> list[Event]:
         """Return the engine's events for one move."""
         return cuttle.decide(position, move)
@@ -200,6 +204,14 @@ class CuttleRules:
     def legal_moves(self, position: Any) -> Iterable[Any]:
         """Return the engine's legal moves."""
         return cuttle.legal_moves(position)
+
+    def service_moves(self, position: Any | None) -> Iterable[Any]:
+        """Return the resignations and draw offers of a round (none between rounds)."""
+        return () if position is None else cuttle.service_moves(position)
+
+    def concession(self, move: str) -> int | None:
+        """No Cuttle move ends the match: ``P0 resign`` resigns the round (ruling 40)."""
+        return None
 
     def seat_token(self, seat: int) -> str:
         """Return ``P`` and the seat."""

@@ -148,8 +148,34 @@ _TEXTS: dict[int, tuple[Move, str]] = {}
 
 The engine's moves are interned, and deciding a move writes its text into the event.
 Bounded (20,000 entries, then texts are only computed): moves made afresh, such as
-the ``cards`` permutations while naming cards, must not pile up here.
+the ``cards`` permutations while naming cards, must not pile up here. Measured to
+pay (issue 18): ``bench/cuttle_step.py --matches 60 --repeats 5`` side by side with a
+tree without it, engine CPU per event best 7.02-7.16 µs with it, 7.23-8.16 µs without.
 """
+
+
+def same_move_text(a: str, b: str) -> bool:
+    """Whether two move texts are one move in any position that accepts both.
+
+    Only a four differs in spelling: in 2-player ``P0 oneoff 4S@P1`` is read as
+    ``P0 oneoff 4S`` (the engine's ``read``), which older logs recorded the long way.
+
+    >>> same_move_text('P0 oneoff 4S@P1', 'P0 oneoff 4S')
+    True
+    >>> same_move_text('P0 oneoff 4S@P2', 'P0 oneoff 4S@P1')
+    False
+    """
+    if a == b:
+        return True
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    words = short.split(" ")
+    return (
+        len(words) >= 3
+        and words[0] in _SEATS
+        and words[-2] == "oneoff"
+        and words[-1][:1] == "4"
+        and long == f"{short}@P{1 - _SEATS[words[0]]}"
+    )
 
 
 def card_key(card: Card) -> int:

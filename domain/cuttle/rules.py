@@ -1,9 +1,11 @@
 """The Cuttle rules engine: one decider for classic, standard and cutthroat.
 
-``legal_moves`` generates every legal action from the rules; ``apply`` checks a
-move (raising ``IllegalMoveError`` with the §17 code, first in precedence order)
-and returns the next position; ``decide``/``evolve`` are the event-sourced form of
-the same step. ``view`` says what one seat (or a spectator) may see.
+``legal_moves`` generates the legal actions of whoever must act now from the rules,
+``service_moves`` the resignations and draw offers (§25); ``read`` gives a move the
+form they list it in. ``apply`` checks a move (raising ``IllegalMoveError`` with the
+§17 code, first in precedence order) and returns the next position;
+``decide``/``evolve`` are the event-sourced form of the same step. ``view`` says
+what one seat (or a spectator) may see.
 
 >>> from domain.cards import deck
 >>> setup = RoundSetup(Variant.STANDARD, dealer=0, deck=deck())
@@ -31,12 +33,14 @@ from domain.cuttle.state import (
     Position,
     RoundSetup,
     Stack,
+    build_position,
     deal,
     pack,
     placed_cards,
 )
 from domain.errors import IllegalMoveError, MalformedError
 from domain.events import Event
+from domain.legal import LegalMoveView
 from domain.records import builder
 
 # Enum members bound once: ``Phase.MAIN`` is an attribute look-up through the enum's
@@ -615,9 +619,8 @@ def _late_oneoffs(p: Position, plan: _Plan, out: list[Move]) -> None:
         seat, hands = plan.seat, p.hands
         for victim in range(len(hands)):
             if victim != seat and hands[victim]:
-                out.append(plan.fours[victim])
-                if len(hands) == 2:
-                    out.append(plan.oneoff)
+                # In 2-player the victim goes without saying: one move (``read``).
+                out.append(plan.oneoff if len(hands) == 2 else plan.fours[victim])
 
 
 def _main_moves(p: Position, seat: int) -> list[Move]:
@@ -679,7 +682,8 @@ def _seven_moves(p: Position) -> list[Move]:
     return moves
 
 
-def _generate(p: Position, service: bool = True) -> Iterator[Move]:
+def _generate(p: Position) -> Iterator[Move]:
+    """Yield the moves of whoever must act now; service moves are ``_service``'s."""
     phase = p.phase
     if phase is _ROUND_OVER:
         return
@@ -689,8 +693,6 @@ def _generate(p: Position, service: bool = True) -> Iterator[Move]:
         yield from moves
         if not p.deck or not moves:
             yield _PASSES[seat]
-        if service and not p.offer_refused:
-            yield _mv("offer-draw", seat)
     elif phase is _COUNTER:
         yield from _counter_moves(p)
     elif phase is _RESOLVE_THREE:
@@ -720,9 +722,21 @@ def _generate(p: Position, service: bool = True) -> Iterator[Move]:
         free = sorted(_unplaced(p), key=card_key)
         for combo in permutations(free, cards_awaited(p)):
             yield Move("cards", None, cards=combo)
-    if service:
-        for resigner in range(p.players):
-            yield _mv("resign", resigner)
+
+
+SERVICE_ACTIONS = frozenset({"resign", "offer-draw"})
+"""Actions that end a round by agreement or resignation (§25), not by play: ``service_moves``."""
+
+
+def _service(p: Position) -> list[Move]:
+    """A draw offer by the seat in ``MAIN`` (once a turn), then every seat's resignation."""
+    if p.phase is _ROUND_OVER:
+        return []
+    moves = []
+    if p.phase is _MAIN and not p.offer_refused:
+        moves.append(_mv("offer-draw", p.turn))
+    moves.extend(_mv("resign", seat) for seat in range(p.players))
+    return moves
 
 
 def _counter_moves(p: Position) -> list[Move]:
@@ -738,68 +752,89 @@ def _counter_moves(p: Position) -> list[Move]:
     return moves
 
 
-class LegalMoves:
-    """A lazy view of the legal moves of a position (like python-chess's generator).
+class LegalMoves(LegalMoveView[Position, Move]):
+    """A lazy view of the moves of whoever must act now (``domain.legal``).
 
     Iteration generates the moves from the rules; ``in`` checks one move with the
-    same checks ``apply`` makes; ``bool`` and ``count`` are answered from the generator.
-    There is no ``__len__``: ``list(view)`` would call it for a length hint and so
-    generate every move twice.
+    same checks ``apply`` makes. Resignations and draw offers are ``service_moves``;
+    while cards await naming, ``len`` counts the permutations without listing them.
     """
 
-    __slots__ = ("_position",)
+    __slots__ = ()
 
     def __init__(self, position: Position) -> None:
-        self._position = position
+        super().__init__(position, _generate, _is_listed, _naming_count)
 
-    def __iter__(self) -> Iterator[Move]:
-        return _generate(self._position)
 
-    def __contains__(self, move: object) -> bool:
-        if not isinstance(move, Move):
-            return False
-        try:
-            _check(self._position, move)
-        except (IllegalMoveError, MalformedError):
-            return False
-        return True
+def _naming_count(p: Position) -> int | None:
+    if p.phase is _NAME_CARDS and p.result is None:
+        return perm(len(_unplaced(p)), cards_awaited(p))
+    return None
 
-    def __bool__(self) -> bool:
-        return any(True for _ in _generate(self._position))
 
-    def count(self) -> int:
-        """Return how many moves are legal (counted, not listed, while naming cards)."""
-        p = self._position
-        if p.phase is _NAME_CARDS:
-            return perm(len(_unplaced(p)), cards_awaited(p)) + p.players
-        return sum(1 for _ in _generate(p))
-
-    def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(m.text() for m in self)})>"
+def _is_listed(p: Position, move: object) -> bool:
+    return is_legal(p, move) and move.action not in SERVICE_ACTIONS  # type: ignore[attr-defined]
 
 
 def legal_moves(position: Position) -> LegalMoves:
-    """Return the legal moves of whoever may act now, resignations included."""
+    """Return the legal moves of whoever must act now (no resignations or draw offers).
+
+    In 2-player a four is listed once, as ``P0 oneoff 4S`` (see ``read``).
+    """
     return LegalMoves(position)
 
 
+def service_moves(position: Position) -> tuple[Move, ...]:
+    """Return the legal resignations and draw offers (§25), which any moment may allow."""
+    return tuple(_service(position))
+
+
+def is_legal(position: Position, move: object) -> bool:
+    """Whether ``move`` is one ``legal_moves`` or ``service_moves`` lists.
+
+    A move is taken as listed: ``P0 oneoff 4S@P1`` in 2-player is not, though
+    ``apply`` reads it (``read``) as the listed ``P0 oneoff 4S``.
+    """
+    if not isinstance(move, Move) or read(position, move) is not move:
+        return False
+    try:
+        _check(position, move)
+    except (IllegalMoveError, MalformedError):
+        return False
+    return True
+
+
+def read(position: Position, move: Move) -> Move:
+    """Return ``move`` as this position reads it: the form ``legal_moves`` lists.
+
+    In 2-player a four's victim can only be the opponent, so ``P0 oneoff 4S@P1``
+    is the move ``P0 oneoff 4S`` (old logs name the victim); anything else is itself.
+    """
+    player = move.player
+    if player is None or len(position.hands) != 2 or move.seat is None or player != 1 - move.seat:
+        return move
+    card = move.card
+    if move.action != "oneoff" or card is None or card.rank != "4":
+        return move
+    return _mv("oneoff", move.seat, card, seven=move.seven)
+
+
 def generate_moves(position: Position, *, service: bool = True) -> list[Move]:
-    """Return the legal moves as a list; ``service=False`` leaves out resignations and
-    draw offers (§25), as random playouts want."""
+    """Return the legal moves as a list; ``service=True`` adds ``service_moves``
+    (random playouts leave them out)."""
     if position.phase is _MAIN:
         seat = position.turn
         moves = _main_moves(position, seat)
         if not position.deck or not moves:
             moves.append(_PASSES[seat])
-        if service:
-            if not position.offer_refused:
-                moves.append(_mv("offer-draw", seat))
-            moves.extend(_mv("resign", s) for s in range(position.players))
-        return moves
-    if position.phase is _COUNTER and not service:
+    elif position.phase is _COUNTER:
         # A counter chain is the commonest phase after MAIN; playouts skip the generator.
-        return _counter_moves(position)
-    return list(_generate(position, service))
+        moves = _counter_moves(position)
+    else:
+        moves = list(_generate(position))
+    if service:
+        moves.extend(_service(position))
+    return moves
 
 
 def push(position: Position, move: Move) -> Position:
@@ -1086,8 +1121,6 @@ def _check_queens(p: Position, m: Move, host: Card, ctrl: int, seat: int, what: 
 # --- applying (unchecked) ---------------------------------------------------------------
 
 
-_new_position = tuple.__new__
-
 _ONES = {id(card): frozenset((card,)) for card in pack(_CUTTHROAT)}
 
 
@@ -1139,8 +1172,7 @@ class _Work:
         self.facts: list[Event] = []
 
     def freeze(self) -> Position:
-        return _new_position(
-            Position,
+        return build_position(
             (
                 self.variant,
                 self.dealer,
@@ -1162,7 +1194,7 @@ class _Work:
                 self.shown,
                 self.offer_refused,
                 self.result,
-            ),
+            )
         )
 
     @property
@@ -1263,7 +1295,10 @@ def _quick(p: Position, m: Move) -> Position | None:
         nxt = (seat + 1) % len(p.hands)
         if nxt == p.chain[-1][1]:
             return None  # the chain closes: the one-off resolves or fizzles
-        return _new_position(Position, (*p[:_RESPONDER], nxt, *p[_RESPONDER + 1 :]))
+        v, d, t, ph, dk, h, st, pm, sc, fz, ps, ch, tg, vc, _, rv, nm, sh, off, rs = p
+        return build_position(
+            (v, d, t, ph, dk, h, st, pm, sc, fz, ps, ch, tg, vc, nxt, rv, nm, sh, off, rs)
+        )
     if p.phase is not _MAIN or seat is None:
         return None
     hands = p.hands
@@ -1290,17 +1325,15 @@ def _quick(p: Position, m: Move) -> Position | None:
     victim = m.player
     if victim is None and card.rank == "4":
         victim = 1 - seat
-    return _new_position(
-        Position,
+    return build_position(
         (
             p.variant, p.dealer, p.turn, _COUNTER, p.deck, hands, p.stacks, p.permanents,
             p.scrap, p.frozen, 0, ((card, seat),), m.target, victim, (seat + 1) % len(hands),
             p.revealed, p.naming, p.shown, p.offer_refused, p.result,
-        ),
+        )
     )  # fmt: skip
 
 
-_RESPONDER = Position._fields.index("responder")
 _QUICK_CARD_ACTIONS = frozenset({"points", "oneoff", "scuttle", "jack", "joker", *_PERM_ACTIONS})
 
 
@@ -1363,13 +1396,12 @@ def _quick_finish(
     frozen = p.frozen
     if frozen:
         frozen = frozen - hands[turn]
-    return _new_position(
-        Position,
+    return build_position(
         (
             p.variant, p.dealer, (turn + 1) % len(hands), _MAIN, deck, hands, stacks, perms,
             p.scrap if scrap is None else scrap, frozen, 0, (), None, None, None, (), None,
             shown, False, None,
-        ),
+        )
     )  # fmt: skip
 
 
@@ -1649,7 +1681,7 @@ def _play_seven(w: _Work, m: Move) -> None:
 
 def _to_move(position: Position, command: Move | str) -> Move:
     if isinstance(command, Move):
-        return command
+        return read(position, command)
     if position.phase is _NAME_CARDS and position.result is None:
         words = command.split()
         is_cards = bool(words) and words[0].lower() == "cards"
@@ -1660,7 +1692,7 @@ def _to_move(position: Position, command: Move | str) -> Move:
                 code="WRONG_PHASE",
                 details={"move": command},
             )
-    return Move.from_text(command)
+    return read(position, Move.from_text(command))
 
 
 def apply(position: Position, command: Move | str) -> Position:
@@ -1688,9 +1720,7 @@ def decide(position: Position, command: Move | str) -> list[Event]:
     Raises:
         MalformedError (MALFORMED), IllegalMoveError: as ``apply``.
     """
-    events, after = step(position, command)
-    _decided[0] = (position, events[0].data["move"], after)
-    return events
+    return step(position, command)[0]
 
 
 def step(position: Position, command: Move | str) -> tuple[list[Event], Position]:
@@ -1715,6 +1745,10 @@ def step(position: Position, command: Move | str) -> tuple[list[Event], Position
         move, text, top_seat, joker = known
         if top_seat >= len(position.hands) or (joker and position.variant is not _CUTTHROAT):
             _check(position, move)  # raises MALFORMED as it does for any move
+        if move.player is not None:
+            canonical = read(position, move)
+            if canonical is not move:
+                move, text = canonical, canonical.text()
         _check_rules(position, move)
     after = _quick(position, move)
     if after is not None:
@@ -1750,15 +1784,6 @@ def _know(command: str) -> tuple[Move, str, int, bool]:
     return known
 
 
-_decided: list[tuple[Position | None, str, Position | None]] = [(None, "", None)]
-"""The last move ``decide`` took: the position, the move's text and the position after.
-
-A recorder folds the events it just decided (``evolve`` of their ``MovePlayed`` from
-the same position), so ``evolve`` answers that one from here instead of playing the
-move again. Held by identity, with the position itself: its id cannot be reused.
-"""
-
-
 def outcome_of(event: Event) -> Outcome | None:
     """Return the round's outcome carried by a ``RoundEnded`` event, else ``None``.
 
@@ -1775,11 +1800,7 @@ def evolve(position: Position, event: Event) -> Position:
     """Fold one event into the position; derived facts change nothing, unknown types are ignored."""
     if event.type != "MovePlayed":
         return position
-    text = event.data["move"]
-    decided, decided_text, after = _decided[0]
-    if decided is position and decided_text == text and after is not None:
-        return after
-    move = Move.from_text(str(text))
+    move = Move.from_text(str(event.data["move"]))
     after = _quick(position, move)
     return _play(position, move).freeze() if after is None else after
 

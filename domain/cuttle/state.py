@@ -18,9 +18,10 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from typing import Any, NamedTuple
 
 from domain.cards import Card, deck, format_cards, parse_cards
@@ -145,6 +146,26 @@ class Position(NamedTuple):
 
     def __repr__(self) -> str:
         return f"Position.from_text({self.text()!r})"
+
+
+PositionFields = tuple[
+    Variant, int, int, Phase, tuple[Card | None, ...], tuple[frozenset[Card], ...],
+    tuple[Stack, ...], tuple[Stack, ...], frozenset[Card], frozenset[Card], int,
+    tuple[tuple[Card, int], ...], Card | None, int | None, int | None, tuple[Card, ...],
+    str | None, int, bool, Outcome | None,
+]  # fmt: skip
+"""Every field of a ``Position``, in order: what ``build_position`` takes.
+
+A field added to ``Position`` is added here too; mypy then finds every place that
+builds a position and lacks it.
+"""
+
+build_position: Callable[[PositionFields], Position] = partial(tuple.__new__, Position)
+"""Build a ``Position`` from all its fields, typed, without the named tuple's ``__new__``.
+
+The engine builds one or more positions per move: the named tuple's own ``__new__``
+(a Python function that fills defaults) would cost several per cent of a playout.
+"""
 
 
 def placed_cards(position: Position) -> list[Card]:

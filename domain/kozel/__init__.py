@@ -5,7 +5,7 @@ The engine is a decider over ``Position`` values: ``initial_position(setup)``,
 both at once), with ``legal_moves``, ``apply``, ``outcome`` and ``view`` around it.
 """
 
-from domain.kozel.moves import Move
+from domain.kozel.moves import CONCEDE, Move
 from domain.kozel.outcome import DealOutcome, KozelOptions, team_of
 from domain.kozel.pack import PACK, beats, set_beats
 from domain.kozel.rules import (
@@ -24,6 +24,8 @@ from domain.kozel.rules import (
     legal_moves,
     outcome,
     play,
+    read,
+    service_moves,
     step,
     to_act,
     unplaced_cards,
@@ -32,6 +34,7 @@ from domain.kozel.state import DealSetup, Play, Position
 from domain.kozel.views import record_view, view
 
 __all__ = [
+    "CONCEDE",
     "PACK",
     "DealOutcome",
     "DealSetup",
@@ -55,7 +58,9 @@ __all__ = [
     "legal_moves",
     "outcome",
     "play",
+    "read",
     "record_view",
+    "service_moves",
     "set_beats",
     "step",
     "team_of",

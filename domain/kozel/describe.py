@@ -7,6 +7,8 @@ never names a card its data does not.
 
 >>> describe_move('CardsThrown', {'seat': 1, 'count': 2}, ['Ann', 'Bob', 'Cy', 'Di'])
 'Bob throws 2 cards face down'
+>>> describe_move('MatchResigned', {'seat': 1}, ['Ann', 'Bob', 'Cy', 'Di'])
+'Bob concedes the match: Bob and Di lose it'
 """
 
 from __future__ import annotations
@@ -14,8 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-MOVE_EVENTS = frozenset({"CardsLed", "CardsBeaten", "CardsThrown", "MolodkaDeclared", "CardsDrawn"})
-"""Engine events that record a move (``CardsDrawn`` only when a scorer names the draws)."""
+MOVE_EVENTS = frozenset(
+    {"CardsLed", "CardsBeaten", "CardsThrown", "MolodkaDeclared", "CardsDrawn", "MatchResigned"}
+)
+"""Events that record a move (``CardsDrawn`` only when a scorer names the draws;
+``MatchResigned`` is a concession, R47)."""
 
 _VERBS = {"CardsLed": "lead", "CardsBeaten": "beat", "CardsThrown": "throw"}
 
@@ -44,6 +49,8 @@ def notation(kind: str, data: Mapping[str, Any]) -> str | None:
         return f"S{data['seat']} {_VERBS[kind]} {shown}"
     if kind == "MolodkaDeclared":
         return f"S{data['seat']} molodka"
+    if kind == "MatchResigned":
+        return f"S{data['seat']} concede"
     if kind == "CardsDrawn":
         named = [str(card) for _, card in data["draws"]]
         if all(card != "None" for card in named):
@@ -79,6 +86,10 @@ def describe_move(kind: str, data: Mapping[str, Any], names: Sequence[str]) -> s
         return f"{who} throws {_plural(count)} face down"
     if kind == "MolodkaDeclared":
         return f"{_name(names, data['seat'])} declares molodka"
+    if kind == "MatchResigned":
+        seat = data["seat"]
+        team = f"{_name(names, seat)} and {_name(names, (seat + 2) % 4)}"
+        return f"{_name(names, seat)} concedes the match: {team} lose it"
     if kind == "CardsDrawn":
         draws = data["draws"]
         if any(card is None for _, card in draws):

@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from domain import kozel
 from domain.cards import Card
-from domain.errors import IllegalMoveError, InvalidSetupError, MalformedError
+from domain.errors import InvalidSetupError, MalformedError
 from domain.events import Event
 from domain.game_rules import DealSpec, GameRules, Series, Tables, bad_deal
 from domain.kozel import describe
+from domain.kozel.context import format_match_position, parse_match_position
 from domain.kozel.outcome import KozelOptions
-from domain.match import KozelSeries
+from domain.match import DealScore, KozelSeries
 
 if TYPE_CHECKING:
     from domain.standings import Encounter, FinishedMatch, Line
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
 _COMPETITION_FORMAT = {"loss_limit": 12, "eggs_double_next": False}
 """What a competition's match format holds, with its defaults."""
 _PLAYS = {"CardsLed": "lead", "CardsBeaten": "beat", "CardsThrown": "throw"}
-_MOVES = frozenset({*_PLAYS, "MolodkaDeclared"})
+# A concession (R47) is recorded as the match's resignation; it is a move of the timeline.
+_MOVES = frozenset({*_PLAYS, "MolodkaDeclared", "MatchResigned"})
 # With physical dealing the scorer names the cards each seat draws: a move too.
 _PHYSICAL_MOVES = _MOVES | {"CardsDrawn"}
 
@@ -91,6 +93,8 @@ class KozelRules:
         from domain.kozel.pack import parse_kozel_cards
 
         options, dealer, leader = series.options, series.dealer, series.leader
+        if "position" in deal:
+            return _position_setup(series, deal).to_data()
         if "deck" in deal and "hands" not in deal:
             setup = kozel.DealSetup(
                 options,
@@ -110,6 +114,14 @@ class KozelRules:
     def initial_position(self, setup_data: Mapping[str, Any]) -> Any:
         """Return the engine's position at the deal's start."""
         return kozel.initial_position(kozel.DealSetup.from_data(setup_data))
+
+    def series_at_start(self, series: Series, setup_data: Mapping[str, Any]) -> Series:
+        """Take up the match context of a match's first deal started mid-deal (R40)."""
+        if "position" not in setup_data:
+            return series
+        assert isinstance(series, KozelSeries)
+        context, position = kozel.DealSetup.from_data(setup_data).start()
+        return KozelSeries.starting(series.options, context, position.dealer)
 
     def decide(self, position: Any, move: str) -> list[Event]:
         """Return the engine's events for one move."""
@@ -140,20 +152,44 @@ class KozelRules:
         return after, Event(self.round_scored, data)
 
     def series_from_scored(self, series: Series, data: Mapping[str, Any]) -> Series:
-        """Record the outcome a ``DealScored`` holds."""
+        """Record the deal score a ``DealScored`` holds, as it was scored (not scored again)."""
         assert isinstance(series, KozelSeries)
         outcome = kozel.DealOutcome(
             (data["card_points"][0], data["card_points"][1]),
             (data["tricks"][0], data["tricks"][1]),
             data["last_trick_seat"],
         )
-        return series.record(outcome)
+        score = DealScore(
+            outcome,
+            data["losing_team"],
+            data["base_loss_points"],
+            data["multiplier"],
+            data["loss_points"],
+        )
+        return series.recorded(score)
 
     def resign_match(self, series: Series, seat: int) -> Series:
-        """A Kozel match cannot be resigned."""
-        raise IllegalMoveError(
-            "a Kozel match cannot be resigned", code="WRONG_PHASE", details={"seat": seat}
-        )
+        """Return the series after ``seat`` conceded the match for its team (R47)."""
+        assert isinstance(series, KozelSeries)
+        return series.concede(seat)
+
+    def concession(self, move: str) -> int | None:
+        """Return the seat of ``S1 concede`` (R47), which the match records; else ``None``.
+
+        >>> RULES.concession('s1 CONCEDE'), RULES.concession('S1 lead 7S')
+        (1, None)
+        """
+        if move[-7:].lower() != kozel.CONCEDE:
+            return None
+        try:
+            parsed = kozel.Move.from_text(move)
+        except MalformedError:
+            return None
+        return parsed.seat if parsed.kind == kozel.CONCEDE else None
+
+    def service_moves(self, position: Any | None) -> tuple[Any, ...]:
+        """Return the concessions (R47): any seat, in a deal or between deals."""
+        return kozel.service_moves(position) if position is not None else _CONCESSIONS
 
     def ended_data(self, series: Series) -> dict[str, Any]:
         """Return the final loss points and eggs."""
@@ -170,6 +206,8 @@ class KozelRules:
             return f"S{data['seat']} {_PLAYS[kind]} {' '.join(data['cards'])}"
         if kind == "MolodkaDeclared":
             return f"S{data['seat']} molodka"
+        if kind == "MatchResigned":
+            return f"S{data['seat']} concede"
         return "cards " + " ".join(card for _, card in data["draws"])
 
     def public_data(self, config: MatchConfig, kind: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -300,7 +338,7 @@ class KozelRules:
     def rounds_data(self, series: Series) -> list[dict[str, Any]]:
         """Return each deal's card points, tricks, loss points, eggs and multiplier, with totals."""
         assert isinstance(series, KozelSeries)
-        totals = [0, 0]
+        totals = list(series.before.loss_points)
         deals = []
         for number, deal in enumerate(series.deals, start=1):
             if deal.losing_team is not None:
@@ -321,8 +359,9 @@ class KozelRules:
         return deals
 
     def result_data(self, series: Series) -> dict[str, Any]:
-        """A Kozel result adds nothing."""
-        return {}
+        """Name the seat that conceded (R47), when one did."""
+        assert isinstance(series, KozelSeries)
+        return {} if series.conceded_by is None else {"conceded": series.conceded_by}
 
     def places(self, match: FinishedMatch) -> list[int]:
         """The winning pair is first and the goat pair second."""
@@ -363,7 +402,8 @@ def _lines(
                 )
                 line.add("played", 1)
                 line.add("won" if won else "lost", 1)
-                line.add("goat", 0 if won else 1)
+                # A concession is a loss, never a goat (R47).
+                line.add("goat", 0 if won or match.result.get("reason") == "concession" else 1)
                 for deal in match.rounds:
                     loser = deal["losing_team"]
                     line.add("eggs", 1 if deal["eggs"] else 0)
@@ -384,6 +424,34 @@ def _lines(
     return lines, met
 
 
+def _position_setup(series: KozelSeries, deal: Mapping[str, Any]) -> kozel.DealSetup:
+    """Return the setup of a match's first deal from a position with its match context.
+
+    Raises:
+        InvalidSetupError (INVALID_DECK): not the match's first deal, or a position
+            whose rules or dealer are not this match's.
+        MalformedError, InvalidSetupError (INVALID_POSITION): an unreadable position.
+    """
+    if series.deals or not series.before.is_first_deal or len(deal) != 1:
+        raise bad_deal("only a match's first deal may start from a position, alone", deal)
+    text = str(deal["position"])
+    context, position = parse_match_position(text)
+    if position.options != series.options:
+        raise bad_deal("the position's rules are not the match's", deal)
+    if context.first_dealer(position.dealer) != series.first_dealer:
+        raise bad_deal(
+            f"deal {context.deal} dealt by S{position.dealer} means a first dealer "
+            f"S{context.first_dealer(position.dealer)}, not the match's S{series.first_dealer}",
+            deal,
+        )
+    return kozel.DealSetup(
+        series.options,
+        position.dealer,
+        position.leader,
+        position=format_match_position(context, position),
+    )
+
+
 def _card_list(value: Any) -> list[str]:
     if isinstance(value, str):
         return value.split()
@@ -391,6 +459,8 @@ def _card_list(value: Any) -> list[str]:
         return list(map(str, value))
     raise MalformedError(f"{value!r} is not a list of cards", details={"cards": repr(value)})
 
+
+_CONCESSIONS = tuple(kozel.Move.from_text(f"S{seat} concede") for seat in range(4))
 
 RULES: GameRules = KozelRules()
 """Kozel's match-level rules, as ``domain.games`` registers them."""

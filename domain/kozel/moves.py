@@ -4,6 +4,10 @@ One line per action, seat first, cards as in §3.1::
 
     S0 lead 7S KS       S1 beat TS AS       S2 throw 6D 8C
     S3 molodka          cards 7H 8D 9S 6C   (the scorer names drawn cards, R46)
+    S1 concede          (either partner concedes the match for the team, R47)
+
+A play's cards are a set (R9): ``S0 lead QH AH`` and ``S0 lead AH QH`` are one move,
+written in canonical order. The scorer's ``cards`` keep their order: the draw order.
 
 >>> Move.from_text('s1 beat ts as')
 Move.from_text('S1 beat TS AS')
@@ -20,7 +24,7 @@ from typing import Final
 
 from domain.cards import Card, format_cards
 from domain.errors import MalformedError
-from domain.kozel.pack import parse_kozel_cards
+from domain.kozel.pack import is_interned, parse_kozel_cards, sort_cards
 from domain.records import builder
 
 LEAD: Final = "lead"
@@ -28,21 +32,29 @@ BEAT: Final = "beat"
 THROW: Final = "throw"
 MOLODKA: Final = "molodka"
 CARDS: Final = "cards"
+CONCEDE: Final = "concede"
 PLAYER_ACTIONS: Final = (LEAD, BEAT, THROW, MOLODKA)
-"""The actions a seat makes (§13); ``cards`` is the scorer's (R46)."""
+"""The actions a seat makes in a deal (§13); ``cards`` is the scorer's (R46)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
     """One action: its kind, the acting seat (``None`` for the scorer's ``cards``), its cards.
 
-    The cards keep the order they were written in; that order carries no meaning
-    (R9), and the engine compares plays as sets.
+    A play's cards are a set (R9), kept in canonical order, so the same play is one
+    value whatever order it was written in; a ``cards`` action keeps the draw order.
+
+    >>> Move.from_text('S0 lead QH AH') == Move.from_text('S0 lead AH QH')
+    True
     """
 
     kind: str
     seat: int | None
     cards: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind != CARDS and len(self.cards) > 1:
+            object.__setattr__(self, "cards", canonical_cards(self.cards))
 
     @classmethod
     def from_text(cls, text: str) -> Move:
@@ -53,7 +65,7 @@ class Move:
                 that is not one of the 36 cards, or cards after ``molodka`` (R35).
 
         >>> Move.from_text('S2 throw 6d 8c').text()
-        'S2 throw 6D 8C'
+        'S2 throw 8C 6D'
         >>> Move.from_text('S4 lead 7S')
         Traceback (most recent call last):
         ...
@@ -97,11 +109,27 @@ _build_move = builder(Move)
 def make_move(kind: str, seat: int | None, cards: tuple[Card, ...] = ()) -> Move:
     """Build a ``Move`` without the frozen dataclass's ``__init__`` (for move generation).
 
+    The cards of a play must already be in canonical order (``canonical_cards``).
+
     >>> make_move(LEAD, 0, ()) == Move(LEAD, 0)
     True
     """
     move: Move = _build_move(kind, seat, cards)
     return move
+
+
+def canonical_cards(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """Return a play's cards in canonical order (by suit, then rank); others as given.
+
+    Cards outside the pack are left in place: such a move is ``MALFORMED`` anyway.
+
+    >>> format_cards(canonical_cards(parse_kozel_cards('AH QH 7C')))
+    '7C QH AH'
+    """
+    if not is_interned(cards):
+        return cards
+    ordered = sort_cards(cards)
+    return cards if ordered == cards else ordered
 
 
 def _parse(text: str, cls: type[Move] = Move) -> Move:
@@ -116,22 +144,26 @@ def _parse(text: str, cls: type[Move] = Move) -> Move:
     seat = _parse_seat(tokens[0])
     if len(tokens) < 2:
         raise MalformedError(
-            f"{text!r} names no action: write lead, beat, throw or molodka",
+            f"{text!r} names no action: write lead, beat, throw, molodka or concede",
             details={"text": text},
         )
     kind = tokens[1].lower()
-    if kind not in PLAYER_ACTIONS:
+    if kind not in PLAYER_ACTIONS and kind != CONCEDE:
         raise MalformedError(
-            f"{tokens[1]!r} is not an action: write lead, beat, throw or molodka",
+            f"{tokens[1]!r} is not an action: write lead, beat, throw, molodka or concede",
             details={"text": text, "action": tokens[1]},
         )
+    if kind == CONCEDE:
+        if len(tokens) > 2:
+            raise MalformedError("concede names no cards", details={"text": text})
+        return make(kind, seat, ())
     cards = parse_kozel_cards(tokens[2:])
     if kind == MOLODKA and cards:
         raise MalformedError(
             "molodka names no cards: the four cards are the declarer's whole hand",
             details={"text": text},
         )
-    return make(kind, seat, cards)
+    return make(kind, seat, canonical_cards(cards))
 
 
 def _parse_seat(token: str) -> int:
@@ -143,4 +175,15 @@ def _parse_seat(token: str) -> int:
     )
 
 
-__all__ = ["BEAT", "CARDS", "LEAD", "MOLODKA", "PLAYER_ACTIONS", "THROW", "Move", "make_move"]
+__all__ = [
+    "BEAT",
+    "CARDS",
+    "CONCEDE",
+    "LEAD",
+    "MOLODKA",
+    "PLAYER_ACTIONS",
+    "THROW",
+    "Move",
+    "canonical_cards",
+    "make_move",
+]

@@ -1,5 +1,9 @@
 """The Kozel rules engine: legal moves, refusals, and the deal as a decider.
 
+``legal_moves`` lists the deal's actions, ``service_moves`` the concessions (R47),
+which end the match and so are the match layer's to record; ``read`` gives a move
+the form they list it in (the due leader's molodka is its lead, R36).
+
 ``decide(position, command) -> events`` checks an action against §13 in its
 documented order (R31, R41) and returns the events it causes, derived ones
 included (the trick taken, the draws from a known stock, the deal played out);
@@ -23,11 +27,13 @@ from domain.events import Event
 from domain.kozel.moves import (
     BEAT,
     CARDS,
+    CONCEDE,
     LEAD,
     MOLODKA,
     PLAYER_ACTIONS,
     THROW,
     Move,
+    canonical_cards,
     make_move,
 )
 from domain.kozel.outcome import DealOutcome, team_of
@@ -60,6 +66,8 @@ def initial_position(setup: DealSetup) -> Position:
     >>> format_cards(p.hands[0]), p.indicator.text(), p.stock_size
     ('6C JC AC 9D', '6H', 20)
     """
+    if setup.position is not None:
+        return setup.start()[1]
     dealer = setup.dealer
     if setup.deck is not None:
         deck = tuple(setup.deck) if is_interned(setup.deck) else interned(setup.deck)
@@ -248,31 +256,73 @@ class LegalMoves(LegalMoveView[Position, Move]):
     """A lazy view of the legal player actions of a position (``domain.legal``).
 
     Iterating generates the moves from the rules; ``in`` runs the §13 checks on one
-    move; ``bool`` and ``count()`` need no list.
+    move; ``bool`` and ``len`` agree with the iteration. Concessions are
+    ``service_moves``.
     """
 
     __slots__ = ()
 
     def __init__(self, position: Position) -> None:
-        super().__init__(position, generate_legal_moves, _is_legal_object)
+        super().__init__(position, generate_legal_moves, _is_listed)
 
 
-def _is_legal_object(position: Position, move: object) -> bool:
-    return isinstance(move, Move) and is_legal(position, move)
+def _is_listed(position: Position, move: object) -> bool:
+    return isinstance(move, Move) and move.kind != CONCEDE and is_legal(position, move)
 
 
 def legal_moves(position: Position) -> LegalMoves:
-    """Return the lazy view of the legal player actions."""
+    """Return the lazy view of the legal player actions (no concessions)."""
     return LegalMoves(position)
 
 
+def service_moves(position: Position) -> tuple[Move, ...]:
+    """Return the concessions (R47): any seat, for its team, while the deal is live.
+
+    A concession ends the match, not the deal: the match layer records it
+    (``domain.stream``), between deals too; ``apply`` refuses it.
+    """
+    if is_terminal(position):
+        return ()
+    return _CONCESSIONS
+
+
+_CONCESSIONS = tuple(make_move(CONCEDE, seat) for seat in range(4))
+
+
 def is_legal(position: Position, move: Move) -> bool:
-    """Whether ``apply`` would accept ``move`` here."""
+    """Whether ``move`` is one that ``legal_moves`` or ``service_moves`` lists.
+
+    A move is taken as listed: the due leader's ``S0 molodka`` before the lead is
+    not, though ``apply`` reads it (``read``) as the listed four-card lead (R36).
+    """
+    if move.kind == CONCEDE:
+        return move in service_moves(position)
+    if read(position, move) is not move:
+        return False
     try:
         check(position, move)
     except DomainError:
         return False
     return True
+
+
+def read(position: Position, move: Move) -> Move:
+    """Return ``move`` as this position reads it: the form ``legal_moves`` lists.
+
+    The seat due to lead that declares a molodka before leading leads its four
+    cards (R22, R36); any other move is itself.
+    """
+    seat = move.seat
+    if (
+        move.kind != MOLODKA
+        or seat is None
+        or position.trick
+        or position.draw
+        or seat != position.leader
+        or not _is_molodka(position.hands[seat])
+    ):
+        return move
+    return make_move(LEAD, seat, position.hands[seat])
 
 
 # --- refusals (§13) -----------------------------------------------------------------
@@ -310,8 +360,8 @@ def _checked(position: Position, move: Move) -> Move:
         )
     cards = _check_malformed(move)  # 3
     if cards is not move.cards:
-        move = make_move(kind, seat, cards)
-    return _checked_rules(position, move)
+        move = make_move(kind, seat, cards if kind == CARDS else canonical_cards(cards))
+    return _checked_rules(position, read(position, move) if kind == MOLODKA else move)
 
 
 def _checked_rules(position: Position, move: Move) -> Move:
@@ -698,6 +748,13 @@ def apply(position: Position, command: Move | str) -> Position:
 # --- the decider --------------------------------------------------------------------
 
 
+def _not_a_deal_move(move: Move) -> IllegalMoveError:
+    return _refuse(
+        "WRONG_PHASE",
+        f"{move.text()!r} ends the match, not the deal: the match records it (R47)",
+    )
+
+
 def _command(position: Position, command: Move | str) -> Move:
     if isinstance(command, str):
         if position.draw:
@@ -711,7 +768,14 @@ def _command(position: Position, command: Move | str) -> Move:
         # A parsed text passed 2a just now (only ``cards`` gets here while cards are
         # awaited) and 3 by construction: a seat S0-S3, a known action, the shared
         # Kozel cards, none after ``molodka``.
-        return _checked_rules(position, Move.from_text(command))
+        move = Move.from_text(command)
+        if move.kind == MOLODKA:
+            move = read(position, move)
+        elif move.kind == CONCEDE:
+            raise _not_a_deal_move(move)
+        return _checked_rules(position, move)
+    if command.kind == CONCEDE:
+        raise _not_a_deal_move(command)
     return _checked(position, command)
 
 
@@ -869,6 +933,8 @@ __all__ = [
     "legal_moves",
     "outcome",
     "play",
+    "read",
+    "service_moves",
     "step",
     "to_act",
     "unplaced_cards",

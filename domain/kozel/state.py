@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from domain.cards import Card
 from domain.errors import InvalidSetupError, MalformedError
@@ -39,6 +39,9 @@ from domain.kozel.pack import (
     sort_cards,
 )
 from domain.records import builder
+
+if TYPE_CHECKING:
+    from domain.kozel.context import MatchContext
 
 EXAMPLE = (
     "dealer=3 leader=0 trump=9H hands=6C,7C,8C/JC,QC,KC/AC,6D,7D,8D/9D,JD,QD,KD "
@@ -411,7 +414,9 @@ class DealSetup:
 
     Either ``deck`` (36 cards, top first) with ``indicator_position`` (0-19 in the
     stock, R5, R33), or for a physical deck ``hands`` (four per seat, seat 0 first)
-    with the ``indicator`` card (R43).
+    with the ``indicator`` card (R43), or ``position``: a deal in progress with its
+    match context (R40, ``domain.kozel.context``), whose dealer, leader and rules
+    are the setup's.
 
     Raises:
         InvalidSetupError (INVALID_DECK): the cards do not form a Kozel deal.
@@ -425,6 +430,7 @@ class DealSetup:
     indicator_position: int | None = None
     hands: tuple[tuple[Card, ...], ...] | None = None
     indicator: Card | None = None
+    position: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("dealer", "leader"):
@@ -435,6 +441,17 @@ class DealSetup:
                     code="INVALID_FORMAT",
                     details={name: value},
                 )
+        if self.position is not None:
+            if self.deck is not None or self.hands is not None or self.indicator is not None:
+                raise _deck_error("a deal starts from cards or from a position, not both")
+            start = self.start()[1]
+            if (start.dealer, start.leader, start.options) != (
+                self.dealer,
+                self.leader,
+                self.options,
+            ):
+                raise _deck_error("the position's dealer, leader and rules must be the setup's")
+            return
         if self.deck is not None:
             if self.hands is not None or self.indicator is not None:
                 raise _deck_error("give either a deck order or dealt hands, not both")
@@ -461,6 +478,13 @@ class DealSetup:
         """Whether the stock is unknown (a physical deck, R43)."""
         return self.deck is None
 
+    def start(self) -> tuple[MatchContext, Position]:
+        """Return the match context and the position of a setup from a ``position``."""
+        from domain.kozel.context import parse_match_position  # it reads positions: a cycle
+
+        assert self.position is not None
+        return parse_match_position(self.position)
+
     def to_data(self) -> dict[str, Any]:
         """Return the setup as JSON-ready data (stored in the deal's first event).
 
@@ -473,7 +497,9 @@ class DealSetup:
             "dealer": self.dealer,
             "leader": self.leader,
         }
-        if self.deck is not None:
+        if self.position is not None:
+            data["position"] = self.position
+        elif self.deck is not None:
             data["deck"] = [c.rank + c.suit for c in self.deck]
             data["indicator_position"] = self.indicator_position
         else:
@@ -493,6 +519,8 @@ class DealSetup:
         """
         try:
             options = options_from_data(data.get("options", {}))
+            if "position" in data:
+                return cls(options, data["dealer"], data["leader"], position=data["position"])
             if "deck" in data:
                 return cls(
                     options,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid5
 
+from domain.cuttle.moves import same_move_text
 from domain.errors import DomainError, IllegalMoveError
 from domain.events import Event
 from domain.logs.base import LogError, LogEvent, LogHeader, LogMove, MatchLog
@@ -33,14 +34,13 @@ from domain.stream import (
     TakeBack,
     VersionedEvent,
     VoidMatch,
-    decide,
     effective_events,
-    fold,
     fold_stream,
     is_move,
     move_text,
     rules_for,
 )
+from domain.stream import step as decide_step
 
 LOG_NAMESPACE = UUID("5e1b2f4c-6d3a-5b7e-9c10-2a4f6e8d0b13")
 """The uuid5 namespace of ids derived from text logs (matches, players, events)."""
@@ -264,7 +264,8 @@ def replay(steps: Sequence[Step]) -> Replayed:
                 resolved[index] = Step(command, step.line)
             if not isinstance(command, AddNote):
                 opened = len(events) + 1
-            new = decide(state, command)
+            # ``step`` folds a move's events as it decides them: each move is played once.
+            new, after = decide_step(state, command)
         except DomainError as e:
             done = tuple(steps[:index] if resolved is None else resolved[:index])
             return Replayed(tuple(events), state, LogError(step.line, e.code, e.message), done)
@@ -273,7 +274,7 @@ def replay(steps: Sequence[Step]) -> Replayed:
             # A takeback restores an older state: fold the effective events again.
             state = fold_stream(list(enumerate(events, start=1)))
         else:
-            state = fold(new, state)
+            state = after
     return Replayed(tuple(events), state, steps=tuple(steps if resolved is None else resolved))
 
 
@@ -382,10 +383,23 @@ def first_difference(logged: Sequence[LogEvent], regenerated: Sequence[Event]) -
 def same_data(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Whether two event data are the same JSON (engines may hold tuples where JSON has lists).
 
+    A move recorded in an older spelling is the same as the engine's canonical one
+    (a 2-player Cuttle four that names its victim, ``domain.cuttle.same_move_text``).
+
     >>> same_data({'draws': [(1, '7S')]}, {'draws': [[1, '7S']]})
     True
+    >>> same_data({'move': 'P1 oneoff 4S@P0'}, {'move': 'P1 oneoff 4S'})
+    True
     """
-    return a == b or dumps(dict(a)) == dumps(dict(b))
+    if a == b or dumps(dict(a)) == dumps(dict(b)):
+        return True
+    first, second = a.get("move"), b.get("move")
+    return (
+        len(a) == len(b) == 1
+        and isinstance(first, str)
+        and isinstance(second, str)
+        and same_move_text(first, second)
+    )
 
 
 def fingerprint(header: LogHeader, moves: Sequence[LogMove]) -> str:

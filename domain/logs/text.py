@@ -531,7 +531,9 @@ def _body(header: LogHeader, config: MatchConfig, events: Iterable[LogEvent]) ->
             number = 0
         elif kind == "MatchResigned":
             number += 1
-            text = f"{number}. {letter}{data['seat']} resign-match"
+            # A game that records the resignation as a move (Kozel's concession) writes it.
+            written = move_text(config, event) or f"{letter}{data['seat']} resign-match"
+            text = f"{number}. {written}"
         elif kind == "MatchEnded":
             ending[0] = f"result {result_text(data['winners'], header.game)}"
             line_of[logged.version] = ending

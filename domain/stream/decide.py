@@ -234,6 +234,10 @@ def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
     assert config is not None
     found = facts(config)
     rules = found.rules
+    conceding = rules.concession(command.move)
+    if conceding is not None:  # ends the match at any moment (Kozel R47)
+        events = _resign_match(state, conceding)
+        return events, fold(events, state)
     if state.position is None:
         what = rules.round_word
         raise IllegalMoveError(

@@ -129,6 +129,9 @@ def evolve(state: MatchState, event: Event, version: int | None = None) -> Match
         entries, round_start, moved = _window(state, found, (event,), at)
     if kind == found.round_started:
         position = rules.initial_position(data["setup"])
+        if not rounds_started:  # only a match's first round may carry a match context
+            assert series is not None
+            series = rules.series_at_start(series, data["setup"])
         rounds_started += 1
     elif kind == "NoteAdded":
         pass

@@ -7,12 +7,10 @@ both must agree with ``_play``, the rule, event for event and field for field.
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 from hypothesis import event, given
 
 from domain.cuttle import Move, Position, decide, evolve, step
-from domain.cuttle.rules import _decided, _play, _quick
+from domain.cuttle.rules import _play, _quick
 from domain.events import Event
 from tests.strategies import cuttle_playouts
 
@@ -25,11 +23,6 @@ def fields_and_types(position: Position) -> list[tuple[type, object]]:
 def played(steps: list[tuple[Position, Move | None]]) -> list[tuple[Position, Move]]:
     """The steps of a playout that play a move (the last position plays none)."""
     return [(position, move) for position, move in steps if move is not None]
-
-
-def forget_decided() -> None:
-    """Drop ``decide``'s memo, so that ``evolve`` plays the move itself."""
-    _decided[0] = (None, "", None)
 
 
 class TestQuickMoves:
@@ -62,7 +55,6 @@ class TestStep:
     @given(cuttle_playouts())
     def test_step_is_decide_then_evolve(self, steps: list[tuple[Position, Move | None]]) -> None:
         for position, move in played(steps):
-            forget_decided()
             events, after = step(position, move.text())
             folded = position
             for e in decide(position, move.text()):
@@ -70,32 +62,3 @@ class TestStep:
             assert decide(position, move.text()) == events
             assert fields_and_types(_play(position, move).freeze()) == fields_and_types(after)
             assert fields_and_types(folded) == fields_and_types(after)
-
-
-class TestEvolveMemo:
-    @given(cuttle_playouts())
-    def test_evolve_after_decide_is_evolve_alone(
-        self, steps: list[tuple[Position, Move | None]]
-    ) -> None:
-        for position, move in played(steps):
-            expected = _play(position, move).freeze()
-            events = decide(position, move.text())
-            remembered = position
-            for e in events:
-                remembered = evolve(remembered, e)
-            forget_decided()
-            alone = position
-            for e in events:
-                alone = evolve(alone, e)
-            assert fields_and_types(expected) == fields_and_types(remembered)
-            assert fields_and_types(expected) == fields_and_types(alone)
-
-    @given(cuttle_playouts())
-    def test_memo_answers_only_its_own_position_and_move(
-        self, steps: list[tuple[Position, Move | None]]
-    ) -> None:
-        for (position, move), (other, other_move) in pairwise(played(steps)):
-            decide(position, move.text())
-            assert _play(other, other_move).freeze() == evolve(
-                other, Event("MovePlayed", {"move": other_move.text()})
-            )

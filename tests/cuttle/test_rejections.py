@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.cuttle import Move, Position, legal_moves
+from domain.cards import Card
+from domain.cuttle import Move, Position, legal_moves, read
 from domain.cuttle.rules import apply, decide
 from domain.errors import IllegalMoveError
 from tests.cuttle.helpers import play, pos, refusal
@@ -153,9 +154,16 @@ class TestTargets:
         )
         assert "INVALID_TARGET" == refusal(p, move)
 
-    def test_four_naming_the_opponent_in_two_player(self) -> None:
+    def test_four_is_listed_once_in_two_player(self) -> None:
         p = pos(hands="4D / 3S")
-        assert "P0 oneoff 4D@P1" in {m.text() for m in _legal(p)}
+        four = Card.from_text("4D")
+        fours = [m.text() for m in _legal(p) if m.action == "oneoff" and m.card == four]
+        assert ["P0 oneoff 4D"] == fours
+
+    def test_four_naming_the_opponent_in_two_player_is_the_same_move(self) -> None:
+        p = pos(hands="4D / 3S")
+        assert decide(p, "P0 oneoff 4D") == decide(p, "P0 oneoff 4D@P1")
+        assert read(p, Move.from_text("P0 oneoff 4D@P1")) == Move.from_text("P0 oneoff 4D")
 
     def test_cutthroat_four_naming_nobody(self) -> None:
         assert "INVALID_TARGET" == refusal(pos("cutthroat", hands="4D / 3S / 5S"), "P0 oneoff 4D")

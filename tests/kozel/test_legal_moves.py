@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from domain.errors import DomainError
-from domain.kozel import Move, Position, apply, legal_moves
+from domain.errors import DomainError, IllegalMoveError
+from domain.kozel import Move, Position, apply, is_legal, legal_moves, read, service_moves
 from domain.legal import LegalMoveView
 from tests.kozel.support import new_deal, playout
 
@@ -58,14 +58,18 @@ def assert_exact(position: Position) -> None:
         else:
             accepted = True
         expected = key(move) in keys
-        if move.kind == "molodka" and not position.trick and move.seat == position.leader:
+        listed_form = read(position, move)
+        if listed_form is not move:
             # R36: the due leader's declaration is its lead of four, listed once as a lead.
-            lead = Move("lead", move.seat, position.hands[move.seat])
-            expected = len(lead.cards) == 4 and key(lead) in keys
+            expected = key(listed_form) in keys
             if accepted:
-                assert apply(position, lead) == after
+                assert apply(position, listed_form) == after
+            assert move not in legal_moves(position), move.text()
+        else:
+            assert accepted == (move in legal_moves(position)), move.text()
         assert expected == accepted, move.text()
-        assert accepted == (move in legal_moves(position)), move.text()
+        assert (move in legal_moves(position)) == (move in listed), move.text()
+        assert is_legal(position, move) == (move in legal_moves(position)), move.text()
 
 
 class TestPerft:
@@ -92,7 +96,7 @@ class TestLazyView:
         assert list(moves) == list(moves)
 
     def test_list_walks_the_generator_once(self) -> None:
-        """Like python-chess's test_traverse_once: no __len__ makes list() count first."""
+        """Like python-chess's test_traverse_once: ``len`` keeps the list it generates."""
         walks = []
 
         def generate(position: Position) -> Iterator[Move]:
@@ -111,3 +115,31 @@ class TestLazyView:
     def test_moves_round_trip_through_text(self) -> None:
         for move in legal_moves(new_deal(3)):
             assert move == Move.from_text(move.text())
+
+    def test_len_agrees_with_the_iteration(self) -> None:
+        moves = legal_moves(new_deal(3))
+        assert len(list(legal_moves(new_deal(3)))) == len(moves)
+
+
+class TestServiceMoves:
+    def test_every_seat_may_concede_while_the_deal_is_live(self) -> None:
+        conceded = [m.text() for m in service_moves(new_deal(3))]
+        assert ["S0 concede", "S1 concede", "S2 concede", "S3 concede"] == conceded
+
+    def test_a_concession_is_not_a_move_of_the_deal(self) -> None:
+        concede = Move.from_text("S2 concede")
+        deal = new_deal(3)
+        assert (False, True) == (concede in legal_moves(deal), is_legal(deal, concede))
+
+    def test_the_engine_leaves_a_concession_to_the_match(self) -> None:
+        with pytest.raises(IllegalMoveError) as refused:
+            apply(new_deal(3), "S2 concede")
+        assert "WRONG_PHASE" == refused.value.code
+
+    @pytest.mark.parametrize("seed", range(3))
+    def test_is_legal_is_listed_or_service(self, seed: int) -> None:
+        for position, _move in playout(new_deal(seed), random.Random(seed)):
+            service = service_moves(position)
+            for move in [*candidates(position), *service]:
+                in_either = move in legal_moves(position) or move in service
+                assert in_either == is_legal(position, move), move.text()

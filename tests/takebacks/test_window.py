@@ -83,7 +83,8 @@ EVENT_TYPES = [
 ]
 
 
-_KOZEL_MOVES = {"CardsLed", "CardsBeaten", "CardsThrown", "MolodkaDeclared"}
+# A concession (R47) is recorded as the match's resignation, and is a move.
+_KOZEL_MOVES = {"CardsLed", "CardsBeaten", "CardsThrown", "MolodkaDeclared", "MatchResigned"}
 _WHOLE_COMMANDS = {"NoteAdded", "MatchVoided", "MatchResigned", "TakenBack"}
 
 
