@@ -29,8 +29,15 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default=Path("matchlog-data"), description="where embedded data lives")
     host: str = Field(default="127.0.0.1", description="address `matchlog serve` listens on")
     port: int = Field(default=8000, ge=0, le=65535, description="port `matchlog serve` listens on")
-    pool_min_size: int = Field(default=1, ge=1)
-    pool_max_size: int = Field(default=10, ge=1)
+    pool_min_size: int = Field(
+        default=1, ge=1, description="database connections the server keeps open at least"
+    )
+    pool_max_size: int = Field(
+        default=10,
+        ge=1,
+        description="database connections the server opens at most (live feeds' backlog "
+        "reads take up to half)",
+    )
     max_body_size: int = Field(
         default=1024 * 1024,
         ge=1,
