@@ -122,7 +122,9 @@ def draw_kozel(seen: Seen) -> list[str]:
     ]
     lines += seen.field("trick", " · ".join(plays) or "-", indent=0)
     for team, pile in enumerate(view["piles"]):
-        took = f"{view['tricks'][team]} tricks, {pile['face_down']} face down"
+        down = pile.get("face_down_cards")  # only in a finished match's record view
+        hidden = f"{pile['face_down']} face down" if down is None else f"face down {cards(down)}"
+        took = f"{view['tricks'][team]} tricks, {hidden}"
         lines += seen.field(f"team {'AB'[team]} took", f"{took}; {cards(pile['face_up'])}", 0)
     if "card_points" in view:
         a, b = view["card_points"]

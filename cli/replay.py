@@ -63,7 +63,11 @@ def render(
     if ply.position is None:
         lines.append("(no round dealt yet)")
         return "\n".join(lines)
-    view = rules.view(ply.position, seat if isinstance(seat, int) else None)
+    if seat == FULL:
+        # The whole record of a finished match, face-down throws face up (Kozel R44).
+        view = rules.record_view(ply.position)
+    else:
+        view = rules.view(ply.position, seat if isinstance(seat, int) else None)
     if seat == FULL:
         hands = {s: _hand(rules.view(ply.position, s), s) for s in range(seats)}
         lines.append("view: full (every hand)")

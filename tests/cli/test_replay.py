@@ -113,3 +113,22 @@ class TestReplayTable:
         assert "error: MALFORMED: seat '2' is not a seat of this match (0-1) or full\n" == (
             result.stderr
         )
+
+
+def test_the_full_view_of_a_finished_kozel_match_shows_its_face_down_throws(
+    database_url: str, tmp_path: Any
+) -> None:
+    """R44: once a match is over its whole record is public, throws included."""
+    log = tmp_path / "kozel.jsonl"
+    made = invoke(None, "simulate", "--game", "kozel", "--loss-limit", "2", "--out", str(log))
+    assert 0 == made.exit_code, made.output
+    assert 0 == invoke(database_url, "import", "-q", str(log)).exit_code
+    match = invoke(database_url, "matches", "--format", "json").stdout
+    match_id = re.findall(r'"id": "([0-9a-f-]{36})"', match)[0]
+    public = invoke(database_url, "replay", match_id, "--ply", "9")
+    full = invoke(database_url, "replay", match_id, "--ply", "9", "--seat", "full")
+    assert 0 == public.exit_code == full.exit_code, public.output + full.output
+    assert re.search(r"tricks, \d+ face down", public.stdout), public.stdout
+    assert not re.search(r"tricks, \d+ face down", full.stdout), full.stdout
+    assert "face down " in full.stdout
+    assert_fits(full.stdout)
