@@ -90,11 +90,11 @@ def import_(
     """
     console = Console(stderr=True)
     with friendly_errors():
-        use_database(existing=False)
+        url = use_database(existing=False)
         if jobs is None:
             jobs = imports.default_jobs(paths)
         summary = imports.run_import(
-            paths, dry_run=dry_run, view=_Shown(console, quiet=quiet), jobs=jobs
+            url, paths, dry_run=dry_run, view=_Shown(console, quiet=quiet), jobs=jobs
         )
     console.print(summary.text(dry_run), markup=False, highlight=False, soft_wrap=True)
     if summary.interrupted:

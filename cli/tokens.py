@@ -54,7 +54,7 @@ def create(
         if competition and role is Role.SCORER:
             # An admin's limit is refused as it is typed; a scorer's names competitions.
             scope = [str(c) for c in resolve(url, "competition", competition)]
-        token, secret = tokens.create_token(role, scope, name, expires_in)
+        token, secret = tokens.create_token(url, role, scope, name, expires_in)
         typer.echo(secret)
         typer.echo(f"token {token.id} ({token.role.value}); shown once, store it now", err=True)
 
@@ -68,7 +68,7 @@ def list_(
     """Show every token's id, name, role, competitions and dates (never the token)."""
     with friendly_errors():
         url = use_database(existing=True)
-        found = tokens.list_tokens(active=active)
+        found = tokens.list_tokens(url, active=active)
         scoped = sorted({c for token in found for c in token.competitions or ()})
         names = asyncio.run(_competition_names(url, scoped))
     console = Console()
@@ -133,5 +133,5 @@ def revoke(
     with friendly_errors():
         url = use_database(existing=True)
         (whole,) = resolve(url, "token", [token_id])
-        token = tokens.revoke_token(str(whole))
+        token = tokens.revoke_token(url, str(whole))
         typer.echo(f"token {token.id} revoked")

@@ -16,8 +16,6 @@ from uuid import UUID
 import psycopg
 
 from domain.errors import DomainError, MalformedError
-from service.settings import Settings
-from service.wiring import configured_url
 from store import accounts
 from store.accounts import Role, Token
 
@@ -31,7 +29,11 @@ MAX_LIFETIME = timedelta(days=36500)
 
 
 def create_token(
-    role: Role, competitions: Sequence[str] | None, name: str, expires_in: str | None = None
+    url: str,
+    role: Role,
+    competitions: Sequence[str] | None,
+    name: str,
+    expires_in: str | None = None,
 ) -> tuple[Token, str]:
     """Create a token (limited to ``competitions``, expiring after ``expires_in``, both as typed).
 
@@ -44,9 +46,10 @@ def create_token(
     scope = [parse_id(c, "competition") for c in competitions] if competitions else None
     lifetime = None if expires_in is None else parse_duration(expires_in)
     return _run(
+        url,
         lambda conn: accounts.create_token(
             conn, role=role, competitions=scope, name=name, expires_in=lifetime
-        )
+        ),
     )
 
 
@@ -73,12 +76,12 @@ def parse_duration(text: str) -> timedelta:
     return lifetime
 
 
-def list_tokens(*, active: bool) -> list[Token]:
+def list_tokens(url: str, *, active: bool) -> list[Token]:
     """Return every token's record, newest first; ``active`` leaves out revoked ones."""
-    return _run(lambda conn: accounts.list_tokens(conn, include_revoked=not active))
+    return _run(url, lambda conn: accounts.list_tokens(conn, include_revoked=not active))
 
 
-def revoke_token(token_id: str) -> Token:
+def revoke_token(url: str, token_id: str) -> Token:
     """Revoke the token with id ``token_id`` (as typed); revoking twice keeps the first time.
 
     Raises:
@@ -86,7 +89,7 @@ def revoke_token(token_id: str) -> Token:
         NotFoundError (TOKEN_NOT_FOUND): there is no such token.
     """
     target = parse_id(token_id, "token")
-    return _run(lambda conn: accounts.revoke_token(conn, target))
+    return _run(url, lambda conn: accounts.revoke_token(conn, target))
 
 
 def parse_id(text: str, what: str) -> UUID:
@@ -101,9 +104,8 @@ def parse_id(text: str, what: str) -> UUID:
         raise MalformedError(f"{text!r} is not a {what} id (a UUID)", code="MALFORMED") from None
 
 
-def _run(work: Callable[[psycopg.AsyncConnection[Any]], Awaitable[T]]) -> T:
-    """Run ``work`` on one connection to the configured database and commit."""
-    url = configured_url(Settings())
+def _run(url: str, work: Callable[[psycopg.AsyncConnection[Any]], Awaitable[T]]) -> T:
+    """Run ``work`` on one connection to ``url``'s database and commit."""
 
     async def main() -> T:
         async with await psycopg.AsyncConnection.connect(url) as conn:

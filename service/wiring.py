@@ -36,11 +36,6 @@ def migrated_url(settings: Settings) -> str:
     return database.app
 
 
-def database_url() -> str:
-    """Return the configured database's URL (starting the embedded one), migrated to head."""
-    return migrated_url(Settings())
-
-
 @asynccontextmanager
 async def open_pool(
     url: str, *, min_size: int = 1, max_size: int = 2

@@ -23,7 +23,7 @@ from service.imports.garbage import collect_less
 from service.imports.importer import Importer, Outcome
 from service.imports.parallel import InFlight, Overlapped, Workers
 from service.imports.reading import Source, iter_paths, open_input, read_chunks, read_logs
-from service.wiring import database_url, open_pool, recorder_for
+from service.wiring import open_pool, recorder_for
 
 
 @dataclass(slots=True)
@@ -86,8 +86,11 @@ class ImportView(Protocol):
         ...
 
 
-def run_import(paths: Sequence[str], *, dry_run: bool, view: ImportView, jobs: int = 1) -> Summary:
-    """Import every match of ``paths`` and return what happened; ``view`` shows problems.
+def run_import(
+    url: str, paths: Sequence[str], *, dry_run: bool, view: ImportView, jobs: int = 1
+) -> Summary:
+    """Import every match of ``paths`` into ``url``'s database (migrated) and return what
+    happened; ``view`` shows problems.
 
     With ``jobs`` above 1, batches of matches are checked and recorded by that many
     worker processes (each with its own recorder), while this process reads the
@@ -95,7 +98,6 @@ def run_import(paths: Sequence[str], *, dry_run: bool, view: ImportView, jobs: i
     and results are reported in it. The workers start before the event loop does
     (see ``Workers``), so call this outside one.
     """
-    url = database_url()
     summary = Summary()
     workers = Workers(url, dry_run, jobs) if jobs > 1 else None
     try:
