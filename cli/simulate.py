@@ -24,7 +24,6 @@ from domain.logs.jsonl import event_line, format_time, header_line
 from domain.stream import CreateMatch, MatchConfig, MatchState, Play, decide, fold, rules_for
 from store.recorder import shuffled_deal
 
-_SKIPPED = frozenset({"resign", "offer-draw", "accept-draw", "decline-draw"})
 _START = datetime(2026, 1, 1, tzinfo=UTC)
 MOVE_CAP = 3_000
 """A Cuttle classic round may loop without end; a simulated match stops trying here."""
@@ -94,8 +93,8 @@ def simulate_match(
             return events
         assert state.config is not None
         moves = [m.text() for m in state.rules.legal_moves(state.position)]
-        choices = [m for m in moves if m.split()[1:2] and m.split()[1] not in _SKIPPED] or moves
-        new = decide(state, Play(rng.choice(choices), next_deal=shuffled_deal(state.config, rng)))
+        # Resignations and draw offers are service moves, never among legal_moves.
+        new = decide(state, Play(rng.choice(moves), next_deal=shuffled_deal(state.config, rng)))
         state = fold(new, state)
         events.extend(new)
     return None

@@ -47,7 +47,6 @@ stream_names: st.SearchStrategy[str] = st.builds(
 
 CUTTLE_MOVE_CAP = 600
 """Playouts stop here: classic rounds may loop for ever (ruling 36)."""
-CUTTLE_SKIP = frozenset({"resign", "offer-draw"})
 
 
 def cuttle_setup(variant: Variant, rng: random.Random, dealer: int | None = None) -> RoundSetup:
@@ -61,7 +60,8 @@ def cuttle_setup(variant: Variant, rng: random.Random, dealer: int | None = None
 def cuttle_playout(
     variant: Variant, rng: random.Random, cap: int = CUTTLE_MOVE_CAP
 ) -> list[tuple[Position, Move | None]]:
-    """Play random legal moves (no resignations or draw offers) from a random deal.
+    """Play random legal moves from a random deal (resignations and draw offers are
+    service moves, never among them).
 
     Returns every position reached, each with the move played from it (``None`` for
     the last one).
@@ -69,8 +69,7 @@ def cuttle_playout(
     position = initial_position(cuttle_setup(variant, rng))
     steps: list[tuple[Position, Move | None]] = []
     while position.result is None and len(steps) < cap:
-        choices = [m for m in legal_moves(position) if m.action not in CUTTLE_SKIP]
-        move = rng.choice(choices)
+        move = rng.choice(list(legal_moves(position)))
         steps.append((position, move))
         position = apply(position, move)
     steps.append((position, None))
@@ -170,8 +169,7 @@ def match_events(game: str, variant: str, rng: random.Random) -> list[Any]:
             if state.position is None or state.is_over:
                 break
             legal = [m.text() for m in rules.legal_moves(state.position)]
-            choices = [m for m in legal if m.split()[1] not in CUTTLE_SKIP]
-            new = decide(state, Play(rng.choice(choices)))
+            new = decide(state, Play(rng.choice(legal)))
         else:
             break
     return events
@@ -305,9 +303,8 @@ def _play_corrected(log: Any, rng: random.Random) -> None:
         log.record(Play("cards " + " ".join(rng.sample(unplaced, awaited))))
         return
     legal = [m.text() for m in rules.legal_moves(state.position)]
-    choices = [m for m in legal if m.split()[1] not in ("resign", "offer-draw")]
     server = config.dealing == "server"
-    log.record(Play(rng.choice(choices), shuffled(config, rng) if server else None))
+    log.record(Play(rng.choice(legal), shuffled(config, rng) if server else None))
 
 
 @st.composite

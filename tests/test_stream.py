@@ -45,7 +45,7 @@ def test_step_equals_decide_then_fold(
         if state.is_over:
             break
         moves = [m.text() for m in rules.legal_moves(state.position)]
-        choice = rng.choice([m for m in moves if m.split()[1] not in ("resign", "offer-draw")])
+        choice = rng.choice(moves)
         command = Play(choice, next_deal=shuffled_deal(game, variant, rng))
         plies += 1
     assert plies > 10

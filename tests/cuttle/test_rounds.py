@@ -19,7 +19,7 @@ from domain.cuttle import (
 )
 from domain.match import CuttleFormat, CuttleSeries
 from tests.cuttle.helpers import pos
-from tests.strategies import CUTTLE_SKIP, cuttle_setup
+from tests.strategies import cuttle_setup
 
 DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "notation.md"
 
@@ -31,7 +31,7 @@ def play_round(variant: Variant, seed: int, dealer: int) -> Outcome:
     position = initial_position(setup)
     ended = None
     while ended is None:
-        moves = [m for m in legal_moves(position) if m.action not in CUTTLE_SKIP]
+        moves = list(legal_moves(position))
         for event in decide(position, rng.choice(moves).text()):
             position = evolve(position, event)
             ended = ended or outcome_of(event)

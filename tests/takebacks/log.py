@@ -75,9 +75,8 @@ class Log:
                 self.record(StartRound(shuffled(self.state.config, rng)))
                 continue
             legal = [m.text() for m in rules.legal_moves(self.state.position)]
-            choices = [m for m in legal if m.split()[1] not in ("resign", "offer-draw")]
             deal = shuffled(self.state.config, rng) if server else None
-            self.record(Play(rng.choice(choices), deal))
+            self.record(Play(rng.choice(legal), deal))
 
     def ply_versions(self) -> list[int]:
         """The versions of the effective moves."""
