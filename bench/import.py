@@ -249,7 +249,7 @@ def jobs_label(jobs: str, path: Path) -> str:
     return f"--jobs {jobs}"
 
 
-PACKAGES = ("api", "cli", "domain", "migrations", "projections", "store")
+PACKAGES = ("api", "cli", "domain", "migrations", "projections", "service", "store")
 
 
 def compile_tree(tree: Path = ROOT) -> None:
