@@ -74,13 +74,20 @@ class RoundIn(BaseModel):
     indicator_position: StrictInt | None = Field(
         default=None, description="kozel, deck order: the indicator's place in the stock (0-19)."
     )
+    position: Line | None = Field(
+        default=None,
+        description="kozel, a match's first deal only, alone: the deal in progress in the "
+        "position notation, followed by its match context (deal=N loss=A/B eggs=N carried=N), "
+        "so the match takes up mid-deal with the loss points and eggs it carried "
+        "(docs/notation.md).",
+    )
     expected_version: StrictInt | None = Field(
         default=None, description="The version the client last saw (or send If-Match)."
     )
 
     def deal(self) -> dict[str, Any]:
         """Return the deal mapping the match decider reads."""
-        fields = ("deck", "hands", "indicator", "indicator_position")
+        fields = ("deck", "hands", "indicator", "indicator_position", "position")
         return {k: getattr(self, k) for k in fields if getattr(self, k) is not None}
 
 

@@ -4,12 +4,13 @@
     python bench/import.py --matches 500 --runs 1 --jobs 2
     python bench/import.py --matches 500 --season   # all in one competition per game
     python bench/import.py --compare /tmp/before   # this tree and a `git archive` copy, in turn
+    python bench/import.py --game kozel --matches 500 --compare /tmp/before   # Kozel logs only
 
 It simulates the matches (half Cuttle standard ``short``, half Kozel with loss
-limit 4) with ``matchlog simulate``, then runs ``matchlog import -q FILE`` as its
-own process (with each ``--jobs`` value asked for; ``default`` gives none, so the
-import picks its own) into a fresh, migrated database
-for each run, and prints the median events/s (wall time of the whole command,
+limit 4; with ``--game``, all of that one game) with ``matchlog simulate``, then
+runs ``matchlog import -q FILE`` as its own process (with each ``--jobs`` value
+asked for; ``default`` gives none, so the import picks its own) into a fresh,
+migrated database for each run, and prints the median events/s (wall time of the whole command,
 start-up included). The 4x file holds
 the same matches four times under fresh ids (so every copy is really imported);
 the peak RSS of the import process is sampled for both files. The database is
@@ -58,13 +59,18 @@ _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 _SUMMARY = re.compile(r"(\d+) matches imported \((\d+) events\)")
 
 
-def simulate(path: Path, matches: int, seed: int) -> None:
-    """Write ``matches`` simulated matches, half Cuttle and half Kozel, to ``path``."""
+def simulate(path: Path, matches: int, seed: int, only: str | None = None) -> None:
+    """Write ``matches`` simulated matches to ``path``: half Cuttle and half Kozel,
+    or all of the game ``only``."""
     cuttle, kozel = path.with_suffix(".cuttle"), path.with_suffix(".kozel")
+    share = {None: matches // 2, "cuttle": matches, "kozel": 0}[only]
     for game, count, out in (
-        ("cuttle", matches // 2, cuttle),
-        ("kozel", matches - matches // 2, kozel),
+        ("cuttle", share, cuttle),
+        ("kozel", matches - share, kozel),
     ):
+        if not count:
+            out.touch()
+            continue
         subprocess.run(
             [sys.executable, "-m", "cli.main", "simulate", "--game", game, "--matches",
              str(count), "--seed", str(seed), "--out", str(out)],
@@ -243,7 +249,7 @@ def jobs_label(jobs: str, path: Path) -> str:
     return f"--jobs {jobs}"
 
 
-PACKAGES = ("api", "cli", "domain", "migrations", "projections", "store")
+PACKAGES = ("api", "cli", "domain", "migrations", "projections", "service", "store")
 
 
 def compile_tree(tree: Path = ROOT) -> None:
@@ -262,6 +268,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=3, help="timed runs of the 1x file")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--game", choices=("cuttle", "kozel"), help="simulate only this game's matches"
+    )
     parser.add_argument(
         "--season",
         action="store_true",
@@ -293,7 +302,7 @@ def main() -> None:
         admin_url, pgdata = embedded.admin_url, embedded.pgdata
     one, four = root / "x1.jsonl", root / "x4.jsonl"
     started = time.perf_counter()
-    simulate(one, args.matches, args.seed)
+    simulate(one, args.matches, args.seed, args.game)
     if args.season:
         into_seasons(one)
     print(
@@ -348,9 +357,14 @@ def compare(
                 runs[tree].append(run_import(fresh_url(admin_url, tree), one, jobs, pgdata, tree))
                 print(f"  {label}, round {number + 1}, {tree}: {runs[tree][-1].figures()}")
         first = statistics.median(r.events / r.seconds for r in runs[trees[0]])
+        first_cpu = statistics.median(r.import_cpu / r.events for r in runs[trees[0]])
         for tree in trees:
             rate = statistics.median(r.events / r.seconds for r in runs[tree])
-            print(f"{label}: {tree} median {rate:,.0f} events/s ({rate / first:.2f}x)")
+            cpu = statistics.median(r.import_cpu / r.events for r in runs[tree])
+            print(
+                f"{label}: {tree} median {rate:,.0f} events/s ({rate / first:.2f}x), "
+                f"import CPU {cpu * 1e6:.0f} µs/event ({cpu / first_cpu:.2f}x)"
+            )
 
 
 if __name__ == "__main__":

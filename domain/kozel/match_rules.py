@@ -16,7 +16,13 @@ from domain.events import Event
 from domain.game_rules import DealSpec, GameRules, Series, Tables, bad_deal
 from domain.kozel import describe
 from domain.kozel.context import format_match_position, parse_match_position
-from domain.kozel.outcome import KozelOptions
+from domain.kozel.options import (
+    KozelOptions,
+    format_options,
+    options_from_data,
+    options_to_data,
+    parse_options,
+)
 from domain.match import DealScore, KozelSeries
 
 if TYPE_CHECKING:
@@ -69,8 +75,6 @@ class KozelRules:
                 code="INVALID_FORMAT",
                 details={"variant": config.variant},
             )
-        from domain.kozel.state import options_from_data, options_to_data
-
         return config.with_settings(None, options_to_data(options_from_data(config.options)))
 
     def seats(self, config: MatchConfig) -> int:
@@ -79,8 +83,6 @@ class KozelRules:
 
     def new_series(self, config: MatchConfig) -> Series:
         """Return a series with no deal scored."""
-        from domain.kozel.state import options_from_data
-
         return KozelSeries(options_from_data(config.options), config.first_dealer)
 
     def deal_spec(self, config: MatchConfig) -> DealSpec:
@@ -271,14 +273,10 @@ class KozelRules:
 
     def format_tag(self, format: str | None, options: Mapping[str, Any]) -> tuple[str, str]:
         """Return the ``Options`` tag."""
-        from domain.kozel.state import format_options, options_from_data
-
         return "Options", format_options(options_from_data(options))
 
     def options_from_tag(self, text: str) -> dict[str, Any]:
         """Return the options an ``Options`` tag names."""
-        from domain.kozel.state import options_to_data, parse_options
-
         return options_to_data(parse_options(text.strip()))
 
     def deal_from_log(self, deal: dict[str, Any]) -> dict[str, Any]:

@@ -103,7 +103,14 @@ PARSED_CACHE_SIZE: Final = 100_000
 """How many distinct move texts ``Move.from_text`` remembers."""
 _PARSED: dict[str, Move] = {}
 
-_build_move = builder(Move)
+build_move = builder(Move)
+"""``make_move`` with every field given: the move generator calls it straight.
+
+Playouts build a move per legal move listed; a call to this rather than through
+``make_move`` saves one Python call each: 2.2% of a Kozel playout's instructions
+(callgrind, ``bench/engine_playout.py kozel --variant default --rounds 300`` less
+``--rounds 0``: 771.3M through ``make_move``, 754.1M straight, ratio 0.978).
+"""
 
 
 def make_move(kind: str, seat: int | None, cards: tuple[Card, ...] = ()) -> Move:
@@ -114,7 +121,7 @@ def make_move(kind: str, seat: int | None, cards: tuple[Card, ...] = ()) -> Move
     >>> make_move(LEAD, 0, ()) == Move(LEAD, 0)
     True
     """
-    move: Move = _build_move(kind, seat, cards)
+    move: Move = build_move(kind, seat, cards)
     return move
 
 
@@ -184,6 +191,7 @@ __all__ = [
     "PLAYER_ACTIONS",
     "THROW",
     "Move",
+    "build_move",
     "canonical_cards",
     "make_move",
 ]

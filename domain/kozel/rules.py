@@ -33,6 +33,7 @@ from domain.kozel.moves import (
     PLAYER_ACTIONS,
     THROW,
     Move,
+    build_move,
     canonical_cards,
     make_move,
 )
@@ -194,6 +195,7 @@ def generate_legal_moves(position: Position) -> Iterator[Move]:
     """
     if position.draw:
         return
+    # ``build_move``, not ``make_move``: one Python call less per listed move.
     trick = position.trick
     hands = position.hands
     leader = position.leader
@@ -209,7 +211,7 @@ def generate_legal_moves(position: Position) -> Iterator[Move]:
             group = hand[i:j]
             for size in range(1, j - i + 1):
                 for cards in combinations(group, size):
-                    yield make_move(LEAD, leader, cards)
+                    yield build_move(LEAD, leader, cards)
             i = j
         limit = 4
     else:
@@ -228,8 +230,8 @@ def generate_legal_moves(position: Position) -> Iterator[Move]:
                 if (suit == t_suit and RANK_INDEX[card.rank] > t_rank) or (
                     suit == trump and t_suit != trump
                 ):
-                    yield make_move(BEAT, seat, cards)
-                yield make_move(THROW, seat, cards)
+                    yield build_move(BEAT, seat, cards)
+                yield build_move(THROW, seat, cards)
         else:
             hand = hands[seat]
             masks = beat_masks(hand, top, trump)
@@ -239,8 +241,8 @@ def generate_legal_moves(position: Position) -> Iterator[Move]:
                 for mask in chosen:
                     union |= mask
                 if union == full and covers(chosen):
-                    yield make_move(BEAT, seat, cards)
-                yield make_move(THROW, seat, cards)
+                    yield build_move(BEAT, seat, cards)
+                yield build_move(THROW, seat, cards)
         limit = (lead.seat - leader) % 4 if k == 4 else 4
     for s in range(4):
         hand = hands[s]
@@ -249,7 +251,7 @@ def generate_legal_moves(position: Position) -> Iterator[Move]:
             and hand[0].suit == hand[3].suit
             and ((s != leader) if not trick else (s - leader) % 4 < limit)
         ):
-            yield make_move(MOLODKA, s)
+            yield build_move(MOLODKA, s, ())
 
 
 class LegalMoves(LegalMoveView[Position, Move]):
@@ -263,7 +265,9 @@ class LegalMoves(LegalMoveView[Position, Move]):
     __slots__ = ()
 
     def __init__(self, position: Position) -> None:
-        super().__init__(position, generate_legal_moves, _is_listed)
+        # The base named, not ``super()``: a view per playout step, and the super
+        # object cost 0.8% of a Kozel playout's instructions (see ``build_move``).
+        LegalMoveView.__init__(self, position, generate_legal_moves, _is_listed)
 
 
 def _is_listed(position: Position, move: object) -> bool:

@@ -1,5 +1,8 @@
-"""A Kozel deal in progress (``Position``), how a deal is set up (``DealSetup``), and
-the position notation.
+"""A Kozel deal in progress: the ``Position`` value, its notation, and what starts it.
+
+``DealSetup`` (how a deal is set up: a deck order, dealt hands, or a written
+position) is the other way to come by a ``Position``, so it lives beside it. The
+option flags and their codecs are ``domain.kozel.options``'s, importable from here.
 
 A ``Position`` is an immutable value: hands, stock (known cards, or a count of
 unknown ones for a physical deck, R43), the current trick since its last restart,
@@ -29,7 +32,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from domain.cards import Card
 from domain.errors import InvalidSetupError, MalformedError
 from domain.kozel.moves import BEAT, LEAD, THROW
-from domain.kozel.outcome import KozelOptions
+from domain.kozel.options import (
+    KozelOptions,
+    format_options,
+    options_from_data,
+    options_to_data,
+    parse_options,
+)
 from domain.kozel.pack import (
     PACK,
     PACK_SET,
@@ -161,46 +170,10 @@ _FIELDS = ("dealer", "leader", "trump", "hands", "stock", "trick", "piles", "tri
 _OPTIONAL = ("draw", "rules")
 _KIND_MARK = {LEAD: ":", BEAT: "+", THROW: "~"}
 _MARK_KIND = {mark: kind for kind, mark in _KIND_MARK.items()}
-_OPTION_FLAGS = (
-    ("eggs", "eggs_double_next"),
-    ("bottom", "trump_indicator_bottom"),
-    ("open", "open_throws"),
-)
 
 
 def _cards_text(cards: Sequence[Card]) -> str:
     return ",".join(c.rank + c.suit for c in cards) if cards else "-"
-
-
-def format_options(options: KozelOptions) -> str:
-    """Write option flags as ``<loss_limit>[+eggs][+bottom][+open]``.
-
-    >>> format_options(KozelOptions(loss_limit=8, open_throws=True))
-    '8+open'
-    """
-    flags = [short for short, name in _OPTION_FLAGS if getattr(options, name)]
-    return "+".join([str(options.loss_limit), *flags])
-
-
-def parse_options(text: str) -> KozelOptions:
-    """Read option flags written by ``format_options``.
-
-    Raises:
-        MalformedError (MALFORMED): an unknown flag or a limit that is not a number.
-        InvalidSetupError (INVALID_FORMAT): a loss limit below 2 (R34).
-    """
-    limit, *flags = text.split("+")
-    if not limit.isdigit():
-        raise MalformedError(f"{limit!r} is not a loss limit", details={"rules": text})
-    names = dict(_OPTION_FLAGS)
-    values: dict[str, Any] = {"loss_limit": int(limit)}
-    for flag in flags:
-        if flag not in names:
-            raise MalformedError(
-                f"{flag!r} is not a rule flag: use eggs, bottom or open", details={"rules": text}
-            )
-        values[names[flag]] = True
-    return KozelOptions(**values)
 
 
 def format_position(p: Position) -> str:
@@ -550,35 +523,6 @@ def _is_pack(cards: tuple[Card, ...]) -> bool:
 
 def _deck_error(why: str) -> InvalidSetupError:
     return InvalidSetupError(why, code="INVALID_DECK")
-
-
-def options_to_data(options: KozelOptions) -> dict[str, Any]:
-    """Return the option flags as JSON-ready data."""
-    return {
-        "loss_limit": options.loss_limit,
-        "eggs_double_next": options.eggs_double_next,
-        "trump_indicator_bottom": options.trump_indicator_bottom,
-        "open_throws": options.open_throws,
-    }
-
-
-_OPTION_NAMES = frozenset(options_to_data(KozelOptions()))
-
-
-def options_from_data(data: Mapping[str, Any]) -> KozelOptions:
-    """Read option flags from ``options_to_data`` output; missing flags take defaults.
-
-    Raises:
-        InvalidSetupError (INVALID_FORMAT): an unknown flag or a bad loss limit (R34).
-    """
-    unknown = set(data) - _OPTION_NAMES
-    if unknown:
-        raise InvalidSetupError(
-            f"unknown option flags {sorted(unknown)!r}",
-            code="INVALID_FORMAT",
-            details={"options": dict(data)},
-        )
-    return KozelOptions(**data)
 
 
 __all__ = [
