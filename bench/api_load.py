@@ -9,8 +9,11 @@ It starts the embedded PostgreSQL (or uses MATCHLOG_DATABASE_URL, with
 MATCHLOG_MIGRATION_DATABASE_URL as its owner), then two servers side by side, both
 with ``--workers`` processes: ``matchlog serve`` and ``bench/baseline_app.py`` (a
 bare Litestar endpoint doing only a move's SQL: INSERT, NOTIFY, COMMIT) under
-uvicorn. Both get TCP_NODELAY from asyncio, which sets it on every TCP connection;
-wrk sets it on its side.
+uvicorn. wrk sets TCP_NODELAY on its side. asyncio sets it on the server's side
+only for sockets whose protocol number is TCP, which uvicorn's ``--workers`` socket
+lacks: the baseline therefore runs under bench/nodelay_uvicorn.py, which binds a TCP
+socket itself (``--baseline plain`` for uvicorn's own; ``--matchlog nodelay`` serves
+matchlog's app that way too, until ``matchlog serve`` sets TCP_NODELAY itself).
 
 The load is wrk (C, its own process; `apt-get install wrk`) with bench/wrk_moves.lua:
 ``--connections`` threads of one keep-alive connection each, each owning its live
@@ -238,6 +241,11 @@ def statement_counts(
             f"transactions ({counts.explicit / per:.2f} BEGIN..COMMIT) per request, "
             f"over {run.requests} requests"
         )
+        if args.statements:
+            counted[server.name] += "".join(
+                f"\n{'':13s}{n / per:5.2f}  {kind}"
+                for kind, n in counts.kinds.most_common(args.statements)
+            )
     return counted
 
 
@@ -313,10 +321,30 @@ def main(argv: list[str] | None = None) -> int:
         default=2500.0,
         help="moves/s matchlog's plans can feed for --seconds (unused plans cost no time)",
     )
+    parser.add_argument(
+        "--matchlog",
+        choices=["serve", "nodelay", "plain"],
+        default="serve",
+        help="serve matchlog with `matchlog serve` (default), or its app under "
+        "bench/nodelay_uvicorn.py with TCP_NODELAY (nodelay) or uvicorn.run (plain)",
+    )
+    parser.add_argument(
+        "--baseline",
+        choices=["nodelay", "plain"],
+        default="nodelay",
+        help="serve the baseline under bench/nodelay_uvicorn.py with TCP_NODELAY (default), "
+        "or with uvicorn.run's --workers socket, which lacks it (plain)",
+    )
     parser.add_argument("--scripts", type=int, default=48, help="distinct planned matches")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
         "--log-seconds", type=float, default=3.0, help="seconds of the statement-log window"
+    )
+    parser.add_argument(
+        "--statements",
+        type=int,
+        default=12,
+        help="print the N commonest statements of the logged window, per request",
     )
     parser.add_argument("--length", action="store_true", help="latency against match length")
     parser.add_argument("--late", type=int, default=300, help="--length: the late move number")
@@ -349,18 +377,12 @@ def main(argv: list[str] | None = None) -> int:
         "MATCHLOG_DATA_DIR": str(data_dir),
     }
     ours_port, base_port = free_port(), free_port()
-    ours = start_server(
-        [sys.executable, "-m", "cli.main", "serve", "--port", str(ours_port),
-         "--workers", str(args.workers)],
-        env,
-        ours_port,
-    )  # fmt: skip
+    ours = start_server(matchlog_command(args, ours_port), env, ours_port)
     base = start_server(
-        [sys.executable, "-m", "uvicorn", "bench.baseline_app:create_app", "--factory",
-         "--port", str(base_port), "--workers", str(args.workers), "--log-level", "warning"],
+        launcher(args.baseline, "bench.baseline_app:create_app", base_port, args.workers),
         env,
         base_port,
-    )  # fmt: skip
+    )
     servers = [
         Server("matchlog", f"http://127.0.0.1:{ours_port}", ours.pid, checks=True),
         Server("baseline", f"http://127.0.0.1:{base_port}", base.pid, checks=False),
@@ -404,6 +426,20 @@ def main(argv: list[str] | None = None) -> int:
         for proc in (ours, base):
             stop_server(proc)
     return 0
+
+
+def launcher(how: str, factory: str, port: int, workers: int) -> list[str]:
+    """Return the command serving ``factory`` under uvicorn, with TCP_NODELAY or ``plain``."""
+    command = [sys.executable, "-m", "bench.nodelay_uvicorn", factory, "--port", str(port)]
+    return [*command, "--workers", str(workers), *(["--plain"] if how == "plain" else [])]
+
+
+def matchlog_command(args: argparse.Namespace, port: int) -> list[str]:
+    """Return the command serving matchlog: its own ``serve``, or through the launcher."""
+    if args.matchlog == "serve":
+        return [sys.executable, "-m", "cli.main", "serve", "--port", str(port),
+                "--workers", str(args.workers)]  # fmt: skip
+    return launcher(args.matchlog, "api.app:create_app_from_env", port, args.workers)
 
 
 def prepare_baseline_table(owner_url: str, app_url: str) -> None:

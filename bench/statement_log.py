@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import psycopg
 
+KIND_WIDTH = 60
 _LINE = re.compile(r"\[(\d+)\][^:]*LOG:\s+(?:statement|execute [^:]*):\s*(.*)")
 
 
@@ -35,6 +37,8 @@ class StatementCounts:
     statements: int
     transactions: int
     explicit: int
+    kinds: Counter[str]
+    """Statements by their first words (``KIND_WIDTH`` characters, spaces squeezed)."""
 
 
 def log_file(owner_url: str, pgdata: Path | None) -> Path | None:
@@ -74,6 +78,7 @@ def statement_log(owner_url: str, path: Path) -> Iterator[LogWindow]:
 def count_statements(lines: list[str]) -> StatementCounts:
     """Count the statements and transactions of a window's log lines."""
     statements = transactions = explicit = 0
+    kinds: Counter[str] = Counter()
     open_by_pid: set[str] = set()
     for line in lines:
         found = _LINE.search(line)
@@ -82,6 +87,7 @@ def count_statements(lines: list[str]) -> StatementCounts:
         pid, text = found.groups()
         word = text.split(None, 1)[0].upper().rstrip(";") if text.strip() else ""
         statements += 1
+        kinds[" ".join(text.split())[:KIND_WIDTH]] += 1
         if word in ("BEGIN", "START"):
             open_by_pid.add(pid)
         elif word in ("COMMIT", "ROLLBACK", "END"):
@@ -91,4 +97,4 @@ def count_statements(lines: list[str]) -> StatementCounts:
                 explicit += 1
         elif pid not in open_by_pid:
             transactions += 1
-    return StatementCounts(statements, transactions, explicit)
+    return StatementCounts(statements, transactions, explicit, kinds)
