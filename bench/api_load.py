@@ -319,7 +319,8 @@ def main(argv: list[str] | None = None) -> int:
         "--plan-rate",
         type=float,
         default=2500.0,
-        help="moves/s matchlog's plans can feed for --seconds (unused plans cost no time)",
+        help="moves/s the plans for matchlog can feed for --seconds "
+        "(their matches are created beforehand, untimed)",
     )
     parser.add_argument(
         "--matchlog",
