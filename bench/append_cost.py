@@ -9,9 +9,11 @@ each of these ways, the ways alternating within each round (their order rotating
 - plain: one INSERT into a copy of the events table without its function, CHECKs
   or trigger (bench/store_append.py's anchor) + COMMIT;
 - plain+notify: the same plus ``pg_notify`` in the transaction;
-- fn-nolock, fn-nohash, fn-noset: ``events_append`` copies without, in turn, the
-  advisory lock, the hash chain (a constant hash), and the ``SET enable_seqscan``
-  clause, called with ready texts and no NOTIFY;
+- fn-nolock, fn-nohash, fn-noset, fn-noprobe, fn-nohead: ``events_append`` copies
+  without, in turn, the advisory lock, the hash chain (a constant hash), the ``SET
+  enable_seqscan`` clause, the idempotent-retry probe (the EXISTS on the event ids)
+  and the read of the stream's head (the expected version taken as the head),
+  called with ready texts and no NOTIFY; fn-bare: without all five (its INSERT);
 - fn: the ``events_append`` function itself, called the same way (no NOTIFY);
 - fn+notify: the same with its NOTIFY;
 - append-nf: ``store.events.append(channel=None)``: the store's Python side too;
@@ -57,26 +59,48 @@ CALL = (
     "SELECT global_position, version, recorded_at, hash, metadata FROM {name}("
     "%s, %s, %s::uuid[], %s::text[], %s::text[], %s::text[], %s, NULL::timestamptz[])"
 )
+HEAD_READ = re.compile(
+    r"    SELECT e\.version, e\.hash INTO head_version, head_hash.*?"
+    r"head_version := coalesce\(head_version, 0\);",
+    re.DOTALL,
+)
 HASH_LOOP = re.compile(r"    FOR i IN 1\.\.n LOOP.*?END LOOP;", re.DOTALL)
 
 
+CUTS: dict[str, Callable[[str], str]] = {
+    "nolock": lambda text: re.sub(r"\n    PERFORM pg_advisory_xact_lock\([^;]*;", "", text),
+    "nohash": lambda text: HASH_LOOP.sub(
+        "    FOR i IN 1..n LOOP\n        hashes := hashes || sha256(''::bytea);\n    END LOOP;",
+        text,
+    ),
+    "noset": lambda text: text.replace("SET enable_seqscan = off\n", ""),
+    "noprobe": lambda text: text.replace(
+        "IF (head_version > 0 OR coalesce(p_expected_version, 0) <> 0)",
+        "IF false AND (head_version > 0 OR coalesce(p_expected_version, 0) <> 0)",
+    ),
+    "nohead": lambda text: HEAD_READ.sub(
+        "    head_version := coalesce(p_expected_version, 0);\n    head_hash := sha256(''::bytea);",
+        text,
+    ),
+}
+"""Each cut takes one part out of the function's text."""
+
+
 def variants() -> dict[str, str]:
-    """Return the function copies by name: the text of events_append, each without one part."""
+    """Return the function copies by name: events_append without each part, and without all."""
     text = FUNCTION.read_text()
-    cut = {
-        "events_append_nolock": re.sub(r"\n    PERFORM pg_advisory_xact_lock\([^;]*;", "", text),
-        "events_append_nohash": HASH_LOOP.sub(
-            "    FOR i IN 1..n LOOP\n        hashes := hashes || sha256(''::bytea);\n    END LOOP;",
-            text,
-        ),
-        "events_append_noset": text.replace("SET enable_seqscan = off\n", ""),
-    }
-    for name, body in cut.items():
+    bodies: dict[str, str] = {}
+    bare = text
+    for cut, take_out in CUTS.items():
+        body = take_out(text)
         if body == text:
-            raise SystemExit(f"{name}: the function's text changed; update bench/append_cost.py")
+            raise SystemExit(f"{cut}: the function's text changed; update bench/append_cost.py")
+        bodies[f"events_append_{cut}"] = body
+        bare = take_out(bare)
+    bodies["events_append_bare"] = bare
     return {
         name: body.replace("FUNCTION events_append(", f"FUNCTION {name}(", 1)
-        for name, body in cut.items()
+        for name, body in bodies.items()
     }
 
 
@@ -136,6 +160,9 @@ WAYS: dict[str, Way] = {
     "fn-nolock": function_call("events_append_nolock", None),
     "fn-nohash": function_call("events_append_nohash", None),
     "fn-noset": function_call("events_append_noset", None),
+    "fn-noprobe": function_call("events_append_noprobe", None),
+    "fn-nohead": function_call("events_append_nohead", None),
+    "fn-bare": function_call("events_append_bare", None),
     "fn": function_call("events_append", None),
     "fn+notify": function_call("events_append", CHANNEL),
     "append-nf": store_append(None),
@@ -143,9 +170,14 @@ WAYS: dict[str, Way] = {
 }
 
 
-async def run_way(url: str, way: Way, appends: int) -> tuple[float, float, float]:
+async def run_way(
+    url: str, way: Way, appends: int, async_commit: bool
+) -> tuple[float, float, float]:
     """Make ``appends`` appends one way; return wall, client CPU and backend CPU seconds."""
     async with await psycopg.AsyncConnection.connect(url) as conn:
+        if async_commit:
+            await conn.execute("SET synchronous_commit = off")
+            await conn.commit()
         row = await (await conn.execute("SELECT pg_backend_pid()")).fetchone()
         assert row is not None
         backend = psutil.Process(row[0])
@@ -171,6 +203,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--appends", type=int, default=400, help="appends per run")
     parser.add_argument("--rounds", type=int, default=5, help="runs per way, alternating")
+    parser.add_argument(
+        "--ways", nargs="+", choices=list(WAYS), default=list(WAYS), help="the ways to run"
+    )
+    parser.add_argument(
+        "--async-commit",
+        action="store_true",
+        help="synchronous_commit = off: no wait for the WAL flush, so CPU shows in the wall time",
+    )
     args = parser.parse_args(argv)
 
     configured = os.environ.get("MATCHLOG_DATABASE_URL")
@@ -182,13 +222,15 @@ def main(argv: list[str] | None = None) -> int:
             conn.execute(PLAIN_TABLE)
             for body in variants().values():
                 conn.execute(body)
-        figures: dict[str, list[tuple[float, float, float]]] = {k: [] for k in WAYS}
-        names = list(WAYS)
+        names = ["plain", *(way for way in args.ways if way != "plain")]
+        figures: dict[str, list[tuple[float, float, float]]] = {k: [] for k in names}
         for number in range(args.rounds):
             # Rotate the order so a slow spell does not always hit the same way.
             shift = number % len(names)
             for key in names[shift:] + names[:shift]:
-                figures[key].append(asyncio.run(run_way(url, WAYS[key], args.appends)))
+                figures[key].append(
+                    asyncio.run(run_way(url, WAYS[key], args.appends, args.async_commit))
+                )
         print(f"{args.appends} appends a run, median of {args.rounds} runs, µs per append")
         print(f"{'way':13s} {'wall':>7s} {'client':>7s} {'backend':>7s} {'rate/plain':>10s}")
         for key in names:
