@@ -9,6 +9,7 @@ each of these ways, the ways alternating within each round (their order rotating
 - plain: one INSERT into a copy of the events table without its function, CHECKs
   or trigger (bench/store_append.py's anchor) + COMMIT;
 - plain+notify: the same plus ``pg_notify`` in the transaction;
+- events-insert: the plain INSERT into the events table itself (its CHECKs and keys);
 - fn-nolock, fn-nohash, fn-noset, fn-noprobe, fn-nohead: ``events_append`` copies
   without, in turn, the advisory lock, the hash chain (a constant hash), the ``SET
   enable_seqscan`` clause, the idempotent-retry probe (the EXISTS on the event ids)
@@ -120,6 +121,16 @@ async def plain(conn: psycopg.AsyncConnection[Any], stream: str, version: int) -
     )
 
 
+async def events_insert(conn: psycopg.AsyncConnection[Any], stream: str, version: int) -> None:
+    """One INSERT into the events table itself (its CHECKs, keys and trigger), no function."""
+    await conn.execute(
+        "INSERT INTO events (global_position, stream, version, event_id, type, data, metadata,"
+        " hash, chain_version) VALUES (pg_current_xact_id()::text::bigint << 16,"
+        " %s, %s, %s, %s, %s, %s, %s, 2)",
+        (stream, version + 1, uuid.uuid4(), MOVE_TYPE, Jsonb(MOVE), Jsonb(METADATA), DIGEST),
+    )
+
+
 async def plain_notify(conn: psycopg.AsyncConnection[Any], stream: str, version: int) -> None:
     """The plain INSERT, then a NOTIFY like the store's."""
     await plain(conn, stream, version)
@@ -157,6 +168,7 @@ def store_append(channel: str | None) -> Way:
 WAYS: dict[str, Way] = {
     "plain": plain,
     "plain+notify": plain_notify,
+    "events-insert": events_insert,
     "fn-nolock": function_call("events_append_nolock", None),
     "fn-nohash": function_call("events_append_nohash", None),
     "fn-noset": function_call("events_append_noset", None),
