@@ -38,8 +38,10 @@ off for the timed runs), the ratios matchlog/baseline and the targets, met or no
 ``--length`` plays a few long Kozel matches, one request at a time from one
 connection (light load), and compares the p50 of early moves with that of moves
 near ``--late``. ``--dbsize N`` bulk-loads N events into the event table (copies
-of recorded matches' events under new stream ids) and runs that light load again
-on the big table, against the same load before the loading.
+of recorded matches' events under new stream ids; then VACUUM ANALYZE, a checkpoint,
+and a wait until the server is idle, its live-feed listeners having read the new
+events) and runs that light load again on the big table, against the same load
+before the loading.
 """
 
 from __future__ import annotations
@@ -422,7 +424,9 @@ def main(argv: list[str] | None = None) -> int:
                 if args.length:
                     length_case(servers[0].url, token, players, args.late, args.seed)
                 if args.dbsize:
-                    size_case(servers[0].url, token, players, urls.owner, args.dbsize, args.seed)
+                    size_case(
+                        servers[0].url, token, players, urls.owner, args.dbsize, args.seed, ours.pid
+                    )
     finally:
         for proc in (ours, base):
             stop_server(proc)
