@@ -23,7 +23,7 @@ advancing only on the expected answer; a refused request is counted and printed,
 and the rest of its match skipped. The moves were chosen beforehand with the rules
 engine (seeded random playouts of Cuttle standard and Kozel to 12), so the load
 spends no CPU on rules. The baseline gets the same requests. Runs alternate between
-the two servers, ``--rounds`` times each.
+the two servers, ``--rounds`` times each, after an untimed ``--warmup`` run on each.
 
 Printed per run: moves/s (moves answered 200 over wrk's duration), p50 and p99 of
 every request (round starts are about 3% of them), refused requests, and CPU per
@@ -341,7 +341,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scripts", type=int, default=48, help="distinct planned matches")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
-        "--log-seconds", type=float, default=3.0, help="seconds of the statement-log window"
+        "--warmup", type=float, default=2.0, help="untimed seconds of load on each server first"
+    )
+    parser.add_argument(
+        "--log-seconds", type=float, default=2.0, help="seconds of the statement-log window"
     )
     parser.add_argument(
         "--statements",
@@ -379,24 +382,33 @@ def main(argv: list[str] | None = None) -> int:
         "MATCHLOG_MIGRATION_DATABASE_URL": urls.owner,
         "MATCHLOG_DATA_DIR": str(data_dir),
     }
-    ours_port, base_port = free_port(), free_port()
-    ours = start_server(matchlog_command(args, ours_port), env, ours_port)
-    base = start_server(
-        launcher(args.baseline, "bench.baseline_app:create_app", base_port, args.workers),
-        env,
-        base_port,
-    )
-    servers = [
-        Server("matchlog", f"http://127.0.0.1:{ours_port}", ours.pid, checks=True),
-        Server("baseline", f"http://127.0.0.1:{base_port}", base.pid, checks=False),
-    ]
     postmaster = postmaster_pid(urls.owner)
     work = Path(tempfile.mkdtemp(prefix="api-load-", dir=data_dir))
     moves_each = int(args.plan_rate * args.seconds / args.connections) + 1
+    ours_port, base_port = free_port(), free_port()
+    started = [start_server(matchlog_command(args, ours_port), env, ours_port)]
     try:
+        started.append(
+            start_server(
+                launcher(args.baseline, "bench.baseline_app:create_app", base_port, args.workers),
+                env,
+                base_port,
+            )
+        )
+        ours, base = started
+        servers = [
+            Server("matchlog", f"http://127.0.0.1:{ours_port}", ours.pid, checks=True),
+            Server("baseline", f"http://127.0.0.1:{base_port}", base.pid, checks=False),
+        ]
         with httpx.Client(
             base_url=servers[0].url, headers={"Authorization": f"Bearer {token}"}, timeout=60
         ) as client:
+            for server in servers:
+                # Untimed: a fresh worker's first requests pay for imports, plans and pools.
+                plans = make_plans(
+                    server, work / f"warmup-{server.name}", scripts, client, args.connections, 300
+                )
+                run_wrk(server, plans, token, args.connections, args.warmup, postmaster)
             counts = statement_counts(
                 servers, scripts, client, args, token, urls.owner, pgdata, work, postmaster
             )
@@ -428,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
                         servers[0].url, token, players, urls.owner, args.dbsize, args.seed, ours.pid
                     )
     finally:
-        for proc in (ours, base):
+        for proc in started:
             stop_server(proc)
     return 0
 
