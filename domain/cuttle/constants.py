@@ -59,6 +59,9 @@ _ONES = {id(card): frozenset((card,)) for card in pack(_CUTTHROAT)}
 def _one(card: Card) -> frozenset[Card]:
     """Return ``{card}`` as a set built once: set operations reuse its stored hash."""
     # A card's hash is a Python-level call (a dataclass); hands gain and lose a card
-    # on most moves. Cards are interned, so their ids are stable keys.
+    # on most moves. Cards are interned, and each set holds its card, so their ids are
+    # stable keys. Measured to pay (issue 18), on the same 900 rounds of
+    # bench/playouts/cuttle.py under callgrind: 2,902.0M instructions with ``_ONES``,
+    # 2,941.9M building each set afresh and scrapping through ``set(cards)`` (+1.4%).
     one = _ONES.get(id(card))
     return frozenset((card,)) if one is None else one

@@ -109,6 +109,10 @@ class _Plan:
             else ()
         )
         # A card has one aimed action besides scuttling (jack, joker, or a 2/9 one-off).
+        # Both by the target's id: the move holds its target, so the id stays its own.
+        # Measured to pay (issue 18), on the same 900 rounds of bench/playouts/cuttle.py
+        # under callgrind: 2,902.0M instructions with them, 2,949.9M asking ``_mv``
+        # for each aimed move (+1.6%).
         self.scuttles: dict[int, Move] = {}
         self.aims: dict[int, Move] = {}
 
@@ -155,7 +159,14 @@ class _Plan:
 
 
 _PLANS: tuple[dict[int, _Plan], ...] = tuple({} for _ in range(6))
-"""Plans by ``2 * seat + seven``, then by the card's id (cards are interned)."""
+"""Plans by ``2 * seat + seven``, then by the card's id (cards are interned).
+
+A plan holds its card, so the id stays its own; a table's plays are kept by plan
+(``_Table.plays``), so the plays of a card met again are not worked out again.
+Measured to pay (issue 18), on the same 900 rounds of ``bench/playouts/cuttle.py``
+under callgrind: 2,902.0M instructions with it, 3,894.0M building each plan afresh
+(+34%).
+"""
 
 
 def _plan(seat: int, card: Card, seven: bool) -> _Plan:
