@@ -201,7 +201,10 @@ def _build_keys() -> dict[Card, int]:
 
 
 _KEYS = _build_keys()
-# Cards are interned: looking a card up by its id spares its (Python-level) hash.
+# Cards are interned: looking a card up by its id spares its (Python-level) hash; ``_KEYS``
+# holds every card, so the ids stay their own. Measured to pay (issue 18): ``PYTHONHASHSEED=0
+# valgrind --tool=callgrind python bench/engine_playout.py cuttle --rounds 300 --repeats 1``
+# counted 2,788.7M instructions with it, 2,801.4M without (-0.45%).
 _KEYS_BY_ID = {id(card): key for card, key in _KEYS.items()}
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from hypothesis import event, given
 
 from domain.cuttle import Move, Position, decide, evolve, step
-from domain.cuttle.rules import _play, _quick
+from domain.cuttle.apply import _play
+from domain.cuttle.fast_path import _quick
 from domain.events import Event
 from tests.strategies import cuttle_playouts
 

@@ -16,8 +16,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.cuttle import Position, step
+from domain.cuttle.apply import _play
+from domain.cuttle.checks import _check
 from domain.cuttle.moves import _canonical, _parse
-from domain.cuttle.rules import _check, _play, _to_move
+from domain.cuttle.rules import _to_move
 from domain.errors import DomainError
 from domain.events import Event
 from tests.cuttle.candidates import candidate_moves
