@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID, uuid4
@@ -21,13 +23,16 @@ from litestar.params import HeaderParameter, JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
 from api.auth import (
+    WRITE_CHECKS_TOKEN,
+    KnownTokens,
     Principal,
     readable_private,
     require_read_of,
     require_scope,
     requires,
 )
-from api.idempotency import IdempotentRequest, StoredAnswer, record_once
+from api.idempotency import IdempotentRequest, Render, StoredAnswer, record_once
+from api.lru import Lru
 from api.match_schemas import (
     EventOut,
     EventPage,
@@ -54,6 +59,7 @@ from domain.errors import (
     NotFoundError,
     PreconditionFailedError,
     PreconditionRequiredError,
+    UnauthenticatedError,
 )
 from domain.events import Event, RecordedEvent
 from domain.match import series_score
@@ -170,6 +176,27 @@ def recorded_out(match_id: UUID, recorded: Recorded) -> RecordedOut:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class MatchKey:
+    """What a write needs of a match before it records: none of it ever changes."""
+
+    stream: str
+    game: str
+    competition_id: UUID | None
+
+
+class MatchKeys(Lru[UUID, MatchKey]):
+    """This process's memory of matches' keys, so a write reads no ``matches`` row.
+
+    A match's stream, game and competition are fixed when it is created; whatever
+    else a write depends on (its status, its version) it checks against the stream
+    itself, in the recorder's transaction.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        super().__init__(size)
+
+
 async def readable_match(
     pool: AsyncConnectionPool, principal: Principal | None, match_id: UUID
 ) -> dict[str, Any]:
@@ -219,6 +246,7 @@ class MatchController(Controller):
         status_code=201,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def create_match(
         self,
@@ -252,10 +280,13 @@ class MatchController(Controller):
                 match_id=match_id,
                 metadata=_metadata(principal),
                 after_append=hook,
+                token_id=principal.token_id,
             )
 
         try:
-            recorded = await record_once(
+            recorded = await self._recording(
+                request,
+                principal,
                 idem,
                 pool,
                 201,
@@ -287,6 +318,7 @@ class MatchController(Controller):
         status_code=200,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def record_moves(
         self,
@@ -300,12 +332,12 @@ class MatchController(Controller):
         idempotency_key: IdempotencyKey = None,
     ) -> Response[RecordedOut]:
         """Check every move with the rules engine and record them with their derived events."""
-        row = await self._writable(pool, principal, match_id)
-        commands = matches.move_commands(row["game"], data.seat, data.moves)
+        key = await self._writable(request, pool, principal, match_id)
+        commands = matches.move_commands(key.game, data.seat, data.moves)
         return await self._write(
             request,
             match_id,
-            row,
+            key,
             commands,
             data.expected_version,
             if_match,
@@ -329,6 +361,7 @@ class MatchController(Controller):
         status_code=201,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def start_round(
         self,
@@ -342,11 +375,11 @@ class MatchController(Controller):
         idempotency_key: IdempotencyKey = None,
     ) -> Response[RecordedOut]:
         """Open a scorer-dealt round: the deck order (top first), or a physical deal's hands."""
-        row = await self._writable(pool, principal, match_id)
+        key = await self._writable(request, pool, principal, match_id)
         return await self._write(
             request,
             match_id,
-            row,
+            key,
             [StartRound(data.deal())],
             data.expected_version,
             if_match,
@@ -366,6 +399,7 @@ class MatchController(Controller):
         status_code=200,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def resign_match(
         self,
@@ -379,11 +413,11 @@ class MatchController(Controller):
         idempotency_key: IdempotencyKey = None,
     ) -> Response[RecordedOut]:
         """End the match: the resigning seat's opponent wins (a round is resigned as a move)."""
-        row = await self._writable(pool, principal, match_id)
+        key = await self._writable(request, pool, principal, match_id)
         return await self._write(
             request,
             match_id,
-            row,
+            key,
             [ResignMatch(data.seat)],
             data.expected_version,
             if_match,
@@ -404,6 +438,7 @@ class MatchController(Controller):
         status_code=200,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def take_back(
         self,
@@ -421,11 +456,11 @@ class MatchController(Controller):
         Reaches the current round, or the round just ended while the next has no
         move; never behind a match's end (``MATCH_OVER``).
         """
-        row = await self._writable(pool, principal, match_id)
+        key = await self._writable(request, pool, principal, match_id)
         return await self._write(
             request,
             match_id,
-            row,
+            key,
             [TakeBack(data.to_version, data.reason)],
             data.expected_version,
             if_match,
@@ -446,6 +481,7 @@ class MatchController(Controller):
         status_code=200,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def void_match(
         self,
@@ -459,11 +495,11 @@ class MatchController(Controller):
         idempotency_key: IdempotencyKey = None,
     ) -> Response[RecordedOut]:
         """Record ``MatchVoided`` on a finished match (``VOID_NOT_FINISHED`` otherwise)."""
-        row = await self._writable(pool, principal, match_id)
+        key = await self._writable(request, pool, principal, match_id)
         return await self._write(
             request,
             match_id,
-            row,
+            key,
             [VoidMatch(data.reason)],
             data.expected_version,
             if_match,
@@ -488,6 +524,7 @@ class MatchController(Controller):
         status_code=201,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def add_note(
         self,
@@ -501,11 +538,11 @@ class MatchController(Controller):
         idempotency_key: IdempotencyKey = None,
     ) -> Response[RecordedOut]:
         """Record ``NoteAdded`` on the event at ``version`` (braces are refused: NOTE_INVALID)."""
-        row = await self._writable(pool, principal, match_id)
+        key = await self._writable(request, pool, principal, match_id)
         return await self._write(
             request,
             match_id,
-            row,
+            key,
             [AddNote(data.version, data.text)],
             data.expected_version,
             if_match,
@@ -676,7 +713,7 @@ class MatchController(Controller):
         self,
         request: Request[Any, Any, Any],
         match_id: UUID,
-        row: dict[str, Any],
+        key: MatchKey,
         commands: list[Command],
         expected_version: int | None,
         if_match: str | None,
@@ -691,12 +728,13 @@ class MatchController(Controller):
         async def write(hook: AfterAppend | None) -> Recorded:
             # Checked here, after a stored answer was looked for: a retry needs no version.
             expected = _expected_version(if_match, expected_version)
-            return await matches.record(
-                recorder, Write(row["stream"], expected, _metadata(principal), hook), commands
-            )
+            write = Write(key.stream, expected, _metadata(principal), hook, principal.token_id)
+            return await matches.record(recorder, write, commands)
 
         try:
-            recorded = await record_once(
+            recorded = await self._recording(
+                request,
+                principal,
                 idem,
                 pool,
                 status_code,
@@ -726,12 +764,40 @@ class MatchController(Controller):
             principal, key, request.method, request.url.path, body
         )
 
+    @staticmethod
+    async def _recording(
+        request: Request[Any, Any, Any],
+        principal: Principal,
+        idem: IdempotentRequest | None,
+        pool: AsyncConnectionPool,
+        status_code: int,
+        render: Render,
+        write: Callable[[AfterAppend | None], Awaitable[Recorded]],
+    ) -> Recorded | StoredAnswer:
+        """``record_once``, forgetting the token if the write's transaction refused it."""
+        try:
+            return await record_once(idem, pool, status_code, render, write)
+        except UnauthenticatedError:
+            tokens: KnownTokens = request.app.state.tokens
+            tokens.forget(principal.token_id)
+            raise
+
+    @staticmethod
     async def _writable(
-        self, pool: AsyncConnectionPool, principal: Principal, match_id: UUID
-    ) -> dict[str, Any]:
-        row = await readable_match(pool, principal, match_id)
-        require_scope(principal, row["competition_id"])
-        return row
+        request: Request[Any, Any, Any],
+        pool: AsyncConnectionPool,
+        principal: Principal,
+        match_id: UUID,
+    ) -> MatchKey:
+        keys: MatchKeys = request.app.state.match_keys
+        key = keys.get(match_id)
+        if key is None:
+            row = await readable_match(pool, principal, match_id)
+            key = MatchKey(row["stream"], row["game"], row["competition_id"])
+            keys.put(match_id, key)
+        # A writer passes require_read_of whenever it passes this.
+        require_scope(principal, key.competition_id)
+        return key
 
     @staticmethod
     async def _config_of(pool: AsyncConnectionPool, row: dict[str, Any]) -> MatchConfig:
@@ -795,4 +861,12 @@ def _answer(status_code: int, body: dict[str, Any]) -> Response[Any]:
     return Response(body, status_code=status_code, headers=headers)
 
 
-__all__ = ["MatchController", "can_see_hidden", "etag", "match_out", "readable_match"]
+__all__ = [
+    "MatchController",
+    "MatchKey",
+    "MatchKeys",
+    "can_see_hidden",
+    "etag",
+    "match_out",
+    "readable_match",
+]

@@ -43,4 +43,32 @@ class RowsInsert:
             await conn.execute(self.sql, (_ENCODE(records).decode(),))
 
 
-__all__ = ["RowsInsert"]
+class RowsUpdate:
+    """An UPDATE of any number of rows by key, sent as one JSON array, like ``RowsInsert``.
+
+    >>> RowsUpdate('t', ('id', 'uuid'), [('n', 'int')]).sql
+    'UPDATE t SET n = r.n FROM jsonb_to_recordset(%s::jsonb) AS r(id uuid, n int) WHERE t.id = r.id'
+    """
+
+    def __init__(
+        self, table: str, key: tuple[str, str], columns: Sequence[tuple[str, str]]
+    ) -> None:
+        """Name the table, its key ``(column, SQL type)``, and the columns set, in row order."""
+        self._names = (key[0], *(name for name, _ in columns))
+        sets = ", ".join(f"{name} = r.{name}" for name, _ in columns)
+        types = ", ".join(f"{name} {kind}" for name, kind in (key, *columns))
+        self.sql = (
+            f"UPDATE {table} SET {sets} FROM jsonb_to_recordset(%s::jsonb) AS r({types}) "
+            f"WHERE {table}.{key[0]} = r.{key[0]}"
+        )
+
+    async def execute(
+        self, conn: psycopg.AsyncConnection[Any], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Update ``rows`` (the key, then values in column order); none: no query."""
+        if rows:
+            records = [dict(zip(self._names, row, strict=True)) for row in rows]
+            await conn.execute(self.sql, (_ENCODE(records).decode(),))
+
+
+__all__ = ["RowsInsert", "RowsUpdate"]

@@ -30,7 +30,13 @@ from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from domain.errors import ConflictError, DomainError, MalformedError, NotFoundError
+from domain.errors import (
+    ConflictError,
+    DomainError,
+    MalformedError,
+    NotFoundError,
+    UnauthenticatedError,
+)
 from domain.games import rules_for
 
 T = TypeVar("T")
@@ -517,6 +523,33 @@ async def revoke_token(conn: AsyncConnection[Any], token_id: UUID) -> Token:
     if row is None:
         return await get_token(conn, token_id)
     return _token(row)
+
+
+def token_refused() -> UnauthenticatedError:
+    """Return the refusal of a token that is unknown, revoked or expired (the same for all)."""
+    return UnauthenticatedError(
+        "the token is unknown, revoked or expired", details={"reason": "invalid_token"}
+    )
+
+
+async def lock_usable_tokens(conn: AsyncConnection[Any], token_ids: Collection[UUID]) -> set[UUID]:
+    """Return which of ``token_ids`` are usable now, and hold them so until the transaction ends.
+
+    For a write made with a token, in the write's own transaction: the rows are
+    locked ``FOR SHARE``, which conflicts with the ``UPDATE`` of a revocation (``FOR
+    KEY SHARE`` would not), so a revocation that starts before the write commits
+    waits for it, and one that committed first is seen here. Either way no write
+    made with a token commits after the token's revocation did. Expiry is judged by
+    the clock at this statement, which the commit follows by a few milliseconds.
+    """
+    if not token_ids:
+        return set()
+    cur = await conn.execute(
+        "SELECT id FROM api_tokens WHERE id = ANY(%s::uuid[]) AND revoked_at IS NULL"
+        " AND (expires_at IS NULL OR expires_at > statement_timestamp()) FOR SHARE",
+        (list(token_ids),),
+    )
+    return {row[0] for row in await cur.fetchall()}
 
 
 async def find_active_token(conn: AsyncConnection[Any], secret: str) -> Token | None:
