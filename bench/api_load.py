@@ -1,16 +1,45 @@
-"""Load on the recording API: 32 concurrent matches of random legal moves over HTTP.
+"""Load on the recording API: wrk replaying planned legal moves against matchlog and a baseline.
 
-    python bench/api_load.py                 # matchlog, then the --baseline, side by side
-    python bench/api_load.py --seconds 30 --concurrency 32 --workers 2
+    python bench/api_load.py                          # 32 matches, 20 s, 3 rounds
+    python bench/api_load.py --seconds 5 --rounds 1   # quick look, under a minute
+    python bench/api_load.py --length                 # also latency against match length
+    python bench/api_load.py --dbsize 1000000         # also against a 1M-event table
 
-It starts the embedded PostgreSQL (or uses MATCHLOG_DATABASE_URL), runs
-``matchlog serve`` as its own process tree, and drives it from this process with
-scorer-dealt Cuttle and Kozel matches whose moves were chosen beforehand with the
-rules engine (so the driver spends no CPU on rules while timing). The baseline is
-a bare Litestar endpoint doing only a move's SQL (insert, NOTIFY, commit), served
-by uvicorn with the same workers and driven the same way. It prints moves/s, p50
-and p99 latency of the move requests, and the peak RSS of the server's own
-processes (PostgreSQL not counted), then the ratios.
+It starts the embedded PostgreSQL (or uses MATCHLOG_DATABASE_URL, with
+MATCHLOG_MIGRATION_DATABASE_URL as its owner), then two servers side by side, both
+with ``--workers`` processes: ``matchlog serve`` and ``bench/baseline_app.py`` (a
+bare Litestar endpoint doing only a move's SQL: INSERT, NOTIFY, COMMIT) under
+uvicorn. wrk sets TCP_NODELAY on its side. asyncio sets it on the server's side
+only for sockets whose protocol number is TCP, which uvicorn's ``--workers`` socket
+lacks: the baseline therefore runs under bench/nodelay_uvicorn.py, which binds a TCP
+socket itself (``--baseline plain`` for uvicorn's own; ``--matchlog nodelay`` serves
+matchlog's app that way too, until ``matchlog serve`` sets TCP_NODELAY itself).
+
+The load is wrk (C, its own process; `apt-get install wrk`) with bench/wrk_moves.lua:
+``--connections`` threads of one keep-alive connection each, each owning its live
+matches and replaying their planned requests one after another (round starts, then
+one move per ``POST /matches/{id}/moves`` with ``If-Match`` and the scorer's token),
+advancing only on the expected answer; a refused request is counted and printed,
+and the rest of its match skipped. The moves were chosen beforehand with the rules
+engine (seeded random playouts of Cuttle standard and Kozel to 12), so the load
+spends no CPU on rules. The baseline gets the same requests. Runs alternate between
+the two servers, ``--rounds`` times each.
+
+Printed per run: moves/s (moves answered 200 over wrk's duration), p50 and p99 of
+every request (round starts are about 3% of them), refused requests, and CPU per
+move (ms of CPU time per move) of the server's processes, of PostgreSQL's processes
+and of wrk itself (with wrk's share of a core, and a warning above 70%: then the
+driver, not the server, may be the limit). Then per server the medians, the peak
+RSS of its processes (sum of VmHWM over master and workers, PostgreSQL not counted),
+statements and transactions per request from a short window with PostgreSQL's
+``log_statement = 'all'`` (the embedded server has no pg_stat_statements; logging is
+off for the timed runs), the ratios matchlog/baseline and the targets, met or not.
+
+``--length`` plays a few long Kozel matches, one request at a time from one
+connection (light load), and compares the p50 of early moves with that of moves
+near ``--late``. ``--dbsize N`` bulk-loads N events into the event table (copies
+of recorded matches' events under new stream ids) and runs that light load again
+on the big table, against the same load before the loading.
 """
 
 from __future__ import annotations
@@ -18,317 +47,408 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import random
-import socket
+import re
 import statistics
 import subprocess
 import sys
-import threading
+import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import httpx
 import psutil
+import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.baseline_app import SCHEMA  # noqa: E402
+from bench.load_plan import MatchScript, plan_scripts, write_plans  # noqa: E402
+from bench.proc_stats import cpu_seconds, peak_rss  # noqa: E402
+from bench.servers import free_port, seed_scorer, start_server, stop_server  # noqa: E402
+from bench.statement_log import count_statements, log_file, statement_log  # noqa: E402
 from bench.support import scratch_dir  # noqa: E402
-from domain.stream import CreateMatch, MatchConfig, Play, StartRound, decide, fold, rules_for  # noqa: E402
 from store import migrate  # noqa: E402
-from store.database import resolve_database_url  # noqa: E402
+from store.database import resolve_database  # noqa: E402
+from store.embedded import pgdata_path  # noqa: E402
+
+LUA = Path(__file__).with_name("wrk_moves.lua")
+WRK_CPU_WARNING = 0.7
+"""wrk's share of one core above which it may be what limits the rate."""
+TARGET_RATIO, TARGET_P99_MS, TARGET_RSS_MB, TARGET_BEYOND = 0.7, 100.0, 300.0, 1.0
 
 
-@dataclass
-class PlannedMatch:
-    """A whole match chosen in advance: its creation body, then rounds of moves."""
+@dataclass(frozen=True)
+class Server:
+    """A server under load: its name, base URL and root process."""
 
-    body: dict[str, Any]
-    rounds: list[tuple[dict[str, Any], list[str]]] = field(default_factory=list)
-
-
-def plan_match(game: str, players: list[str], rng: random.Random) -> PlannedMatch:
-    """Play a scorer-dealt match with random legal moves locally and keep its script."""
-    variant = "standard" if game == "cuttle" else "default"
-    fmt = "extended" if game == "cuttle" else None
-    options = {} if game == "cuttle" else {"loss_limit": 12}
-    body = {
-        "game": game,
-        "variant": variant,
-        "players": players,
-        "dealing": "scorer",
-        "first_dealer": 0,
-        "format": fmt,
-        "options": options or None,
-    }
-    config = MatchConfig(game, variant, tuple(players), 0, "scorer", fmt, options)
-    rules = rules_for(game)
-    state = fold(decide(fold([]), CreateMatch(config)))
-    plan = PlannedMatch(body)
-    while not state.is_over:
-        spec = rules.deal_spec(config)
-        deck = list(spec.pack)
-        rng.shuffle(deck)
-        deal: dict[str, Any] = {"deck": " ".join(c.text() for c in deck)}
-        if spec.indicator_positions is not None:
-            deal["indicator_position"] = rng.choice(spec.indicator_positions)
-        state = fold(decide(state, StartRound(deal)), state)
-        moves: list[str] = []
-        while state.position is not None and not state.is_over:
-            legal = [m.text() for m in rules.legal_moves(state.position)]
-            move = rng.choice(legal)
-            moves.append(move)
-            state = fold(decide(state, Play(move)), state)
-            if len(moves) > 2000:  # a classic-style loop; standard should never get here
-                break
-        plan.rounds.append((deal, moves))
-    return plan
+    name: str
+    url: str
+    pid: int
+    checks: bool
+    """Whether it checks moves (matchlog); the baseline replays any plan."""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+@dataclass(frozen=True)
+class Run:
+    """One wrk run against one server, with the CPU the processes spent meanwhile."""
+
+    server: str
+    moves: int
+    requests: int
+    refused: int
+    idle: int
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+    server_cpu: float
+    pg_cpu: float
+    wrk_cpu: float
+    errors: str
+    refusals: list[str]
+
+    @property
+    def rate(self) -> float:
+        """Moves answered 200 per second."""
+        return self.moves / self.seconds
+
+    def per_move_ms(self, cpu: float) -> float:
+        """Return ``cpu`` seconds as ms per move."""
+        return cpu / max(self.moves, 1) * 1000
 
 
-class RssMonitor:
-    """Samples the summed RSS of a process tree (PostgreSQL excluded); keeps the peak."""
-
-    def __init__(self, pid: int) -> None:
-        self.root = psutil.Process(pid)
-        self.peak = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def __enter__(self) -> RssMonitor:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            total = 0
-            try:
-                for proc in [self.root, *self.root.children(recursive=True)]:
-                    if "postgres" not in proc.name():
-                        total += proc.memory_info().rss
-            except psutil.Error:
-                pass
-            self.peak = max(self.peak, total)
-            time.sleep(0.1)
-
-
-def start_server(command: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+def run_wrk(
+    server: Server,
+    plan_dir: Path,
+    token: str,
+    connections: int,
+    seconds: float,
+    postmaster: int,
+) -> Run:
+    """Run wrk for ``seconds`` against ``server`` with the plans in ``plan_dir``."""
+    command = [
+        "wrk",
+        f"-t{connections}",
+        f"-c{connections}",
+        f"-d{seconds:g}s",
+        "--timeout",
+        "10s",
+        "-s",
+        str(LUA),
+        server.url,
+        "--",
+        str(plan_dir),
+        token,
+        "0" if server.checks else "1",
+    ]
+    with tempfile.TemporaryFile() as out:
+        server_before, pg_before = cpu_seconds(server.pid), cpu_seconds(postmaster)
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        # wait4 rather than wait: it hands back wrk's own rusage, its CPU time.
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        server_cpu = cpu_seconds(server.pid) - server_before
+        pg_cpu = cpu_seconds(postmaster) - pg_before
+        out.seek(0)
+        text = out.read().decode(errors="replace")
+    found = re.search(r"^RESULT (.*)$", text, re.MULTILINE)
+    if proc.returncode != 0 or found is None:
+        raise SystemExit(f"wrk failed ({proc.returncode}):\n{text}")
+    fields = {k: int(v) for k, v in (pair.split("=") for pair in found.group(1).split())}
+    errors = " ".join(
+        f"{k.removeprefix('errors_')} {v}"
+        for k, v in fields.items()
+        if k.startswith("errors_") and v
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return proc
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit(f"server did not start: {' '.join(command)}")
+    return Run(
+        server=server.name,
+        moves=fields["moves"],
+        requests=fields["moves"] + fields["rounds"],
+        refused=fields["refused"],
+        idle=fields["idle"],
+        seconds=fields["duration_us"] / 1e6,
+        p50_ms=fields["p50_us"] / 1000,
+        p99_ms=fields["p99_us"] / 1000,
+        server_cpu=server_cpu,
+        pg_cpu=pg_cpu,
+        wrk_cpu=usage.ru_utime + usage.ru_stime,
+        errors=errors,
+        refusals=re.findall(r"^REFUSED (.*)$", text, re.MULTILINE),
+    )
 
 
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
-async def drive_matchlog(
-    base: str, token: str, plans: list[list[PlannedMatch]], seconds: float
-) -> list[float]:
-    """Play planned matches, one slot per concurrent scorer; return move latencies (s)."""
-    latencies: list[float] = []
-    deadline = time.monotonic() + seconds
-    headers = {"Authorization": f"Bearer {token}"}
-    limits = httpx.Limits(max_connections=len(plans), max_keepalive_connections=len(plans))
-    async with httpx.AsyncClient(
-        base_url=base, headers=headers, limits=limits, timeout=60
-    ) as client:
-
-        async def slot(queue: list[PlannedMatch]) -> None:
-            for plan in queue:
-                r = await client.post("/matches", json=plan.body)
-                r.raise_for_status()
-                match_id, version = r.json()["id"], r.json()["version"]
-                for deal, moves in plan.rounds:
-                    r = await client.post(
-                        f"/matches/{match_id}/rounds", json={**deal, "expected_version": version}
-                    )
-                    r.raise_for_status()
-                    version = r.json()["version"]
-                    for move in moves:
-                        if time.monotonic() > deadline:
-                            return
-                        start = time.perf_counter()
-                        r = await client.post(
-                            f"/matches/{match_id}/moves",
-                            json={"moves": [move]},
-                            headers={"If-Match": f'"{version}"'},
-                        )
-                        latencies.append(time.perf_counter() - start)
-                        r.raise_for_status()
-                        version = r.json()["version"]
-
-        await asyncio.gather(*(slot(q) for q in plans))
-    return latencies
-
-
-async def drive_baseline(base: str, concurrency: int, seconds: float) -> list[float]:
-    """Post move-sized bodies to the bare endpoint from ``concurrency`` scorers."""
-    latencies: list[float] = []
-    deadline = time.monotonic() + seconds
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as client:
-
-        async def slot(n: int) -> None:
-            while time.monotonic() < deadline:
-                start = time.perf_counter()
-                r = await client.post(f"/matches/m{n}/moves", json={"moves": ["P0 points 7H"]})
-                latencies.append(time.perf_counter() - start)
-                r.raise_for_status()
-
-        await asyncio.gather(*(slot(n) for n in range(concurrency)))
-    return latencies
-
-
-def summary(name: str, latencies: list[float], seconds: float, rss: int) -> dict[str, float]:
-    ordered = sorted(latencies)
-    p50 = statistics.median(ordered) * 1000
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
-    rate = len(ordered) / seconds
+def print_run(run: Run) -> None:
+    """Print one run's line, with warnings for refusals, an exhausted plan or a busy wrk."""
+    wrk_core = run.wrk_cpu / run.seconds
     print(
-        f"{name:9s} {rate:8.0f} moves/s   p50 {p50:6.1f} ms   p99 {p99:6.1f} ms   "
-        f"peak RSS {rss / 2**20:6.0f} MB   ({len(ordered)} moves)"
+        f"  {run.server:9s} {run.rate:7.0f} moves/s  p50 {run.p50_ms:6.1f} ms  "
+        f"p99 {run.p99_ms:6.1f} ms  refused {run.refused}  CPU/move: server "
+        f"{run.per_move_ms(run.server_cpu):5.2f} ms, PostgreSQL "
+        f"{run.per_move_ms(run.pg_cpu):5.2f} ms, wrk {run.per_move_ms(run.wrk_cpu):5.2f} ms "
+        f"({wrk_core:.0%} of a core)",
+        flush=True,
     )
-    return {"rate": rate, "p50": p50, "p99": p99, "rss": rss}
+    if wrk_core > WRK_CPU_WARNING:
+        print(f"  WARNING: wrk used {wrk_core:.0%} of a core: it may be the bottleneck")
+    if run.idle:
+        print(f"  WARNING: plans ran out ({run.idle} idle requests): raise --plan-rate")
+    if run.errors:
+        print(f"  socket errors: {run.errors}")
+    for line in run.refusals[:5]:
+        print(f"  refused: {line}")
+
+
+def make_plans(
+    server: Server,
+    directory: Path,
+    scripts: list[MatchScript],
+    client: httpx.Client,
+    connections: int,
+    moves_each: int,
+) -> Path:
+    """Write a fresh set of plan files for ``server`` (new matches for matchlog)."""
+    write_plans(directory, scripts, connections, moves_each, client if server.checks else None)
+    return directory
+
+
+def statement_counts(
+    servers: list[Server],
+    scripts: list[MatchScript],
+    client: httpx.Client,
+    args: argparse.Namespace,
+    token: str,
+    owner_url: str,
+    pgdata: Path | None,
+    work: Path,
+    postmaster: int,
+) -> dict[str, str]:
+    """Per server: statements and transactions per request from a logged window."""
+    path = log_file(owner_url, pgdata)
+    if path is None:
+        return {s.name: "no log file reachable" for s in servers}
+    counted: dict[str, str] = {}
+    for server in servers:
+        plans = make_plans(
+            server, work / f"log-{server.name}", scripts, client, args.connections, 400
+        )
+        with statement_log(owner_url, path) as window:
+            run = run_wrk(server, plans, token, args.connections, args.log_seconds, postmaster)
+        counts = count_statements(window.lines)
+        per = max(run.requests, 1)
+        counted[server.name] = (
+            f"{counts.statements / per:.2f} statements, {counts.transactions / per:.2f} "
+            f"transactions ({counts.explicit / per:.2f} BEGIN..COMMIT) per request, "
+            f"over {run.requests} requests"
+        )
+        if args.statements:
+            counted[server.name] += "".join(
+                f"\n{'':13s}{n / per:5.2f}  {kind}"
+                for kind, n in counts.kinds.most_common(args.statements)
+            )
+    return counted
+
+
+def postmaster_pid(url: str) -> int:
+    """Return the pid of the PostgreSQL server behind ``url`` (it must run on this machine)."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT pg_backend_pid()").fetchone()
+        assert row is not None
+        parent: int = psutil.Process(row[0]).ppid()
+        return parent
+
+
+def verdict(ok: bool) -> str:
+    """Return how a target is printed."""
+    return "met" if ok else "NOT met"
+
+
+def summarize(
+    runs: list[Run], servers: list[Server], counts: dict[str, str], rss: dict[str, int]
+) -> None:
+    """Print the medians per server, the ratios and the targets."""
+    medians: dict[str, dict[str, float]] = {}
+    print("\nmedians over the rounds:")
+    for server in servers:
+        mine = [r for r in runs if r.server == server.name]
+        m = {
+            "rate": statistics.median(r.rate for r in mine),
+            "p50": statistics.median(r.p50_ms for r in mine),
+            "p99": statistics.median(r.p99_ms for r in mine),
+            "server": statistics.median(r.per_move_ms(r.server_cpu) for r in mine),
+            "pg": statistics.median(r.per_move_ms(r.pg_cpu) for r in mine),
+            "refused": sum(r.refused for r in mine),
+        }
+        medians[server.name] = m
+        print(
+            f"  {server.name:9s} {m['rate']:7.0f} moves/s  p50 {m['p50']:6.1f} ms  "
+            f"p99 {m['p99']:6.1f} ms  peak RSS {rss[server.name] / 2**20:5.0f} MB  "
+            f"CPU/move server {m['server']:.2f} ms + PostgreSQL {m['pg']:.2f} ms  "
+            f"refused {m['refused']:.0f}"
+        )
+        print(f"  {'':9s} {counts[server.name]}")
+    ours, base = medians["matchlog"], medians["baseline"]
+    ratio = ours["rate"] / base["rate"]
+    print(
+        f"\nmatchlog/baseline: {ratio:.2f}x moves/s, p50 {ours['p50'] / base['p50']:.2f}x, "
+        f"p99 {ours['p99'] / base['p99']:.2f}x, CPU/move server "
+        f"{ours['server'] / base['server']:.2f}x, PostgreSQL {ours['pg'] / base['pg']:.2f}x"
+    )
+    rss_mb = rss["matchlog"] / 2**20
+    print(
+        f"targets: >= {TARGET_RATIO}x moves/s: {verdict(ratio >= TARGET_RATIO)} ({ratio:.2f}x); "
+        f"p99 <= {TARGET_P99_MS:.0f} ms: {verdict(ours['p99'] <= TARGET_P99_MS)} "
+        f"({ours['p99']:.0f} ms); RSS <= {TARGET_RSS_MB:.0f} MB: "
+        f"{verdict(rss_mb <= TARGET_RSS_MB)} ({rss_mb:.0f} MB); beyond it, >= "
+        f"{TARGET_BEYOND}x: {verdict(ratio >= TARGET_BEYOND)}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the load (and the opt-in latency cases) and print the figures."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--seconds", type=float, default=20.0, help="timed seconds per server")
-    parser.add_argument("--concurrency", type=int, default=32, help="concurrent matches")
-    parser.add_argument("--workers", type=int, default=2, help="server worker processes")
+    parser.add_argument("--seconds", type=float, default=20.0, help="seconds of each wrk run")
+    parser.add_argument("--rounds", type=int, default=3, help="runs per server, alternating")
+    parser.add_argument(
+        "--connections", type=int, default=32, help="live matches at once (wrk connections)"
+    )
+    parser.add_argument("--workers", type=int, default=2, help="worker processes per server")
+    parser.add_argument(
+        "--plan-rate",
+        type=float,
+        default=2500.0,
+        help="moves/s matchlog's plans can feed for --seconds (unused plans cost no time)",
+    )
+    parser.add_argument(
+        "--matchlog",
+        choices=["serve", "nodelay", "plain"],
+        default="serve",
+        help="serve matchlog with `matchlog serve` (default), or its app under "
+        "bench/nodelay_uvicorn.py with TCP_NODELAY (nodelay) or uvicorn.run (plain)",
+    )
+    parser.add_argument(
+        "--baseline",
+        choices=["nodelay", "plain"],
+        default="nodelay",
+        help="serve the baseline under bench/nodelay_uvicorn.py with TCP_NODELAY (default), "
+        "or with uvicorn.run's --workers socket, which lacks it (plain)",
+    )
+    parser.add_argument("--scripts", type=int, default=48, help="distinct planned matches")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--no-baseline", action="store_true", help="skip the baseline run")
+    parser.add_argument(
+        "--log-seconds", type=float, default=3.0, help="seconds of the statement-log window"
+    )
+    parser.add_argument(
+        "--statements",
+        type=int,
+        default=12,
+        help="print the N commonest statements of the logged window, per request",
+    )
+    parser.add_argument("--length", action="store_true", help="latency against match length")
+    parser.add_argument("--late", type=int, default=300, help="--length: the late move number")
+    parser.add_argument(
+        "--dbsize", type=int, default=0, help="latency on a table of this many more events"
+    )
     args = parser.parse_args(argv)
 
     data_dir = scratch_dir()
-    url = resolve_database_url(os.environ.get("MATCHLOG_DATABASE_URL"), data_dir)
-    migrate.upgrade(url)
-    token, players = asyncio.run(_seed(url))
-    rng = random.Random(args.seed)
-    print(f"planning matches for {args.concurrency} scorers ...", flush=True)
-    plans = [
-        [
-            plan_match(
-                "cuttle" if (i + j) % 2 else "kozel", players[:2] if (i + j) % 2 else players, rng
-            )
-            for j in range(3)
-        ]
-        for i in range(args.concurrency)
-    ]
-    env = {**os.environ, "MATCHLOG_DATABASE_URL": url, "MATCHLOG_DATA_DIR": str(data_dir)}
-
-    port = free_port()
-    server = start_server(
-        [
-            sys.executable,
-            "-m",
-            "cli.main",
-            "serve",
-            "--port",
-            str(port),
-            "--workers",
-            str(args.workers),
-        ],
-        env,
-        port,
+    urls = resolve_database(
+        os.environ.get("MATCHLOG_DATABASE_URL"),
+        os.environ.get("MATCHLOG_MIGRATION_DATABASE_URL"),
+        data_dir,
     )
-    try:
-        with RssMonitor(server.pid) as rss:
-            lat = asyncio.run(
-                drive_matchlog(f"http://127.0.0.1:{port}", token, plans, args.seconds)
-            )
-        ours = summary("matchlog", lat, args.seconds, rss.peak)
-    finally:
-        stop_server(server)
-    if args.no_baseline:
-        return 0
-    asyncio.run(_baseline_schema(url))
-    port = free_port()
-    baseline = start_server(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "bench.baseline_app:create_app",
-            "--factory",
-            "--port",
-            str(port),
-            "--workers",
-            str(args.workers),
-            "--log-level",
-            "warning",
-        ],
-        env,
-        port,
-    )
-    try:
-        with RssMonitor(baseline.pid) as rss:
-            lat = asyncio.run(
-                drive_baseline(f"http://127.0.0.1:{port}", args.concurrency, args.seconds)
-            )
-        base = summary("baseline", lat, args.seconds, rss.peak)
-    finally:
-        stop_server(baseline)
+    pgdata = None if os.environ.get("MATCHLOG_DATABASE_URL") else pgdata_path(data_dir)
+    migrate.upgrade(urls.owner)
+    prepare_baseline_table(urls.owner, urls.app)
+    token, players = asyncio.run(seed_scorer(urls.owner))
+    started = time.process_time()
+    scripts = plan_scripts(args.scripts, players, args.seed)
     print(
-        f"ratio matchlog/baseline: {ours['rate'] / base['rate']:.2f}x moves/s, "
-        f"p99 {ours['p99'] / base['p99']:.2f}x"
+        f"planned {len(scripts)} matches ({sum(s.moves for s in scripts)} moves) in "
+        f"{time.process_time() - started:.1f} s CPU",
+        flush=True,
     )
+    env = {
+        **os.environ,
+        "MATCHLOG_DATABASE_URL": urls.app,
+        "MATCHLOG_MIGRATION_DATABASE_URL": urls.owner,
+        "MATCHLOG_DATA_DIR": str(data_dir),
+    }
+    ours_port, base_port = free_port(), free_port()
+    ours = start_server(matchlog_command(args, ours_port), env, ours_port)
+    base = start_server(
+        launcher(args.baseline, "bench.baseline_app:create_app", base_port, args.workers),
+        env,
+        base_port,
+    )
+    servers = [
+        Server("matchlog", f"http://127.0.0.1:{ours_port}", ours.pid, checks=True),
+        Server("baseline", f"http://127.0.0.1:{base_port}", base.pid, checks=False),
+    ]
+    postmaster = postmaster_pid(urls.owner)
+    work = Path(tempfile.mkdtemp(prefix="api-load-", dir=data_dir))
+    moves_each = int(args.plan_rate * args.seconds / args.connections) + 1
+    try:
+        with httpx.Client(
+            base_url=servers[0].url, headers={"Authorization": f"Bearer {token}"}, timeout=60
+        ) as client:
+            counts = statement_counts(
+                servers, scripts, client, args, token, urls.owner, pgdata, work, postmaster
+            )
+            runs: list[Run] = []
+            for number in range(args.rounds):
+                print(f"round {number + 1} of {args.rounds}", flush=True)
+                order = servers if number % 2 == 0 else servers[::-1]
+                for server in order:
+                    plans = make_plans(
+                        server,
+                        work / f"{server.name}-{number}",
+                        scripts,
+                        client,
+                        args.connections,
+                        moves_each,
+                    )
+                    run = run_wrk(server, plans, token, args.connections, args.seconds, postmaster)
+                    print_run(run)
+                    runs.append(run)
+            rss = {s.name: peak_rss(s.pid) for s in servers}
+            summarize(runs, servers, counts, rss)
+            if args.length or args.dbsize:
+                from bench.move_latency import length_case, size_case
+
+                if args.length:
+                    length_case(servers[0].url, token, players, args.late, args.seed)
+                if args.dbsize:
+                    size_case(servers[0].url, token, players, urls.owner, args.dbsize, args.seed)
+    finally:
+        for proc in (ours, base):
+            stop_server(proc)
     return 0
 
 
-async def _seed(url: str) -> tuple[str, list[str]]:
-    import uuid
-
-    import psycopg
-
-    from store import accounts
-    from store.accounts import Role
-
-    async with await psycopg.AsyncConnection.connect(url) as conn:
-        _, token = await accounts.create_token(conn, role=Role.SCORER, name="bench")
-        players = []
-        for i in range(4):
-            player, _ = await accounts.create_player(conn, f"Bench {i}", player_id=uuid.uuid4())
-            players.append(str(player.id))
-        await conn.commit()
-    return token, players
+def launcher(how: str, factory: str, port: int, workers: int) -> list[str]:
+    """Return the command serving ``factory`` under uvicorn, with TCP_NODELAY or ``plain``."""
+    command = [sys.executable, "-m", "bench.nodelay_uvicorn", factory, "--port", str(port)]
+    return [*command, "--workers", str(workers), *(["--plain"] if how == "plain" else [])]
 
 
-async def _baseline_schema(url: str) -> None:
-    import psycopg
+def matchlog_command(args: argparse.Namespace, port: int) -> list[str]:
+    """Return the command serving matchlog: its own ``serve``, or through the launcher."""
+    if args.matchlog == "serve":
+        return [sys.executable, "-m", "cli.main", "serve", "--port", str(port),
+                "--workers", str(args.workers)]  # fmt: skip
+    return launcher(args.matchlog, "api.app:create_app_from_env", port, args.workers)
 
-    from bench.baseline_app import SCHEMA
 
-    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-        await conn.execute(SCHEMA)
+def prepare_baseline_table(owner_url: str, app_url: str) -> None:
+    """Create the baseline's table as the owner and let the app's role write it."""
+    app_user = psycopg.conninfo.conninfo_to_dict(app_url).get("user")
+    with psycopg.connect(owner_url, autocommit=True) as conn:
+        conn.execute(SCHEMA)
+        if app_user:
+            conn.execute(f'GRANT SELECT, INSERT ON bench_moves TO "{app_user}"')
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
-"""The stack's limit for ``bench/api_load.py --baseline``: a bare Litestar endpoint
-that does only the SQL of a move (one insert, NOTIFY, commit) and nothing else: no
-engine, no auth, no hashing. Served by uvicorn exactly like matchlog.
+"""The stack's limit for ``bench/api_load.py``: bare Litestar endpoints that do only
+the SQL of a move (one insert, NOTIFY, commit) and nothing else: no engine, no auth,
+no hashing. Served by uvicorn exactly like matchlog, and sent the same requests: a
+move (``/moves``, 200) or a round start (``/rounds``, 201), each answered with an
+ETag (the row's id) the load generator sends back as ``If-Match``, unread here.
 
     MATCHLOG_DATABASE_URL=postgresql://... uvicorn bench.baseline_app:create_app --factory
 """
@@ -13,7 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from litestar import Litestar, Request, post
+from litestar import Litestar, Request, Response, post
 from psycopg_pool import AsyncConnectionPool
 
 SCHEMA = """
@@ -40,8 +42,7 @@ def create_app() -> Litestar:
         finally:
             await pool.close()
 
-    @post("/matches/{match_id:str}/moves", status_code=200)
-    async def record_move(request: Request[Any, Any, Any], match_id: str) -> dict[str, Any]:
+    async def record(request: Request[Any, Any, Any], match_id: str, status: int) -> Response[Any]:
         body = await request.json()
         pool: AsyncConnectionPool = request.app.state.pool
         async with pool.connection() as conn, conn.transaction():
@@ -51,6 +52,15 @@ def create_app() -> Litestar:
             )
             row = await cur.fetchone()
             await conn.execute("SELECT pg_notify('bench_moves', %s)", (match_id,))
-        return {"id": row[0] if row else None}
+        number = row[0] if row else 0
+        return Response({"id": number}, status_code=status, headers={"ETag": f'"{number}"'})
 
-    return Litestar(route_handlers=[record_move], lifespan=[lifespan])
+    @post("/matches/{match_id:str}/moves", status_code=200)
+    async def record_move(request: Request[Any, Any, Any], match_id: str) -> Response[Any]:
+        return await record(request, match_id, 200)
+
+    @post("/matches/{match_id:str}/rounds", status_code=201)
+    async def start_round(request: Request[Any, Any, Any], match_id: str) -> Response[Any]:
+        return await record(request, match_id, 201)
+
+    return Litestar(route_handlers=[record_move, start_round], lifespan=[lifespan])

@@ -33,7 +33,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.api_load import RssMonitor, free_port, start_server, stop_server  # noqa: E402
+from bench.servers import RssMonitor, free_port, start_server, stop_server  # noqa: E402
 from bench.support import scratch_dir  # noqa: E402
 from store import migrate  # noqa: E402
 from store.database import resolve_database_url  # noqa: E402

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 from psycopg_pool import AsyncConnectionPool  # noqa: E402
 
-from bench.api_load import plan_match  # noqa: E402
+from bench.load_plan import plan_match  # noqa: E402
 from bench.support import scratch_dir  # noqa: E402
 from domain.stream import CreateMatch, MatchConfig, Play, StartRound  # noqa: E402
 from projections.rebuild import INLINE_PROJECTORS, rebuild  # noqa: E402

@@ -27,13 +27,8 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.api_load import (  # noqa: E402
-    _seed,
-    free_port,
-    plan_match,
-    start_server,
-    stop_server,
-)
+from bench.load_plan import plan_match  # noqa: E402
+from bench.servers import free_port, seed_scorer, start_server, stop_server  # noqa: E402
 from bench.support import scratch_dir  # noqa: E402
 from store import migrate  # noqa: E402
 from store.database import resolve_database_url  # noqa: E402
@@ -80,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     data_dir = scratch_dir()
     url = resolve_database_url(os.environ.get("MATCHLOG_DATABASE_URL"), data_dir)
     migrate.upgrade(url)
-    token, players = asyncio.run(_seed(url))
+    token, players = asyncio.run(seed_scorer(url))
     env = {**os.environ, "MATCHLOG_DATABASE_URL": url, "MATCHLOG_DATA_DIR": str(data_dir)}
     port = free_port()
     command = [sys.executable, "-m", "cli.main", "serve", "--port", str(port)]
