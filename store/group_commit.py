@@ -70,7 +70,7 @@ class GroupCommit(Generic[Req, Outcome]):
             self._flushing = None
 
     def _take(self) -> list[tuple[Req, asyncio.Future[Outcome]]]:
-        """Take the waiting writes of distinct streams, oldest first; leave the rest."""
+        """Take the waiting writes of distinct streams, oldest first, in stream order."""
         batch: list[tuple[Req, asyncio.Future[Outcome]]] = []
         streams: set[str] = set()
         later: deque[tuple[Req, asyncio.Future[Outcome]]] = deque()
@@ -84,6 +84,9 @@ class GroupCommit(Generic[Req, Outcome]):
                 streams.add(request.stream)
                 batch.append(item)
         self._waiting = later
+        # Streams are locked in a batch's order: one order for every batch (and every
+        # process) means two batches that share streams queue, never deadlock.
+        batch.sort(key=lambda item: item[0].stream)
         return batch
 
     async def _record(self, batch: list[tuple[Req, asyncio.Future[Outcome]]]) -> None:
