@@ -176,12 +176,13 @@ async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princi
 async def _principal_for(connection: ASGIConnection[Any, Any, Any, Any], header: str) -> Principal:
     if connection.route_handler.opt.get(WRITE_CHECKS_TOKEN):
         known: KnownTokens = connection.app.state.tokens
-        digest = hash_token(_secret_of(header))
+        secret = _secret_of(header)
+        digest = hash_token(secret)
         principal = known.get(digest)
         if principal is not None:
             return principal
         async with connection.app.state.pool.connection() as conn:
-            token = await find_active_token(conn, _secret_of(header))
+            token = await find_active_token(conn, secret)
         if token is not None:
             return known.put(digest, token)
     else:
