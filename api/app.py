@@ -12,14 +12,14 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import provide_principal, reject_bad_tokens
+from api.auth import KnownTokens, provide_principal, reject_bad_tokens
 from api.competitions import CompetitionController
 from api.docs_ui import docs_plugins
 from api.exports import ExportController
 from api.health import HealthController
 from api.inputs import check_request
 from api.live import LiveController, LiveFeeds
-from api.matches import MatchController
+from api.matches import MatchController, MatchKeys
 from api.players import PlayerController
 from api.problems import problem_details_plugin
 from api.replays import ReplayController
@@ -42,6 +42,8 @@ def create_app(settings: Settings) -> Litestar:
             app.state.pool = pool
             app.state.replays = ReplayCache()
             app.state.recorder = recorder
+            app.state.tokens = KnownTokens()
+            app.state.match_keys = MatchKeys()
             app.state.live = LiveFeeds(
                 live,
                 max_feeds=settings.live_max_feeds,

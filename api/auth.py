@@ -30,6 +30,13 @@ A presented token that is malformed, unknown, revoked or expired is refused with
 every route, reads included (the app-wide guard ``reject_bad_tokens``); an expired
 token is refused exactly as a revoked one.
 
+Match writes (handlers with ``opt={WRITE_CHECKS_TOKEN: True}``) take their principal
+from ``KnownTokens``, this process's memory of what tokens stand for, and pass its
+``token_id`` to the recorder, whose transaction checks that the token is still usable
+before anything is decided (``store.accounts.lock_usable_tokens``). Such a write
+costs no connection of its own for the token; a revoked or expired token is refused
+by the write's transaction, in every process, once the revocation has committed.
+
 Refusals are ``UnauthenticatedError`` (401, ``UNAUTHENTICATED``, with
 ``WWW-Authenticate: Bearer``) and ``ForbiddenError`` (403, ``FORBIDDEN``).
 """
@@ -38,7 +45,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, Final
 from uuid import UUID
 
 from litestar import Request
@@ -46,10 +54,20 @@ from litestar.connection import ASGIConnection
 from litestar.handlers.base import BaseRouteHandler
 from psycopg_pool import AsyncConnectionPool
 
+from api.lru import Lru
 from domain.errors import ForbiddenError, UnauthenticatedError
-from store.accounts import Competition, Role, Token, find_active_token
+from store.accounts import (
+    Competition,
+    Role,
+    Token,
+    find_active_token,
+    hash_token,
+    token_refused,
+)
 
 __all__ = [
+    "WRITE_CHECKS_TOKEN",
+    "KnownTokens",
     "Principal",
     "Role",
     "authenticate",
@@ -65,6 +83,10 @@ __all__ = [
 ]
 
 _SCOPE_KEY = "matchlog.principal"
+
+WRITE_CHECKS_TOKEN: Final = "matchlog.write_checks_token"
+"""Route ``opt`` key of handlers whose write checks the token in its own transaction
+(it passes ``principal.token_id`` to the recorder): their guards use ``KnownTokens``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +121,39 @@ class Principal:
         return competition_id is not None and competition_id in self.competitions
 
 
+class KnownTokens:
+    """What the tokens this process has seen stand for, by the digest of their secret.
+
+    A token's role and competitions never change, so an entry is never wrong about
+    them. Whether the token is still usable is not taken from here: the writes that
+    use an entry check it in their own transaction, and drop it (``forget``) when
+    that check refuses it; an entry past its expiry is not returned.
+    """
+
+    def __init__(self, size: int = 1024) -> None:
+        self._entries: Lru[bytes, tuple[Principal, datetime | None]] = Lru(size)
+
+    def get(self, digest: bytes) -> Principal | None:
+        """Return the principal of the token with this digest, if known and not expired."""
+        entry = self._entries.get(digest)
+        if entry is None:
+            return None
+        principal, expires_at = entry
+        if expires_at is not None and expires_at <= datetime.now(UTC):
+            return None
+        return principal
+
+    def put(self, digest: bytes, token: Token) -> Principal:
+        """Remember a usable token; return its principal."""
+        principal = Principal.from_token(token)
+        self._entries.put(digest, (principal, token.expires_at))
+        return principal
+
+    def forget(self, token_id: UUID) -> None:
+        """Drop the token with this id (a write found it revoked or expired)."""
+        self._entries.forget_where(lambda entry: entry[0].token_id == token_id)
+
+
 async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal | None:
     """Return the caller's principal, or ``None`` when no Authorization header was sent.
 
@@ -119,19 +174,26 @@ async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princi
 
 
 async def _principal_for(connection: ASGIConnection[Any, Any, Any, Any], header: str) -> Principal:
-    principal = await current_principal(connection.app.state.pool, header)
-    if principal is None:
-        raise UnauthenticatedError(
-            "the token is unknown, revoked or expired", details={"reason": "invalid_token"}
-        )
-    return principal
+    if connection.route_handler.opt.get(WRITE_CHECKS_TOKEN):
+        known: KnownTokens = connection.app.state.tokens
+        secret = _secret_of(header)
+        digest = hash_token(secret)
+        principal = known.get(digest)
+        if principal is not None:
+            return principal
+        async with connection.app.state.pool.connection() as conn:
+            token = await find_active_token(conn, secret)
+        if token is not None:
+            return known.put(digest, token)
+    else:
+        principal = await current_principal(connection.app.state.pool, header)
+        if principal is not None:
+            return principal
+    raise token_refused()
 
 
-async def current_principal(pool: AsyncConnectionPool, header: str) -> Principal | None:
-    """Return the principal behind an ``Authorization`` header now, or ``None``.
-
-    ``None``: the token is unknown, revoked or expired. Every request's check, and
-    a live feed's repeated one while it runs.
+def _secret_of(header: str) -> str:
+    """Return the secret of a Bearer ``Authorization`` header.
 
     Raises:
         UnauthenticatedError (UNAUTHENTICATED): not a Bearer header.
@@ -143,6 +205,19 @@ async def current_principal(pool: AsyncConnectionPool, header: str) -> Principal
             "the Authorization header must read 'Bearer <token>'",
             details={"reason": "invalid_request"},
         )
+    return secret
+
+
+async def current_principal(pool: AsyncConnectionPool, header: str) -> Principal | None:
+    """Return the principal behind an ``Authorization`` header now, or ``None``.
+
+    ``None``: the token is unknown, revoked or expired. Every request's check, and
+    a live feed's repeated one while it runs.
+
+    Raises:
+        UnauthenticatedError (UNAUTHENTICATED): not a Bearer header.
+    """
+    secret = _secret_of(header)
     async with pool.connection() as conn:
         token = await find_active_token(conn, secret)
     return None if token is None else Principal.from_token(token)

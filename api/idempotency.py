@@ -27,6 +27,7 @@ from api.auth import Principal
 from api.inputs import has_control
 from api.problems import validation_failed
 from domain.errors import ConflictError, DomainError
+from store.accounts import lock_usable_tokens, token_refused
 from store.recorder import AfterAppend, Recorded
 
 MAX_KEY_LENGTH = 200
@@ -71,10 +72,16 @@ class IdempotentRequest:
     async def first_answer(self, pool: AsyncConnectionPool[Any]) -> StoredAnswer | None:
         """Return the stored answer of an earlier identical request, or ``None``.
 
+        The token is checked in the same transaction, as a write checks it: a
+        revoked or expired token gets no stored answer either.
+
         Raises:
+            UnauthenticatedError (UNAUTHENTICATED): the token is revoked or expired.
             ConflictError (IDEMPOTENCY_KEY_REUSED): the key was used for another request.
         """
         async with pool.connection() as conn:
+            if not await lock_usable_tokens(conn, {self.principal.token_id}):
+                raise token_refused()
             cur = await conn.execute(
                 "SELECT request_hash, status_code, response FROM idempotent_requests"
                 " WHERE token_id = %s AND key = %s",

@@ -11,23 +11,29 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 from uuid import UUID, uuid4
 
 from litestar import Controller, Request, Response, get, post
-from litestar.di import NamedDependency
+from litestar.di import NamedDependency, Provide
 from litestar.params import HeaderParameter, JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
 from api.auth import (
+    WRITE_CHECKS_TOKEN,
+    KnownTokens,
     Principal,
+    authenticate,
     readable_private,
     require_read_of,
     require_scope,
     requires,
 )
-from api.idempotency import IdempotentRequest, StoredAnswer, record_once
+from api.idempotency import IdempotentRequest, Render, StoredAnswer, record_once
+from api.lru import Lru
 from api.match_schemas import (
     EventOut,
     EventPage,
@@ -54,6 +60,7 @@ from domain.errors import (
     NotFoundError,
     PreconditionFailedError,
     PreconditionRequiredError,
+    UnauthenticatedError,
 )
 from domain.events import Event, RecordedEvent
 from domain.match import series_score
@@ -170,6 +177,27 @@ def recorded_out(match_id: UUID, recorded: Recorded) -> RecordedOut:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class MatchKey:
+    """What a write needs of a match before it records: none of it ever changes."""
+
+    stream: str
+    game: str
+    competition_id: UUID | None
+
+
+class MatchKeys(Lru[UUID, MatchKey]):
+    """This process's memory of matches' keys, so a write reads no ``matches`` row.
+
+    A match's stream, game and competition are fixed when it is created; whatever
+    else a write depends on (its status, its version) it checks against the stream
+    itself, in the recorder's transaction.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        super().__init__(size)
+
+
 async def readable_match(
     pool: AsyncConnectionPool, principal: Principal | None, match_id: UUID
 ) -> dict[str, Any]:
@@ -192,11 +220,32 @@ async def readable_match(
     return row
 
 
+class Writer(NamedTuple):
+    """What a match write works with: who writes, the pool, the recorder."""
+
+    principal: Principal
+    pool: AsyncConnectionPool
+    recorder: Recorder
+
+
+async def provide_writer(request: Request[Any, Any, Any]) -> Writer:
+    """Dependency ``writer`` of the match writes (their guards made sure of a principal).
+
+    One dependency where three would do: Litestar resolves several dependencies of a
+    handler in an anyio task group, a task each, which took 9% of a worker's CPU at
+    32 live matches (py-spy; the figures with and without are in docs/benchmarks.md).
+    """
+    principal = await authenticate(request)
+    assert principal is not None, "a write's guard requires a principal"
+    return Writer(principal, request.app.state.pool, request.app.state.recorder)
+
+
 class MatchController(Controller):
     """Create matches, record their rounds and moves, and read them back."""
 
     path = "/matches"
     tags = ("matches",)
+    dependencies = {"writer": Provide(provide_writer)}  # noqa: RUF012 (Litestar's own form)
 
     # -- writes -------------------------------------------------------------------------
 
@@ -219,17 +268,17 @@ class MatchController(Controller):
         status_code=201,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def create_match(
         self,
         request: Request[Any, Any, Any],
         data: JSONBody[MatchIn],
-        principal: NamedDependency[Principal],
-        pool: NamedDependency[AsyncConnectionPool],
-        recorder: NamedDependency[Recorder],
+        writer: NamedDependency[Writer],
         idempotency_key: IdempotencyKey = None,
     ) -> Response[MatchOut]:
         """Record ``MatchCreated`` (and, when the server deals, the first round's deal)."""
+        principal, pool, recorder = writer
         require_scope(principal, data.competition_id)
         idem = await self._idempotent(request, principal, idempotency_key)
         match_id = data.id or uuid4()
@@ -252,10 +301,13 @@ class MatchController(Controller):
                 match_id=match_id,
                 metadata=_metadata(principal),
                 after_append=hook,
+                token_id=principal.token_id,
             )
 
         try:
-            recorded = await record_once(
+            recorded = await self._recording(
+                request,
+                principal,
                 idem,
                 pool,
                 201,
@@ -287,25 +339,25 @@ class MatchController(Controller):
         status_code=200,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def record_moves(
         self,
         request: Request[Any, Any, Any],
         match_id: MatchId,
         data: JSONBody[MovesIn],
-        principal: NamedDependency[Principal],
-        pool: NamedDependency[AsyncConnectionPool],
-        recorder: NamedDependency[Recorder],
+        writer: NamedDependency[Writer],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[RecordedOut]:
         """Check every move with the rules engine and record them with their derived events."""
-        row = await self._writable(pool, principal, match_id)
-        commands = matches.move_commands(row["game"], data.seat, data.moves)
+        principal, pool, recorder = writer
+        key = await self._writable(request, pool, principal, match_id)
+        commands = matches.move_commands(key.game, data.seat, data.moves)
         return await self._write(
             request,
             match_id,
-            row,
+            key,
             commands,
             data.expected_version,
             if_match,
@@ -329,24 +381,24 @@ class MatchController(Controller):
         status_code=201,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def start_round(
         self,
         request: Request[Any, Any, Any],
         match_id: MatchId,
         data: JSONBody[RoundIn],
-        principal: NamedDependency[Principal],
-        pool: NamedDependency[AsyncConnectionPool],
-        recorder: NamedDependency[Recorder],
+        writer: NamedDependency[Writer],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[RecordedOut]:
         """Open a scorer-dealt round: the deck order (top first), or a physical deal's hands."""
-        row = await self._writable(pool, principal, match_id)
+        principal, pool, recorder = writer
+        key = await self._writable(request, pool, principal, match_id)
         return await self._write(
             request,
             match_id,
-            row,
+            key,
             [StartRound(data.deal())],
             data.expected_version,
             if_match,
@@ -366,24 +418,24 @@ class MatchController(Controller):
         status_code=200,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def resign_match(
         self,
         request: Request[Any, Any, Any],
         match_id: MatchId,
         data: JSONBody[ResignIn],
-        principal: NamedDependency[Principal],
-        pool: NamedDependency[AsyncConnectionPool],
-        recorder: NamedDependency[Recorder],
+        writer: NamedDependency[Writer],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[RecordedOut]:
         """End the match: the resigning seat's opponent wins (a round is resigned as a move)."""
-        row = await self._writable(pool, principal, match_id)
+        principal, pool, recorder = writer
+        key = await self._writable(request, pool, principal, match_id)
         return await self._write(
             request,
             match_id,
-            row,
+            key,
             [ResignMatch(data.seat)],
             data.expected_version,
             if_match,
@@ -404,15 +456,14 @@ class MatchController(Controller):
         status_code=200,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def take_back(
         self,
         request: Request[Any, Any, Any],
         match_id: MatchId,
         data: JSONBody[TakebackIn],
-        principal: NamedDependency[Principal],
-        pool: NamedDependency[AsyncConnectionPool],
-        recorder: NamedDependency[Recorder],
+        writer: NamedDependency[Writer],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[RecordedOut]:
@@ -421,11 +472,12 @@ class MatchController(Controller):
         Reaches the current round, or the round just ended while the next has no
         move; never behind a match's end (``MATCH_OVER``).
         """
-        row = await self._writable(pool, principal, match_id)
+        principal, pool, recorder = writer
+        key = await self._writable(request, pool, principal, match_id)
         return await self._write(
             request,
             match_id,
-            row,
+            key,
             [TakeBack(data.to_version, data.reason)],
             data.expected_version,
             if_match,
@@ -446,24 +498,24 @@ class MatchController(Controller):
         status_code=200,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def void_match(
         self,
         request: Request[Any, Any, Any],
         match_id: MatchId,
         data: JSONBody[VoidIn],
-        principal: NamedDependency[Principal],
-        pool: NamedDependency[AsyncConnectionPool],
-        recorder: NamedDependency[Recorder],
+        writer: NamedDependency[Writer],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[RecordedOut]:
         """Record ``MatchVoided`` on a finished match (``VOID_NOT_FINISHED`` otherwise)."""
-        row = await self._writable(pool, principal, match_id)
+        principal, pool, recorder = writer
+        key = await self._writable(request, pool, principal, match_id)
         return await self._write(
             request,
             match_id,
-            row,
+            key,
             [VoidMatch(data.reason)],
             data.expected_version,
             if_match,
@@ -488,24 +540,24 @@ class MatchController(Controller):
         status_code=201,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
+        opt={WRITE_CHECKS_TOKEN: True},
     )
     async def add_note(
         self,
         request: Request[Any, Any, Any],
         match_id: MatchId,
         data: JSONBody[NoteIn],
-        principal: NamedDependency[Principal],
-        pool: NamedDependency[AsyncConnectionPool],
-        recorder: NamedDependency[Recorder],
+        writer: NamedDependency[Writer],
         if_match: IfMatch = None,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[RecordedOut]:
         """Record ``NoteAdded`` on the event at ``version`` (braces are refused: NOTE_INVALID)."""
-        row = await self._writable(pool, principal, match_id)
+        principal, pool, recorder = writer
+        key = await self._writable(request, pool, principal, match_id)
         return await self._write(
             request,
             match_id,
-            row,
+            key,
             [AddNote(data.version, data.text)],
             data.expected_version,
             if_match,
@@ -676,7 +728,7 @@ class MatchController(Controller):
         self,
         request: Request[Any, Any, Any],
         match_id: UUID,
-        row: dict[str, Any],
+        key: MatchKey,
         commands: list[Command],
         expected_version: int | None,
         if_match: str | None,
@@ -691,12 +743,13 @@ class MatchController(Controller):
         async def write(hook: AfterAppend | None) -> Recorded:
             # Checked here, after a stored answer was looked for: a retry needs no version.
             expected = _expected_version(if_match, expected_version)
-            return await matches.record(
-                recorder, Write(row["stream"], expected, _metadata(principal), hook), commands
-            )
+            write = Write(key.stream, expected, _metadata(principal), hook, principal.token_id)
+            return await matches.record(recorder, write, commands)
 
         try:
-            recorded = await record_once(
+            recorded = await self._recording(
+                request,
+                principal,
                 idem,
                 pool,
                 status_code,
@@ -726,12 +779,40 @@ class MatchController(Controller):
             principal, key, request.method, request.url.path, body
         )
 
+    @staticmethod
+    async def _recording(
+        request: Request[Any, Any, Any],
+        principal: Principal,
+        idem: IdempotentRequest | None,
+        pool: AsyncConnectionPool,
+        status_code: int,
+        render: Render,
+        write: Callable[[AfterAppend | None], Awaitable[Recorded]],
+    ) -> Recorded | StoredAnswer:
+        """``record_once``, forgetting the token if the write's transaction refused it."""
+        try:
+            return await record_once(idem, pool, status_code, render, write)
+        except UnauthenticatedError:
+            tokens: KnownTokens = request.app.state.tokens
+            tokens.forget(principal.token_id)
+            raise
+
+    @staticmethod
     async def _writable(
-        self, pool: AsyncConnectionPool, principal: Principal, match_id: UUID
-    ) -> dict[str, Any]:
-        row = await readable_match(pool, principal, match_id)
-        require_scope(principal, row["competition_id"])
-        return row
+        request: Request[Any, Any, Any],
+        pool: AsyncConnectionPool,
+        principal: Principal,
+        match_id: UUID,
+    ) -> MatchKey:
+        keys: MatchKeys = request.app.state.match_keys
+        key = keys.get(match_id)
+        if key is None:
+            row = await readable_match(pool, principal, match_id)
+            key = MatchKey(row["stream"], row["game"], row["competition_id"])
+            keys.put(match_id, key)
+        # A writer passes require_read_of whenever it passes this.
+        require_scope(principal, key.competition_id)
+        return key
 
     @staticmethod
     async def _config_of(pool: AsyncConnectionPool, row: dict[str, Any]) -> MatchConfig:
@@ -795,4 +876,12 @@ def _answer(status_code: int, body: dict[str, Any]) -> Response[Any]:
     return Response(body, status_code=status_code, headers=headers)
 
 
-__all__ = ["MatchController", "can_see_hidden", "etag", "match_out", "readable_match"]
+__all__ = [
+    "MatchController",
+    "MatchKey",
+    "MatchKeys",
+    "can_see_hidden",
+    "etag",
+    "match_out",
+    "readable_match",
+]

@@ -33,6 +33,7 @@ def serve(
     import uvicorn
 
     from api.app import create_app
+    from cli.http_protocol import HTTP_PROTOCOL
 
     with friendly_errors():
         settings = load_settings()
@@ -43,7 +44,13 @@ def serve(
     _exit_cleanly_on_sigterm()
     typer.echo(f"matchlog serving on http://{bind_host}:{bind_port} (OpenAPI at /schema)")
     if workers == 1:
-        uvicorn.run(create_app(settings), host=bind_host, port=bind_port, log_level="warning")
+        uvicorn.run(
+            create_app(settings),
+            host=bind_host,
+            port=bind_port,
+            http=HTTP_PROTOCOL,
+            log_level="warning",
+        )
         return
     # Workers are separate processes: they get the resolved URL, so only this
     # process owns the embedded server's lifetime.
@@ -54,6 +61,7 @@ def serve(
         host=bind_host,
         port=bind_port,
         workers=workers,
+        http=HTTP_PROTOCOL,
         log_level="warning",
     )
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -10,7 +9,7 @@ import psycopg
 
 from domain.match import series_score
 from domain.stream import MatchConfig, MatchState
-from projections.rows import RowsInsert
+from projections.rows import RowsInsert, RowsUpdate
 from store.recorder import Projection
 
 
@@ -71,6 +70,8 @@ MATCH_COLUMNS: Final = (
 """The ``matches`` columns a new match's row fills, in row order, with their SQL types."""
 
 _MATCHES: Final = RowsInsert("matches", MATCH_COLUMNS)
+# A group commit's transaction moves many matches on: their rows change in one statement.
+_SUMMARIES: Final = RowsUpdate("matches", MATCH_COLUMNS[1], MATCH_COLUMNS[-7:])
 
 
 async def project_match_summary(
@@ -82,6 +83,7 @@ async def project_match_summary(
     statement, however many an import records at once.
     """
     created: list[tuple[Any, ...]] = []
+    updated: list[tuple[Any, ...]] = []
     for projection in projections:
         stream, state, events = projection.stream, projection.state, projection.events
         if not events or state.config is None or state.series is None:
@@ -99,24 +101,14 @@ async def project_match_summary(
         )
         started = next((e for e in events if e.type == "MatchCreated"), None)
         if started is None:
-            await conn.execute(
-                "UPDATE matches SET version = %s, status = %s, rounds = %s, score = %s,"
-                " result = %s, updated_at = %s, ended_at = %s WHERE stream = %s",
-                (*_json_columns(summary), stream),
-            )
+            updated.append((stream, *summary))
             continue
         config = state.config
         created.append(
             (*match_identity(stream, config), config.dealing, started.recorded_at, *summary)
         )
     await _MATCHES.execute(conn, created)
-
-
-def _json_columns(summary: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Return a summary with its score and result as JSON, for a plain UPDATE."""
-    version, status, rounds, score, result, updated_at, ended_at = summary
-    score_json, result_json = json.dumps(score), None if result is None else json.dumps(result)
-    return version, status, rounds, score_json, result_json, updated_at, ended_at
+    await _SUMMARIES.execute(conn, updated)
 
 
 async def find_match(conn: psycopg.AsyncConnection[Any], match_id: Any) -> dict[str, Any] | None:

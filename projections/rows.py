@@ -11,7 +11,25 @@ import psycopg
 _ENCODE: Final = msgspec.json.Encoder().encode
 
 
-class RowsInsert:
+class _JsonRows:
+    """A statement that takes any number of rows as one JSON array (``jsonb_to_recordset``).
+
+    Subclasses set ``sql`` and ``_names``, the record keys in row order.
+    """
+
+    sql: str
+    _names: tuple[str, ...]
+
+    async def execute(
+        self, conn: psycopg.AsyncConnection[Any], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Write ``rows`` (values in column order) in ``conn``'s transaction; none: no query."""
+        if rows:
+            records = [dict(zip(self._names, row, strict=True)) for row in rows]
+            await conn.execute(self.sql, (_ENCODE(records).decode(),))
+
+
+class RowsInsert(_JsonRows):
     """An INSERT of any number of rows, sent as one JSON array (``jsonb_to_recordset``).
 
     A ``VALUES`` list with a placeholder per value makes new statement text for each
@@ -34,13 +52,27 @@ class RowsInsert:
             f"FROM jsonb_to_recordset(%s::jsonb) AS r({types}){then}"
         )
 
-    async def execute(
-        self, conn: psycopg.AsyncConnection[Any], rows: Sequence[Sequence[Any]]
+
+class RowsUpdate(_JsonRows):
+    """An UPDATE of any number of rows by key, sent as one JSON array, like ``RowsInsert``.
+
+    ``execute`` takes each row as the key, then the values in column order.
+
+    >>> RowsUpdate('t', ('id', 'uuid'), [('n', 'int')]).sql
+    'UPDATE t SET n = r.n FROM jsonb_to_recordset(%s::jsonb) AS r(id uuid, n int) WHERE t.id = r.id'
+    """
+
+    def __init__(
+        self, table: str, key: tuple[str, str], columns: Sequence[tuple[str, str]]
     ) -> None:
-        """Insert ``rows`` (values in column order) in ``conn``'s transaction; none: no query."""
-        if rows:
-            records = [dict(zip(self._names, row, strict=True)) for row in rows]
-            await conn.execute(self.sql, (_ENCODE(records).decode(),))
+        """Name the table, its key ``(column, SQL type)``, and the columns set, in row order."""
+        self._names = (key[0], *(name for name, _ in columns))
+        sets = ", ".join(f"{name} = r.{name}" for name, _ in columns)
+        types = ", ".join(f"{name} {kind}" for name, kind in (key, *columns))
+        self.sql = (
+            f"UPDATE {table} SET {sets} FROM jsonb_to_recordset(%s::jsonb) AS r({types}) "
+            f"WHERE {table}.{key[0]} = r.{key[0]}"
+        )
 
 
-__all__ = ["RowsInsert"]
+__all__ = ["RowsInsert", "RowsUpdate"]

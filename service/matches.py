@@ -38,13 +38,15 @@ class MatchSetup:
 class Write:
     """Where and as whom a write records: the stream, the version the writer saw, metadata.
 
-    ``after_append`` runs in the write's transaction with what it recorded.
+    ``after_append`` runs in the write's transaction with what it recorded;
+    ``token_id``, the API token it is made with, is checked usable in that transaction.
     """
 
     stream: str
     expected_version: int
     metadata: Mapping[str, Any]
     after_append: AfterAppend | None = None
+    token_id: UUID | None = None
 
 
 async def create_match(
@@ -55,15 +57,18 @@ async def create_match(
     match_id: UUID,
     metadata: Mapping[str, Any],
     after_append: AfterAppend | None = None,
+    token_id: UUID | None = None,
 ) -> Recorded:
     """Record ``MatchCreated`` (and, when the server deals, the first round's deal).
+
+    ``token_id``: the API token it is made with, checked usable in the write's transaction.
 
     Raises:
         InvalidSetupError (UNKNOWN_PLAYER, INVALID_FORMAT, ...): the setup is refused.
         NotFoundError (COMPETITION_NOT_FOUND): there is no such competition.
     """
     config = await match_config(pool, setup)
-    write = Write(match_stream(config.game, match_id), 0, metadata, after_append)
+    write = Write(match_stream(config.game, match_id), 0, metadata, after_append, token_id)
     return await record(recorder, write, [CreateMatch(config)])
 
 
@@ -71,6 +76,7 @@ async def record(recorder: Recorder, write: Write, commands: Sequence[Command]) 
     """Record ``commands`` on a match, all or nothing, with their derived events.
 
     Raises:
+        UnauthenticatedError: ``write.token_id`` is revoked or expired.
         VersionConflictError: the match is no longer at ``write.expected_version``.
         DomainError: the rules engine refused a command.
     """
@@ -80,6 +86,7 @@ async def record(recorder: Recorder, write: Write, commands: Sequence[Command]) 
         expected_version=write.expected_version,
         metadata=dict(write.metadata),
         after_append=write.after_append,
+        token_id=write.token_id,
     )
 
 

@@ -38,6 +38,11 @@ class Settings(BaseSettings):
         description="database connections the server opens at most (live feeds' backlog "
         "reads take up to half)",
     )
+    group_commit: bool = Field(
+        default=True,
+        description="concurrent match writes in one server process share a transaction "
+        "and its commit (each is still checked and answered on its own)",
+    )
     max_body_size: int = Field(
         default=1024 * 1024,
         ge=1,

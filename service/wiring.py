@@ -77,5 +77,12 @@ async def serving(settings: Settings) -> AsyncIterator[Serving]:
         live = LiveHub(pool, page_size=settings.live_page_size, readers=readers)
         async with live.listening(url):
             yield Serving(
-                pool, Recorder(pool, projectors=INLINE_PROJECTORS, notifier=notifier), live
+                pool,
+                Recorder(
+                    pool,
+                    projectors=INLINE_PROJECTORS,
+                    notifier=notifier,
+                    group_commit=settings.group_commit,
+                ),
+                live,
             )

@@ -30,7 +30,13 @@ from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from domain.errors import ConflictError, DomainError, MalformedError, NotFoundError
+from domain.errors import (
+    ConflictError,
+    DomainError,
+    MalformedError,
+    NotFoundError,
+    UnauthenticatedError,
+)
 from domain.games import rules_for
 
 T = TypeVar("T")
@@ -504,9 +510,14 @@ async def get_token(conn: AsyncConnection[Any], token_id: UUID) -> Token:
 async def revoke_token(conn: AsyncConnection[Any], token_id: UUID) -> Token:
     """Revoke a token; revoking it again keeps the first revocation time.
 
+    It waits for the writes in flight with the token to commit; once it has
+    committed, no write with the token is recorded (``lock_usable_tokens``).
+
     Raises:
         NotFoundError (TOKEN_NOT_FOUND): no such token.
     """
+    # Waits for the writes in flight with the token (lock_usable_tokens).
+    await conn.execute(f"SELECT pg_advisory_xact_lock({_TOKEN_LOCK.format('%s')})", (token_id,))
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(
             "UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) "
@@ -517,6 +528,49 @@ async def revoke_token(conn: AsyncConnection[Any], token_id: UUID) -> Token:
     if row is None:
         return await get_token(conn, token_id)
     return _token(row)
+
+
+def token_refused() -> UnauthenticatedError:
+    """Return the refusal of a token that is unknown, revoked or expired (the same for all)."""
+    return UnauthenticatedError(
+        "the token is unknown, revoked or expired", details={"reason": "invalid_token"}
+    )
+
+
+# A token's advisory lock: writes with the token hold it shared, a revocation exclusive.
+_TOKEN_LOCK = "hashtextextended('api_token:' || {}::text, 0)"
+
+
+async def lock_usable_tokens(conn: AsyncConnection[Any], token_ids: Collection[UUID]) -> set[UUID]:
+    """Return which of ``token_ids`` are usable now, and hold them so until the transaction ends.
+
+    For a write made with a token, in the write's own transaction. It takes each
+    token's advisory lock shared, which ``revoke_token`` takes exclusive: a
+    revocation that starts while the write is in flight waits for its commit, and
+    a write that comes during a revocation waits for it and then, reading after the
+    wait, sees it. Either way no write made with a token commits after the token's
+    revocation did. (A row lock ``FOR SHARE`` would order them too, but every
+    concurrent locker of a hot token's row writes a new multixact of all the
+    others, and a stream of them can hold a revocation off for good; the lock
+    manager queues a shared request behind a waiting exclusive one.) Expiry is
+    judged by the clock at the read, which the commit follows by milliseconds.
+    """
+    if not token_ids:
+        return set()
+    ids = sorted(token_ids)
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock_shared("
+        + _TOKEN_LOCK.format("id")
+        + ") FROM unnest(%s::uuid[]) AS id",
+        (ids,),
+    )
+    # A statement of its own: its snapshot is taken after the locks were granted.
+    cur = await conn.execute(
+        "SELECT id FROM api_tokens WHERE id = ANY(%s::uuid[]) AND revoked_at IS NULL"
+        " AND (expires_at IS NULL OR expires_at > statement_timestamp())",
+        (ids,),
+    )
+    return {row[0] for row in await cur.fetchall()}
 
 
 async def find_active_token(conn: AsyncConnection[Any], secret: str) -> Token | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import secrets
 import uuid
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -41,6 +41,7 @@ from domain.stream import (
     rules_for,
     step,
 )
+from store.accounts import lock_usable_tokens, token_refused
 from store.events import (
     AppendResult,
     Notifier,
@@ -49,6 +50,7 @@ from store.events import (
     append_batch,
     read_stream,
 )
+from store.group_commit import GroupCommit
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +117,11 @@ class Recorded:
 
 @dataclass(frozen=True, slots=True)
 class Request:
-    """One stream's part of a ``record_batch``: what ``record`` takes for one call."""
+    """One stream's part of a ``record_batch``: what ``record`` takes for one call.
+
+    ``token_id``: the API token the write is made with; the write's own transaction
+    checks it is still usable before anything is decided (``lock_usable_tokens``).
+    """
 
     stream: str
     commands: Sequence[Command]
@@ -123,6 +129,7 @@ class Request:
     metadata: Mapping[str, Any] | None = None
     identities: Sequence[EventIdentity] | None = None
     check: Check | None = None
+    token_id: uuid.UUID | None = None
 
 
 _Decided = tuple[list[NewEvent], MatchState, int]
@@ -181,12 +188,23 @@ class Recorder:
         *,
         notifier: Notifier | None = None,
         cache_size: int = 512,
+        group_commit: bool = False,
     ) -> None:
+        """``group_commit``: ``record`` calls without hooks, identities or checks that
+        wait at the same time share transactions (store/group_commit.py)."""
         self._pool = pool
         self._projectors = tuple(projectors)
         self._notifier = notifier
         self._cache: OrderedDict[str, tuple[int, MatchState]] = OrderedDict()
         self._cache_size = cache_size
+        self._group: GroupCommit[Request, Recorded | DomainError] | None = (
+            GroupCommit(self.record_batch) if group_commit else None
+        )
+
+    @property
+    def batch_sizes(self) -> Counter[int]:
+        """How many group-commit batches of each size were recorded (empty without it)."""
+        return Counter() if self._group is None else self._group.sizes
 
     @property
     def pool(self) -> AsyncConnectionPool[Any]:
@@ -233,22 +251,34 @@ class Recorder:
         after_append: AfterAppend | None = None,
         identities: Sequence[EventIdentity] | None = None,
         check: Check | None = None,
+        token_id: uuid.UUID | None = None,
     ) -> Recorded:
         """Decide ``commands`` against ``stream`` and append their events: all or none.
 
         ``expected_version`` is the version the client last saw (``None``: skip the
         check). ``check`` sees the decided events before anything is written and may
         refuse them; ``identities`` (one per decided event) give their ids, times and
-        metadata instead of fresh ones, so an imported log keeps them.
+        metadata instead of fresh ones, so an imported log keeps them. ``token_id``,
+        the API token the write is made with, is checked in the write's transaction.
 
         Raises:
             VersionConflictError (VERSION_CONFLICT): the stream moved on; its
                 ``details["current_version"]`` says where it is.
             ConflictError (EVENT_COUNT_MISMATCH): ``identities`` do not match the
                 decided events one for one.
+            UnauthenticatedError (UNAUTHENTICATED): ``token_id`` is revoked or expired.
             DomainError: the first refused command's code, or the one ``check``
                 raised; nothing is stored.
         """
+        request = Request(stream, commands, expected_version, metadata, identities, check, token_id)
+        solo = after_append is not None or identities is not None or check is not None
+        if self._group is not None and not solo:
+            # A hook may refuse its write after the append (an idempotency key taken
+            # meanwhile), which would roll its neighbours back: such writes go alone.
+            outcome = await self._group.record(request)
+            if isinstance(outcome, DomainError):
+                raise outcome
+            return outcome
         hook: AfterBatch | None = None
         if after_append is not None:
             single = after_append
@@ -256,7 +286,6 @@ class Recorder:
             async def hook(conn: psycopg.AsyncConnection[Any], done: Sequence[Recorded]) -> None:
                 await single(conn, done[0])
 
-        request = Request(stream, commands, expected_version, metadata, identities, check)
         (outcome,) = await self.record_batch([request], after_append=hook)
         if isinstance(outcome, DomainError):
             raise outcome
@@ -344,10 +373,13 @@ class Recorder:
                 async with conn.transaction():
                     if on_transaction_start is not None:
                         await on_transaction_start(conn)
+                    await self._check_tokens(conn, requests, outcomes)
                     for index, request in enumerate(requests):
+                        if outcomes[index] is not None:
+                            continue
                         if index in early:
                             decided.append((index, early[index]))
-                        elif outcomes[index] is None:
+                        else:
                             try:
                                 decided.append((index, await self._decide(conn, request)))
                             except DomainError as e:
@@ -387,6 +419,28 @@ class Recorder:
         return None
 
     @staticmethod
+    async def _check_tokens(
+        conn: psycopg.AsyncConnection[Any],
+        requests: Sequence[Request],
+        outcomes: list[Recorded | DomainError | None],
+    ) -> None:
+        """Refuse the requests whose token is no longer usable, first in the transaction.
+
+        Before anything is decided, so a refused token learns nothing of the match.
+        """
+        wanted = {
+            request.token_id
+            for index, request in enumerate(requests)
+            if request.token_id is not None and outcomes[index] is None
+        }
+        if not wanted:
+            return
+        usable = await lock_usable_tokens(conn, wanted)
+        for index, request in enumerate(requests):
+            if request.token_id is not None and request.token_id not in usable:
+                outcomes[index] = token_refused()
+
+    @staticmethod
     async def _append(
         conn: psycopg.AsyncConnection[Any],
         requests: Sequence[Request],
@@ -417,10 +471,17 @@ class Recorder:
 
         ``conn`` may be ``None`` for a new stream (``_is_new``): there is nothing to read.
         """
+        cached = self._cache.get(request.stream)
         if self._is_new(request):
             # A new stream has nothing to load; if it exists after all, the append
             # refuses it (or recognises a retry of the very same events).
             state, version = MatchState(), 0
+        elif cached is not None and request.expected_version == cached[0]:
+            # The writer saw what this process last recorded: decide on it without
+            # reading. The append checks, under the stream's lock, that the stream is
+            # still at this version; if another process wrote since, the writer's
+            # version is stale too, and the append refuses it as a version conflict.
+            version, state = cached
         else:
             assert conn is not None, "only a new stream is decided outside a transaction"
             state, version = await self.load(conn, request.stream)
