@@ -29,6 +29,7 @@ from api.auth import (
 )
 from api.idempotency import IdempotentRequest, StoredAnswer, record_once
 from api.match_schemas import (
+    ChoiceOut,
     EventOut,
     EventPage,
     LegalMovesOut,
@@ -59,6 +60,7 @@ from domain.events import Event, RecordedEvent
 from domain.match import series_score
 from domain.stream import (
     AddNote,
+    Choice,
     Command,
     MatchConfig,
     MatchState,
@@ -66,10 +68,12 @@ from domain.stream import (
     StartRound,
     TakeBack,
     VoidMatch,
+    choices,
     public_event_data,
     rules_for,
 )
 from projections.matches import find_match, list_matches, result_of, status_of
+from projections.reports import player_names
 from service import matches
 from service.matches import MatchSetup, Write
 from store.accounts import Role
@@ -614,16 +618,17 @@ class MatchController(Controller):
             )
         async with pool.connection() as conn:
             state, version = await recorder.load(conn, row["stream"])
-        moves: list[str] = []
-        service: list[str] = []
+            names = await player_names(conn, [str(p) for p in row["players"]])
+        moves: list[Choice] = []
+        service: list[Choice] = []
         to_act: list[int] = []
         nameable: list[str] = []
         awaited = 0
         if state.config is not None and not state.is_over:
-            service = [m.text() for m in state.rules.service_moves(state.position)]
+            service = choices(state, state.rules.service_moves(state.position), names)
         if state.position is not None and not state.is_over:
             rules = state.rules
-            moves = [m.text() for m in rules.legal_moves(state.position)]
+            moves = choices(state, rules.legal_moves(state.position), names)
             to_act = list(rules.to_act(state.position))
             awaited = rules.cards_awaited(state.position)
             if awaited:
@@ -633,8 +638,10 @@ class MatchController(Controller):
             to_act=to_act,
             cards_awaited=awaited,
             nameable=nameable,
-            moves=moves,
-            service_moves=service,
+            moves=[c.move for c in moves],
+            service_moves=[c.move for c in service],
+            choices=[ChoiceOut.from_choice(c) for c in moves],
+            service_choices=[ChoiceOut.from_choice(c) for c in service],
         )
         return Response(body, headers={"ETag": etag(version)})
 
