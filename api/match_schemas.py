@@ -270,7 +270,8 @@ class LegalMovesOut(BaseModel):
     choices: list[ChoiceOut] = Field(
         default_factory=list,
         description="One entry per entry of `moves`, in the same order: its cards, target"
-        " and sentence.",
+        " and sentence. Empty while cards are awaited: `moves` then lists every ordering"
+        " of named cards (Cuttle), which a scorer names from `nameable` instead.",
     )
     service_choices: list[ChoiceOut] = Field(
         default_factory=list,

@@ -55,7 +55,12 @@ def _expected_parts(move: str) -> dict[str, Any]:
 
 
 def _check_shape(legal: dict[str, Any]) -> None:
-    for moves, listed in (("moves", "choices"), ("service_moves", "service_choices")):
+    pairs = [("service_moves", "service_choices")]
+    if legal["cards_awaited"]:
+        assert [] == legal["choices"]  # namings are named from ``nameable``
+    else:
+        pairs.append(("moves", "choices"))
+    for moves, listed in pairs:
         assert legal[moves] == [c["move"] for c in legal[listed]]
         for choice in legal[listed]:
             parts = {k: choice[k] for k in ("seat", "cards", "target_card", "target_seat")}
@@ -93,7 +98,7 @@ def _play(
             continue
         legal = client.get(f"/matches/{match_id}/legal-moves", headers=scorer).json()
         _check_shape(legal)
-        if legal["cards_awaited"] and not legal["choices"]:  # Kozel lists no namings
+        if legal["cards_awaited"]:
             named = rng.sample(legal["nameable"], legal["cards_awaited"])
             choice = {"move": "cards " + " ".join(named), "sentence": None}
         else:
