@@ -24,6 +24,7 @@ from api.auth import (
     Principal,
     readable_private,
     require_read_of,
+    require_role,
     require_scope,
     requires,
 )
@@ -553,9 +554,22 @@ class MatchController(Controller):
         cursor: Annotated[
             str | None, Parameter(description="From the previous page.", min_length=1)
         ] = None,
+        writable: Annotated[
+            bool,
+            Parameter(
+                description="true: only matches the caller's token may record (its"
+                " competitions); needs a token."
+            ),
+        ] = False,
     ) -> Response[MatchPage]:
-        """List the matches the caller may read; follow ``next_cursor`` or ``Link: rel="next"``."""
+        """List the matches the caller may read; follow ``next_cursor`` or ``Link: rel="next"``.
+
+        Raises:
+            UnauthenticatedError (UNAUTHENTICATED): ``writable=true`` without a token.
+        """
         readable = readable_private(principal)
+        # Every token may record (admin or scorer); a limited one only in its competitions.
+        scope = require_role(principal, Role.SCORER).competitions if writable else None
         async with pool.connection() as conn:
             rows = await list_matches(
                 conn,
@@ -569,6 +583,7 @@ class MatchController(Controller):
                 created_from=parse_instant(created_from, "created_from"),
                 created_to=parse_instant(created_to, "created_to"),
                 readable=readable,
+                writable=scope,
             )
         more = len(rows) > limit
         rows = rows[:limit]
