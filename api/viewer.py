@@ -40,6 +40,7 @@ _PAGE = Template("""<!doctype html>
 <noscript>This page draws the table with JavaScript; the same data is at
 <a href="$json">$json</a>.</noscript>
 <main id="app" aria-live="polite"><p class="loading">Loading…</p></main>
+<script src="$static/table.js"></script>
 <script src="$static/viewer.js"></script>
 </body>
 </html>
