@@ -20,6 +20,7 @@ from api.health import HealthController
 from api.inputs import check_request
 from api.live import LiveController, LiveFeeds
 from api.matches import MatchController
+from api.pad import PadController
 from api.players import PlayerController
 from api.problems import problem_details_plugin
 from api.replays import ReplayController
@@ -74,6 +75,7 @@ def create_app(settings: Settings) -> Litestar:
             LiveController,
             ExportController,
             ViewerController,
+            PadController,
             static_files(),
         ],
         lifespan=[database],

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from api.inputs import Line
 from domain.events import RecordedEvent
+from domain.stream import Choice
 from projections.matches import match_summary
 
 Dealing = Literal["server", "scorer", "physical"]
@@ -216,6 +217,40 @@ class RecordedOut(BaseModel):
     match: MatchOut
 
 
+class ChoiceOut(BaseModel):
+    """One move as a scorer's pad offers it: the cards it plays, its target, its sentence."""
+
+    move: str = Field(description="The move, as in `moves` (engine notation).")
+    seat: int | None = Field(description="The seat that makes it; null: the scorer naming cards.")
+    cards: list[str] = Field(
+        description="The cards it plays, from the acting seat's hand (a Cuttle seven's"
+        " revealed card; the scorer's named cards in order); empty for a draw, a pass,"
+        " a molodka or a resignation."
+    )
+    target_card: str | None = Field(
+        description="The card on the table it aims at (a scuttle's, a jack's, a two's or"
+        " nine's target; the card a three takes from the scrap), or null."
+    )
+    target_seat: int | None = Field(
+        description="The player it aims at (a cutthroat four's victim), or null."
+    )
+    sentence: str = Field(description="The sentence the match's timeline writes for it.")
+
+    @classmethod
+    def from_choice(cls, choice: Choice) -> ChoiceOut:
+        """Return the body of one choice."""
+        parts = choice.parts
+        target = parts.target_card
+        return cls(
+            move=choice.move,
+            seat=parts.seat,
+            cards=[card.text() for card in parts.cards],
+            target_card=None if target is None else target.text(),
+            target_seat=parts.target_seat,
+            sentence=choice.sentence,
+        )
+
+
 class LegalMovesOut(BaseModel):
     """Who may act now and every legal move, in the engine's notation."""
 
@@ -231,6 +266,16 @@ class LegalMovesOut(BaseModel):
         default_factory=list,
         description="Moves any seat may make besides playing: resignations and draw offers"
         " (Cuttle), concessions (Kozel, also between deals).",
+    )
+    choices: list[ChoiceOut] = Field(
+        default_factory=list,
+        description="One entry per entry of `moves`, in the same order: its cards, target"
+        " and sentence. Empty while cards are awaited: `moves` then lists every ordering"
+        " of named cards (Cuttle), which a scorer names from `nameable` instead.",
+    )
+    service_choices: list[ChoiceOut] = Field(
+        default_factory=list,
+        description="One entry per entry of `service_moves`, in the same order.",
     )
 
 

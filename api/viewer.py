@@ -34,21 +34,32 @@ _PAGE = Template("""<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>$title · matchlog</title>
-<link rel="stylesheet" href="$static/viewer.css">
+$styles
 </head>
 <body data-page="$page" data-id="$id">
 <noscript>This page draws the table with JavaScript; the same data is at
 <a href="$json">$json</a>.</noscript>
 <main id="app" aria-live="polite"><p class="loading">Loading…</p></main>
-<script src="$static/table.js"></script>
-<script src="$static/viewer.js"></script>
+$scripts
 </body>
 </html>
 """)
 
 
-def page(kind: str, ident: str, title: str, json_url: str) -> str:
-    """Return the HTML shell of a viewer page; its script draws everything.
+VIEWER_SCRIPTS = ("table.js", "viewer.js")
+"""The viewer pages' scripts under ``/static``, in load order."""
+
+
+def page(
+    kind: str,
+    ident: str,
+    title: str,
+    json_url: str,
+    *,
+    scripts: tuple[str, ...] = VIEWER_SCRIPTS,
+    style: str = "viewer.css",
+) -> str:
+    """Return the HTML shell of a page; its scripts (files under ``/static``) draw everything.
 
     >>> 'data-page="match"' in page("match", "1", "Cuttle <match>", "/matches/1")
     True
@@ -57,10 +68,11 @@ def page(kind: str, ident: str, title: str, json_url: str) -> str:
     """
     return _PAGE.substitute(
         title=escape(title),
-        static=STATIC_PATH,
         page=kind,
         id=escape(ident),
         json=escape(json_url),
+        styles=f'<link rel="stylesheet" href="{STATIC_PATH}/{escape(style)}">',
+        scripts="\n".join(f'<script src="{STATIC_PATH}/{escape(s)}"></script>' for s in scripts),
     )
 
 
@@ -135,4 +147,4 @@ def static_files() -> ControllerRouterHandler:
     )
 
 
-__all__ = ["STATIC", "ViewerController", "page", "static_files"]
+__all__ = ["STATIC", "VIEWER_SCRIPTS", "ViewerController", "page", "static_files"]

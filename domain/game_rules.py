@@ -32,6 +32,22 @@ def bad_deal(message: str, deal: Mapping[str, Any]) -> InvalidSetupError:
     return InvalidSetupError(message, code="INVALID_DECK", details={"deal": dict(deal)})
 
 
+@dataclass(frozen=True, slots=True)
+class MoveParts:
+    """What a move acts with, for a page that offers moves as taps on cards.
+
+    ``seat`` is the acting seat (``None``: the scorer naming cards); ``cards`` the
+    cards the move plays (from the hand, or the card a Cuttle seven revealed; the
+    scorer's named cards in draw order); ``target_card`` the card it aims at on the
+    table (or takes from the scrap); ``target_seat`` the player it aims at.
+    """
+
+    seat: int | None
+    cards: tuple[Card, ...] = ()
+    target_card: Card | None = None
+    target_seat: int | None = None
+
+
 class Series(Protocol):
     """A match between rounds, as the match layer sees it: whose deal, the score, any result."""
 
@@ -207,6 +223,10 @@ class GameRules(Protocol):
         """Return the legal moves."""
         ...
 
+    def move_parts(self, move: Any) -> MoveParts:
+        """Return the seat, cards and target of one of the engine's moves."""
+        ...
+
     def seat_token(self, seat: int) -> str:
         """Return a seat as moves name it."""
         ...
@@ -266,4 +286,4 @@ class GameRules(Protocol):
         ...
 
 
-__all__ = ["DealSpec", "GameRules", "Series", "Tables", "bad_deal"]
+__all__ = ["DealSpec", "GameRules", "MoveParts", "Series", "Tables", "bad_deal"]

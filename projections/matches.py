@@ -149,12 +149,14 @@ async def list_matches(
     created_from: Any = None,
     created_to: Any = None,
     readable: Any = None,
+    writable: Any = None,
 ) -> list[dict[str, Any]]:
     """Return up to ``limit + 1`` match rows, newest first, after the keyset ``before``.
 
     ``before`` is the ``(created_at, id)`` of the last row of the previous page;
     ``readable`` is ``None`` (every competition) or the ids of private competitions
-    the caller may read besides the public ones.
+    the caller may read besides the public ones; ``writable`` is ``None`` (no limit)
+    or the only competitions whose matches are listed (a limited scorer's).
     """
     from psycopg.rows import dict_row
 
@@ -184,6 +186,9 @@ async def list_matches(
     if readable is not None:
         where.append("(m.competition_id IS NULL OR c.public_reads OR m.competition_id = ANY (%s))")
         params.append(list(readable))
+    if writable is not None:
+        where.append("m.competition_id = ANY (%s)")
+        params.append(list(writable))
     params.append(limit + 1)
     sql = (
         "SELECT m.* FROM matches m LEFT JOIN competitions c ON c.id = m.competition_id"

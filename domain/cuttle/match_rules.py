@@ -15,7 +15,7 @@ from domain.cards import RANKS, Card, parse_cards
 from domain.cuttle import describe
 from domain.errors import InvalidSetupError, MalformedError
 from domain.events import Event
-from domain.game_rules import DealSpec, GameRules, Series, Tables, bad_deal
+from domain.game_rules import DealSpec, GameRules, MoveParts, Series, Tables, bad_deal
 from domain.match import CuttleFormat, CuttleSeries
 
 if TYPE_CHECKING:
@@ -212,6 +212,25 @@ class CuttleRules:
     def concession(self, move: str) -> int | None:
         """No Cuttle move ends the match: ``P0 resign`` resigns the round (ruling 40)."""
         return None
+
+    def move_parts(self, move: Any) -> MoveParts:
+        """Return a move's seat, cards and target from its fields (§23).
+
+        A three's ``take`` aims at a card in the scrap and plays none from the hand.
+
+        >>> parts = RULES.move_parts(cuttle.Move.from_text('P0 scuttle 9S>7H'))
+        >>> [c.text() for c in parts.cards], parts.target_card.text(), parts.target_seat
+        (['9S'], '7H', None)
+        >>> RULES.move_parts(cuttle.Move.from_text('P2 oneoff 4S@P0')).target_seat
+        0
+        >>> RULES.move_parts(cuttle.Move.from_text('P1 take 5D')).target_card.text()
+        '5D'
+        """
+        assert isinstance(move, cuttle.Move)
+        if move.action == "take":
+            return MoveParts(move.seat, (), move.card)
+        played = move.cards if move.card is None else (move.card,)
+        return MoveParts(move.seat, played, move.target, move.player)
 
     def seat_token(self, seat: int) -> str:
         """Return ``P`` and the seat."""

@@ -13,7 +13,7 @@ from domain import kozel
 from domain.cards import Card
 from domain.errors import InvalidSetupError, MalformedError
 from domain.events import Event
-from domain.game_rules import DealSpec, GameRules, Series, Tables, bad_deal
+from domain.game_rules import DealSpec, GameRules, MoveParts, Series, Tables, bad_deal
 from domain.kozel import describe
 from domain.kozel.context import format_match_position, parse_match_position
 from domain.kozel.options import (
@@ -266,6 +266,17 @@ class KozelRules:
     def legal_moves(self, position: Any) -> Iterable[Any]:
         """Return the engine's legal moves."""
         return kozel.legal_moves(position)
+
+    def move_parts(self, move: Any) -> MoveParts:
+        """Return a move's seat and cards; no Kozel move aims at a card or a player.
+
+        >>> [c.text() for c in RULES.move_parts(kozel.Move.from_text('S2 lead 7S KS')).cards]
+        ['7S', 'KS']
+        >>> RULES.move_parts(kozel.Move.from_text('S3 molodka'))
+        MoveParts(seat=3, cards=(), target_card=None, target_seat=None)
+        """
+        assert isinstance(move, kozel.Move)
+        return MoveParts(move.seat, move.cards)
 
     def seat_token(self, seat: int) -> str:
         """Return ``S`` and the seat."""

@@ -12,7 +12,8 @@ deck arrives in the command (``deal``), shuffled by the caller.
 The package's modules, one concern each: ``config`` (what a match is played
 under), ``commands`` (what it accepts), ``facts`` (which events are moves and
 which open a command), ``fold`` (the state, the takeback window, effective
-events), ``decide`` (the decider) and ``public`` (what a live match shows).
+events), ``decide`` (the decider), ``public`` (what a live match shows) and
+``choices`` (the moves of the moment as a scorer's pad offers them).
 
     >>> state = fold([])
     >>> state.config is None
@@ -21,6 +22,7 @@ events), ``decide`` (the decider) and ``public`` (what a live match shows).
 
 from domain.game_rules import DealSpec, GameRules, Series
 from domain.games import GAMES, rules_for
+from domain.stream.choices import Choice, choices
 from domain.stream.commands import (
     MAX_NOTE_LENGTH,
     MAX_REASON_LENGTH,
@@ -57,6 +59,7 @@ __all__ = [
     "RULES_VERSION",
     "UNDOING_EVENTS",
     "AddNote",
+    "Choice",
     "Command",
     "CreateMatch",
     "DealSpec",
@@ -71,6 +74,7 @@ __all__ = [
     "TakeBack",
     "VersionedEvent",
     "VoidMatch",
+    "choices",
     "decide",
     "effective_events",
     "evolve",

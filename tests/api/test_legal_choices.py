@@ -1,0 +1,148 @@
+"""GET legal-moves: a choice per move (its cards, target and sentence) for a scorer's pad.
+
+The oracle for a choice's cards and target is the move's notation, read here with
+a regular expression of its own; the oracle for its sentence is the timeline, read
+after the move is recorded.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from litestar.testing import TestClient
+
+from tests.recording.play import create_match, physical_deal
+
+NAMES = ["Ann", "Bob", "Cy", "Di"]
+_CARD = r"[0-9A-Z]{2}"
+_CUTTLE = re.compile(
+    rf"P(?P<seat>\d)( seven)? (?P<action>[a-z-]+)"
+    rf"(?: (?P<card>{_CARD})(?:>(?P<target>{_CARD}))?(?:@P(?P<player>\d))?)?"
+    rf"(?P<list>(?: {_CARD})*)"
+)
+
+
+def _players(client: TestClient[Any], scorer: dict[str, str], count: int) -> list[str]:
+    ids = []
+    for name in NAMES[:count]:
+        made = client.post("/players", json={"display_name": name}, headers=scorer)
+        assert 201 == made.status_code, made.text
+        ids.append(made.json()["id"])
+    return ids
+
+
+def _expected_parts(move: str) -> dict[str, Any]:
+    """The seat, cards and target a move's notation names (the contract's reading)."""
+    if move.startswith("cards "):
+        return {"seat": None, "cards": move.split()[1:], "target_card": None, "target_seat": None}
+    if move.startswith("S"):  # Kozel: S1 lead 7S KS, S3 molodka, S0 concede
+        seat, _, *cards = move.split()
+        return {"seat": int(seat[1]), "cards": cards, "target_card": None, "target_seat": None}
+    found = _CUTTLE.fullmatch(move)
+    assert found is not None, move
+    cards = ([found["card"]] if found["card"] else []) + found["list"].split()
+    target = found["target"]
+    if found["action"] == "take":  # a three's: the card is taken from the scrap
+        cards, target = [], found["card"]
+    return {
+        "seat": int(found["seat"]),
+        "cards": cards,
+        "target_card": target,
+        "target_seat": None if found["player"] is None else int(found["player"]),
+    }
+
+
+def _check_shape(legal: dict[str, Any]) -> None:
+    pairs = [("service_moves", "service_choices")]
+    if legal["cards_awaited"]:
+        assert [] == legal["choices"]  # namings are named from ``nameable``
+    else:
+        pairs.append(("moves", "choices"))
+    for moves, listed in pairs:
+        assert legal[moves] == [c["move"] for c in legal[listed]]
+        for choice in legal[listed]:
+            parts = {k: choice[k] for k in ("seat", "cards", "target_card", "target_seat")}
+            assert _expected_parts(choice["move"]) == parts
+            assert choice["sentence"]
+
+
+def _play(
+    client: TestClient[Any],
+    scorer: dict[str, str],
+    body: dict[str, Any],
+    *,
+    seed: int,
+    plies: int,
+    seen: set[str],
+) -> None:
+    """Record ``plies`` random choices, each checked against the timeline it writes."""
+    rng = random.Random(seed)
+    seats = len(body["players"])
+    match = create_match(client, scorer, {**body, "dealing": "physical"})
+    match_id, version = match["id"], match["version"]
+    for _ in range(plies):
+        if match["round"] is None:
+            if match["status"] != "live":
+                return
+            deal = physical_deal(body["game"], body["variant"], match["dealer"], rng)
+            dealt = client.post(
+                f"/matches/{match_id}/rounds",
+                json={**deal, "expected_version": version},
+                headers=scorer,
+            )
+            assert 201 == dealt.status_code, dealt.text
+            match = dealt.json()["match"] if "match" in dealt.json() else dealt.json()
+            version = match["version"]
+            continue
+        legal = client.get(f"/matches/{match_id}/legal-moves", headers=scorer).json()
+        _check_shape(legal)
+        if legal["cards_awaited"]:
+            named = rng.sample(legal["nameable"], legal["cards_awaited"])
+            choice = {"move": "cards " + " ".join(named), "sentence": None}
+        else:
+            choice = rng.choice(legal["choices"])
+        seen.update(choice["move"].split()[1:2])
+        for other in legal["choices"]:
+            for name in NAMES[seats:]:
+                assert name not in other["sentence"]
+        played = client.post(
+            f"/matches/{match_id}/moves",
+            json={"moves": [choice["move"]]},
+            headers={**scorer, "If-Match": f'"{version}"'},
+        )
+        assert 200 == played.status_code, played.text
+        match = played.json()["match"]
+        version = match["version"]
+        steps = client.get(f"/matches/{match_id}/timeline", headers=scorer).json()["steps"]
+        if choice["sentence"] is not None:
+            last = steps[-1]
+            assert (choice["move"], choice["sentence"]) == (last["move"], last["sentence"])
+
+
+def test_cuttle_choices_name_cards_targets_and_the_timeline_sentence(
+    client: TestClient[Any], scorer: dict[str, str]
+) -> None:
+    players = _players(client, scorer, 2)
+    body = {"game": "cuttle", "variant": "standard", "players": players, "format": "quick"}
+    seen: set[str] = set()
+    for seed in range(3):
+        _play(client, scorer, body, seed=seed, plies=40, seen=seen)
+    assert {"draw", "points"} <= seen
+
+
+def test_cutthroat_choices_aim_a_four_at_a_player(
+    client: TestClient[Any], scorer: dict[str, str]
+) -> None:
+    players = _players(client, scorer, 3)
+    body = {"game": "cuttle", "variant": "cutthroat", "players": players, "format": "quick"}
+    _play(client, scorer, body, seed=7, plies=30, seen=set())
+
+
+def test_kozel_choices_list_every_card_of_a_lead(
+    client: TestClient[Any], scorer: dict[str, str]
+) -> None:
+    players = _players(client, scorer, 4)
+    body = {"game": "kozel", "variant": "default", "players": players}
+    _play(client, scorer, body, seed=3, plies=40, seen=set())

@@ -1,0 +1,63 @@
+"""GET /matches?writable=true: only the matches the caller's token may record."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from litestar.testing import TestClient
+
+from store.accounts import Role
+from tests.api.conftest import MakeToken
+from tests.api.support import competition
+from tests.recording.play import create_match
+
+
+def _players(client: TestClient[Any], headers: dict[str, str]) -> list[str]:
+    ids = []
+    for name in ("Ann", "Bob"):
+        made = client.post("/players", json={"display_name": name}, headers=headers)
+        assert 201 == made.status_code, made.text
+        ids.append(made.json()["id"])
+    return ids
+
+
+def _match(client: TestClient[Any], admin: dict[str, str], players: list[str], comp: Any) -> str:
+    body = {"game": "cuttle", "variant": "standard", "players": players, "dealing": "scorer"}
+    return str(create_match(client, admin, {**body, "competition_id": comp})["id"])
+
+
+def _listed(client: TestClient[Any], headers: dict[str, str], query: str) -> set[str]:
+    response = client.get(f"/matches?{query}", headers=headers)
+    assert 200 == response.status_code, response.text
+    return {item["id"] for item in response.json()["items"]}
+
+
+def test_writable_lists_only_the_tokens_competitions(
+    client: TestClient[Any], admin: dict[str, str], scorer: dict[str, str], make_token: MakeToken
+) -> None:
+    players = _players(client, admin)
+    mine, other = competition(client, admin), competition(client, admin, public=False)
+    in_mine = _match(client, admin, players, mine)
+    in_other = _match(client, admin, players, other)
+    outside = _match(client, admin, players, None)
+    finished = _match(client, admin, players, mine)
+    resigned = client.post(
+        f"/matches/{finished}/resign", json={"seat": 0, "expected_version": 1}, headers=admin
+    )
+    assert 200 == resigned.status_code, resigned.text
+    limited = {"Authorization": f"Bearer {make_token(Role.SCORER, [UUID(mine)])}"}
+
+    assert {in_mine} == _listed(client, limited, "status=live&writable=true")
+    assert {in_mine, finished} == _listed(client, limited, "writable=true")
+    assert {in_mine, outside} == _listed(client, limited, "status=live")
+    assert {in_mine, in_other, outside} == _listed(client, scorer, "status=live&writable=true")
+    assert {in_mine, in_other, outside} == _listed(client, admin, "status=live&writable=true")
+
+
+def test_writable_without_a_token_is_a_401_problem(client: TestClient[Any]) -> None:
+    response = client.get("/matches?status=live&writable=true")
+    assert 401 == response.status_code, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert "UNAUTHENTICATED" == response.json()["code"]
+    assert 200 == client.get("/matches?status=live&writable=false").status_code
