@@ -358,6 +358,8 @@
       S.queue.push({ key: newKey(), kind, path, body, label, expected: S.version, after: previous ? previous.key : null });
       saveQueue();
       clearSelection();
+      // The form just sent is redrawn empty (a focused one would be left as it is).
+      if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
       draw();
       flush();
     }
@@ -507,8 +509,14 @@
       drawTable();
       drawMoves();
       drawPending();
-      drawTools();
-      drawTimeline();
+      // A form being filled in is left as it is, focus and all, until it is sent.
+      if (!typing(tools)) drawTools();
+      if (!typing(timeline)) drawTimeline();
+    }
+
+    function typing(section) {
+      const active = document.activeElement;
+      return Boolean(active && section.contains(active) && active.matches("input, select"));
     }
 
     function drawTable() {
@@ -644,10 +652,11 @@
         groups.get(key).push(choice);
       }
       let index = 0;
-      moves.replaceChildren(
-        S.selected
+      const hint = S.selected
           ? el("p", { class: "hint" }, "Moves with ", card(S.selected, "small"), S.target ? " at the target picked" : ": tap one, or tap its target on the table", " ", el("button", { type: "button", id: "clear-selection", text: "Show all", onclick: () => (clearSelection(), draw()) }))
-          : null,
+          : null;
+      moves.replaceChildren(
+        ...(hint ? [hint] : []),
         ...[...groups.entries()].map(([key, group]) =>
           el(
             "div",
@@ -777,6 +786,11 @@
       });
     }
 
+    function startUndo() {
+      S.undoing = { reason: REASONS[0], typed: "" };
+      draw();
+    }
+
     function drawTools() {
       if (S.match.status !== "live" || S.conflict) {
         tools.replaceChildren();
@@ -786,9 +800,15 @@
       const parts = [];
       if (last && !movesPending()) {
         if (S.undoing) {
-          const reason = el("select", { id: "undo-reason" }, ...REASONS.map((r) => el("option", { value: r, text: r })), el("option", { value: "", text: "another reason…" }));
-          const typed = el("input", { id: "undo-typed", placeholder: "reason", "aria-label": "reason", hidden: true });
-          reason.addEventListener("change", () => (typed.hidden = reason.value !== ""));
+          // What is picked or typed lives in S: a redraw (the live feed's) keeps it.
+          const reason = el("select", { id: "undo-reason" }, ...REASONS.map((r) => el("option", { value: r, text: r })), el("option", { value: "other", text: "another reason…" }));
+          reason.value = S.undoing.reason;
+          const typed = el("input", { id: "undo-typed", placeholder: "reason", "aria-label": "reason", hidden: reason.value !== "other", value: S.undoing.typed });
+          reason.addEventListener("change", () => {
+            S.undoing.reason = reason.value;
+            typed.hidden = reason.value !== "other";
+          });
+          typed.addEventListener("input", () => (S.undoing.typed = typed.value));
           parts.push(
             el(
               "form",
@@ -796,7 +816,7 @@
                 id: "undo-form",
                 onsubmit: (event) => {
                   event.preventDefault();
-                  const why = reason.value || typed.value.trim();
+                  const why = reason.value === "other" ? typed.value.trim() : reason.value;
                   if (!why) return;
                   S.undoing = false;
                   enqueue("takeback", "/takeback", { to_version: last.before_version, reason: why }, "Take back “" + last.sentence + "”");
@@ -809,7 +829,7 @@
               el("button", { type: "button", text: "Cancel", onclick: () => ((S.undoing = false), draw()) }),
             ),
           );
-        } else parts.push(el("button", { type: "button", id: "undo", title: "key u", text: "Undo the last ply", onclick: () => ((S.undoing = true), draw()) }));
+        } else parts.push(el("button", { type: "button", id: "undo", title: "key u", text: "Undo the last ply", onclick: startUndo }));
       }
       if (!movesPending()) {
         for (const choice of serviceChoices()) {
@@ -824,8 +844,9 @@
         .slice()
         .reverse()
         .map((step) => {
-          const noting = S.noting === step.version;
-          const text = el("input", { class: "note-text", "aria-label": "note", placeholder: "a note on this ply" });
+          const noting = S.noting && S.noting.version === step.version;
+          const text = el("input", { class: "note-text", "aria-label": "note", placeholder: "a note on this ply", value: noting ? S.noting.text : "" });
+          text.addEventListener("input", () => (S.noting.text = text.value));
           return el(
             "li",
             { class: "step" + (step.taken_back ? " taken-back" : ""), "data-ply": step.ply, "data-version": step.version },
@@ -849,7 +870,7 @@
                   text,
                   el("button", { type: "submit", class: "primary", text: "Add" }),
                 )
-              : el("button", { type: "button", class: "note-button", text: "Note", "aria-label": "note on ply " + step.ply, onclick: () => ((S.noting = step.version), draw()) }),
+              : el("button", { type: "button", class: "note-button", text: "Note", "aria-label": "note on ply " + step.ply, onclick: () => ((S.noting = { version: step.version, text: "" }), draw()) }),
           );
         });
       timeline.replaceChildren(...items);
@@ -863,8 +884,7 @@
         S.confirming = null;
         draw();
       } else if (event.key === "u" && !movesPending()) {
-        S.undoing = true;
-        draw();
+        startUndo();
       } else if (/^[1-9]$/.test(event.key)) {
         const button = moves.querySelectorAll("button.move")[Number(event.key) - 1];
         if (button) button.click();

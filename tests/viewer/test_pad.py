@@ -491,3 +491,44 @@ def private_match(http: httpx.Client, url: str) -> str:
     )
     assert 201 == answer.status_code, answer.text
     return str(match["id"])
+
+
+def test_undo_a_note_and_a_resignation_by_taps(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    page = open_pad(club_browser, club, secret, match["id"], DESKTOP)
+    try:
+        tap_move(page, "P1 points 7D")
+        before = version_of(page)
+        page.keyboard.press("u")
+        page.select_option("#undo-reason", "other")
+        page.fill("#undo-typed", "Bob meant the 8")
+        page.click("#undo-confirm")
+        settle(page, before)
+        page.wait_for_selector("#timeline li.step.taken-back")
+        tap_move(page, "P1 points 8D")
+        before = version_of(page)
+        page.click("#timeline li.step:not(.taken-back) .note-button")
+        page.fill("#timeline .note-text", "slow play")
+        page.click("#timeline .note-form button")
+        settle(page, before)
+        page.wait_for_selector("#timeline .note")
+        # An ending takes two taps: the first only arms it.
+        before = version_of(page)
+        page.click('#tools button[data-action="service:P0 resign"]')
+        assert version_of(page) == before
+        page.click('#tools button[data-action="service:P0 resign"]')
+        page.wait_for_selector("body[data-status=finished]")
+        assert page.errors == []
+    finally:
+        page.context.close()
+    recorded = events(http, scorer_headers, match["id"])
+    taken = [e["data"] for e in recorded if e["type"] == "TakenBack"]
+    assert [t["reason"] for t in taken] == ["Bob meant the 8"]
+    assert [e["data"]["text"] for e in recorded if e["type"] == "NoteAdded"] == ["slow play"]
+    assert played(http, scorer_headers, match["id"]) == [
+        "P1 points 7D",
+        "P1 points 8D",
+        "P0 resign",
+    ]
