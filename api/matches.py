@@ -175,14 +175,11 @@ def recorded_out(match_id: UUID, recorded: Recorded) -> RecordedOut:
     )
 
 
-async def readable_match(
-    pool: AsyncConnectionPool, principal: Principal | None, match_id: UUID
-) -> dict[str, Any]:
-    """Return a match's ``matches`` row if the caller may read it.
+async def existing_match(pool: AsyncConnectionPool, match_id: UUID) -> dict[str, Any]:
+    """Return a match's ``matches`` row, whoever asks.
 
     Raises:
         NotFoundError (MATCH_NOT_FOUND): there is no such match.
-        UnauthenticatedError, ForbiddenError: its competition's reads are private.
     """
     async with pool.connection() as conn:
         row = await find_match(conn, match_id)
@@ -192,6 +189,19 @@ async def readable_match(
             code="MATCH_NOT_FOUND",
             details={"match_id": str(match_id)},
         )
+    return row
+
+
+async def readable_match(
+    pool: AsyncConnectionPool, principal: Principal | None, match_id: UUID
+) -> dict[str, Any]:
+    """Return a match's ``matches`` row if the caller may read it.
+
+    Raises:
+        NotFoundError (MATCH_NOT_FOUND): there is no such match.
+        UnauthenticatedError, ForbiddenError: its competition's reads are private.
+    """
+    row = await existing_match(pool, match_id)
     if row["competition_id"] is not None:
         require_read_of(principal, row["competition_id"], public_reads=row["public_reads"])
     return row
@@ -824,4 +834,11 @@ def _answer(status_code: int, body: dict[str, Any]) -> Response[Any]:
     return Response(body, status_code=status_code, headers=headers)
 
 
-__all__ = ["MatchController", "can_see_hidden", "etag", "match_out", "readable_match"]
+__all__ = [
+    "MatchController",
+    "can_see_hidden",
+    "etag",
+    "existing_match",
+    "match_out",
+    "readable_match",
+]

@@ -14,11 +14,9 @@ from litestar import Controller, Response, get
 from litestar.di import NamedDependency
 from psycopg_pool import AsyncConnectionPool
 
-from api.matches import MatchId
+from api.matches import MatchId, existing_match
 from api.schemas import problem_responses
 from api.viewer import page
-from domain.errors import NotFoundError
-from projections.matches import find_match
 
 PAD_SCRIPTS = ("table.js", "pad.js")
 """The pad's scripts under ``/static``, in load order: the shared drawing first."""
@@ -59,14 +57,7 @@ class PadController(Controller):
         Raises:
             NotFoundError (MATCH_NOT_FOUND): there is no such match.
         """
-        async with pool.connection() as conn:
-            row = await find_match(conn, match_id)
-        if row is None:
-            raise NotFoundError(
-                f"there is no match {str(match_id)!r}",
-                code="MATCH_NOT_FOUND",
-                details={"match_id": str(match_id)},
-            )
+        await existing_match(pool, match_id)
         html = page(
             "pad",
             str(match_id),

@@ -1,27 +1,21 @@
 """GET legal-moves: a choice per move (its cards, target and sentence) for a scorer's pad.
 
-The oracle for a choice's cards and target is the move's notation, read here with
-a regular expression of its own; the oracle for its sentence is the timeline, read
-after the move is recorded.
+The oracle for a choice's cards and target is the move's notation, read with a
+regular expression of the tests' own (``tests.test_choices``); the oracle for its
+sentence is the timeline, read after the move is recorded.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 from litestar.testing import TestClient
 
 from tests.recording.play import create_match, physical_deal
+from tests.test_choices import expected_parts
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
-_CARD = r"[0-9A-Z]{2}"
-_CUTTLE = re.compile(
-    rf"P(?P<seat>\d)( seven)? (?P<action>[a-z-]+)"
-    rf"(?: (?P<card>{_CARD})(?:>(?P<target>{_CARD}))?(?:@P(?P<player>\d))?)?"
-    rf"(?P<list>(?: {_CARD})*)"
-)
 
 
 def _players(client: TestClient[Any], scorer: dict[str, str], count: int) -> list[str]:
@@ -31,27 +25,6 @@ def _players(client: TestClient[Any], scorer: dict[str, str], count: int) -> lis
         assert 201 == made.status_code, made.text
         ids.append(made.json()["id"])
     return ids
-
-
-def _expected_parts(move: str) -> dict[str, Any]:
-    """The seat, cards and target a move's notation names (the contract's reading)."""
-    if move.startswith("cards "):
-        return {"seat": None, "cards": move.split()[1:], "target_card": None, "target_seat": None}
-    if move.startswith("S"):  # Kozel: S1 lead 7S KS, S3 molodka, S0 concede
-        seat, _, *cards = move.split()
-        return {"seat": int(seat[1]), "cards": cards, "target_card": None, "target_seat": None}
-    found = _CUTTLE.fullmatch(move)
-    assert found is not None, move
-    cards = ([found["card"]] if found["card"] else []) + found["list"].split()
-    target = found["target"]
-    if found["action"] == "take":  # a three's: the card is taken from the scrap
-        cards, target = [], found["card"]
-    return {
-        "seat": int(found["seat"]),
-        "cards": cards,
-        "target_card": target,
-        "target_seat": None if found["player"] is None else int(found["player"]),
-    }
 
 
 def _check_shape(legal: dict[str, Any]) -> None:
@@ -64,7 +37,7 @@ def _check_shape(legal: dict[str, Any]) -> None:
         assert legal[moves] == [c["move"] for c in legal[listed]]
         for choice in legal[listed]:
             parts = {k: choice[k] for k in ("seat", "cards", "target_card", "target_seat")}
-            assert _expected_parts(choice["move"]) == parts
+            assert expected_parts(choice["move"]) == parts
             assert choice["sentence"]
 
 
