@@ -31,20 +31,6 @@ KOZEL_PACK = [r + s for s in "CDHS" for r in "6789TJQKA"]
 SETTLED = "v => document.body.dataset.pending === '0' && document.body.dataset.version !== v"
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _shells() -> Iterator[None]:
-    # TEMPORARY until padapi's pages are merged (tests/viewer/pad_shells.py).
-    from tests.viewer import conftest
-    from tests.viewer.pad_shells import with_shells
-
-    create = conftest.create_app
-    conftest.create_app = lambda settings: with_shells(create(settings))  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        conftest.create_app = create  # type: ignore[assignment]
-
-
 @pytest.fixture(name="club_browser", scope="module")
 def _club_browser(browser: Any) -> Iterator[Any]:
     """Chromium resolving ``club.test`` to 127.0.0.1 (launched by the session's Playwright)."""
@@ -478,6 +464,7 @@ def private_match(http: httpx.Client, url: str) -> str:
         "format": "quick",
         "players": players,
         "dealing": "physical",
+        "first_dealer": 0,
         "competition_id": competition.json()["id"],
     }
     match = create_match(http, admin, body)
