@@ -106,7 +106,9 @@ def name_cards(page: Page, cards: list[str]) -> None:
     settle(page, before)
 
 
-def enter_deal(page: Page, hands: list[list[str]], indicator: str | None = None) -> None:
+def enter_deal(
+    page: Page, hands: list[list[str]], indicator: str | None = None, shot: str | None = None
+) -> None:
     before = version_of(page)
     slots = [*hands, [indicator]] if indicator else hands
     for slot, cards in enumerate(slots):
@@ -115,6 +117,8 @@ def enter_deal(page: Page, hands: list[list[str]], indicator: str | None = None)
             page.click(f'#deal button.pick[data-card="{code}"]')
     # A placed card is greyed out and cannot be placed twice.
     assert page.is_disabled(f'#deal button.pick[data-card="{hands[0][0]}"]')
+    if shot:
+        screenshot(page, shot, page.viewport_size)
     page.click("#deal-button")
     settle(page, before)
 
@@ -284,7 +288,7 @@ def test_a_kozel_deal_recorded_by_taps(
     writes: Writes = [("rounds", {"hands": [" ".join(h) for h in hands], "indicator": indicator})]
     page = open_pad(club_browser, club, secret, match["id"], DESKTOP)
     try:
-        enter_deal(page, hands, indicator)
+        enter_deal(page, hands, indicator, shot="pad-deal")
         screenshot(page, "pad-kozel", DESKTOP)
         for _ in range(200):
             now = legal(http, scorer_headers, match["id"])
