@@ -205,17 +205,8 @@ def test_the_pad_is_no_secure_context_and_keeps_the_token_out_of_urls(
 def test_a_cuttle_match_recorded_by_taps(
     club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
 ) -> None:
-    players = make_players(http, scorer_headers, ["Ann", "Bob"])
-    body = {
-        "game": "cuttle",
-        "variant": "standard",
-        "format": "quick",
-        "players": players,
-        "dealing": "physical",
-        "first_dealer": 0,
-    }
-    match = create_match(http, scorer_headers, body)
-    hands = [["KH", "KS", "KD", "5H", "9S", "2C"], ["7D", "8D", "4S", "6C", "3H"]]
+    body, match = physical_cuttle(http, scorer_headers, ["Ann", "Bob"])
+    hands = HANDS
     writes: Writes = [("rounds", {"hands": [" ".join(h) for h in hands]})]
     page = open_pad(club_browser, club, secret, match["id"], PHONE)
     try:
@@ -315,21 +306,37 @@ def test_a_kozel_deal_recorded_by_taps(
     same_log(recorded, replayed(http, scorer_headers, body, writes))
 
 
-def cuttle_dealt(http: httpx.Client, headers: dict[str, str]) -> dict[str, Any]:
-    """A Cuttle match whose first round is dealt (physically), P1 to act."""
-    players = make_players(http, headers, ["Cal", "Dot"])
+HANDS = [["KH", "KS", "KD", "5H", "9S", "2C"], ["7D", "8D", "4S", "6C", "3H"]]
+"""A quick Cuttle deal: the dealer Ann (P0) can reach her goal with three kings and a 5."""
+
+
+def physical_cuttle(
+    http: httpx.Client, headers: dict[str, str], names: list[str], **extra: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A new quick Cuttle match dealt from real cards, seat 0 dealing: its body and answer."""
     body = {
         "game": "cuttle",
         "variant": "standard",
         "format": "quick",
-        "players": players,
+        "players": make_players(http, headers, names),
         "dealing": "physical",
         "first_dealer": 0,
+        **extra,
     }
-    match = create_match(http, headers, body)
-    deal = {"hands": ["KH KS KD 5H 9S 2C", "7D 8D 4S 6C 3H"], "expected_version": match["version"]}
+    return body, create_match(http, headers, body)
+
+
+def deal_hands(http: httpx.Client, headers: dict[str, str], match: dict[str, Any]) -> None:
+    """Record ``HANDS`` as the match's first deal."""
+    deal = {"hands": [" ".join(h) for h in HANDS], "expected_version": match["version"]}
     answer = http.post(f"/matches/{match['id']}/rounds", json=deal, headers=headers)
     assert 201 == answer.status_code, answer.text
+
+
+def cuttle_dealt(http: httpx.Client, headers: dict[str, str]) -> dict[str, Any]:
+    """A Cuttle match whose first round is dealt (physically), P1 to act."""
+    _, match = physical_cuttle(http, headers, ["Cal", "Dot"])
+    deal_hands(http, headers, match)
     return match
 
 
@@ -462,25 +469,8 @@ def private_match(http: httpx.Client, url: str) -> str:
         headers=admin,
     )
     assert 201 == competition.status_code, competition.text
-    players = make_players(http, admin, ["Eve", "Fay"])
-    body = {
-        "game": "cuttle",
-        "format": "quick",
-        "players": players,
-        "dealing": "physical",
-        "first_dealer": 0,
-        "competition_id": competition.json()["id"],
-    }
-    match = create_match(http, admin, body)
-    answer = http.post(
-        f"/matches/{match['id']}/rounds",
-        json={
-            "hands": ["KH KS KD 5H 9S 2C", "7D 8D 4S 6C 3H"],
-            "expected_version": match["version"],
-        },
-        headers=admin,
-    )
-    assert 201 == answer.status_code, answer.text
+    _, match = physical_cuttle(http, admin, ["Eve", "Fay"], competition_id=competition.json()["id"])
+    deal_hands(http, admin, match)
     return str(match["id"])
 
 
