@@ -30,6 +30,13 @@ KOZEL_PACK = [r + s for s in "CDHS" for r in "6789TJQKA"]
 # The pad's page waits for: nothing queued, and a version other than the one before.
 SETTLED = "v => document.body.dataset.pending === '0' && document.body.dataset.version !== v"
 
+# Every tap target on the page (buttons, links, the cards a tap picks) smaller than 44 px.
+SMALL_TARGETS = """() => [...document.querySelectorAll('button, a, select, input, [role=button]')]
+  .filter(e => e.offsetParent !== null)
+  .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect()])
+  .filter(([, box]) => box.width < 43.5 || box.height < 43.5)
+  .map(([html, box]) => `${html} ${box.width}x${box.height}`)"""
+
 
 @pytest.fixture(name="club_browser", scope="module")
 def _club_browser(browser: Any) -> Iterator[Any]:
@@ -224,6 +231,7 @@ def test_a_cuttle_match_recorded_by_taps(
         assert scuttle.startswith("P0 scuttle 9S"), scuttle
         writes.append(("moves", {"moves": [scuttle]}))
         screenshot(page, "pad-cuttle", PHONE)
+        assert page.evaluate(SMALL_TARGETS) == []
         for move, drawn in [
             ("P1 draw", "6H"),
             ("P0 playing KH", None),
