@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from tests.recording.play import Http, create_match, shuffled_deal
+from tests.recording.play import Http, create_match, physical_deal, shuffled_deal
 
 
 def live_match(
@@ -67,3 +68,28 @@ def competition(client: Http, admin: dict[str, str], public: bool = True) -> str
     created = client.post("/competitions", json=body, headers=admin)
     assert 201 == created.status_code, created.text
     return str(created.json()["id"])
+
+
+def named_players(client: Http, headers: dict[str, str], names: Sequence[str]) -> list[str]:
+    """Create a player per display name; return their ids in order."""
+    ids = []
+    for name in names:
+        made = client.post("/players", json={"display_name": name}, headers=headers)
+        assert 201 == made.status_code, made.text
+        ids.append(str(made.json()["id"]))
+    return ids
+
+
+def deal_physically(
+    client: Http, headers: dict[str, str], match: dict[str, Any], rng: random.Random
+) -> dict[str, Any]:
+    """Enter the hands of a physically dealt match's next round; return the match after it."""
+    deal = physical_deal(match["game"], match["variant"], match["dealer"], rng)
+    dealt = client.post(
+        f"/matches/{match['id']}/rounds",
+        json={**deal, "expected_version": match["version"]},
+        headers=headers,
+    )
+    assert 201 == dealt.status_code, dealt.text
+    after: dict[str, Any] = dealt.json()["match"]
+    return after

@@ -12,19 +12,11 @@ from typing import Any
 
 from litestar.testing import TestClient
 
-from tests.recording.play import create_match, physical_deal
+from tests.api.support import deal_physically, named_players
+from tests.recording.play import create_match
 from tests.test_choices import expected_parts
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
-
-
-def _players(client: TestClient[Any], scorer: dict[str, str], count: int) -> list[str]:
-    ids = []
-    for name in NAMES[:count]:
-        made = client.post("/players", json={"display_name": name}, headers=scorer)
-        assert 201 == made.status_code, made.text
-        ids.append(made.json()["id"])
-    return ids
 
 
 def _check_shape(legal: dict[str, Any]) -> None:
@@ -59,14 +51,7 @@ def _play(
         if match["round"] is None:
             if match["status"] != "live":
                 return
-            deal = physical_deal(body["game"], body["variant"], match["dealer"], rng)
-            dealt = client.post(
-                f"/matches/{match_id}/rounds",
-                json={**deal, "expected_version": version},
-                headers=scorer,
-            )
-            assert 201 == dealt.status_code, dealt.text
-            match = dealt.json()["match"] if "match" in dealt.json() else dealt.json()
+            match = deal_physically(client, scorer, match, rng)
             version = match["version"]
             continue
         legal = client.get(f"/matches/{match_id}/legal-moves", headers=scorer).json()
@@ -97,7 +82,7 @@ def _play(
 def test_cuttle_choices_name_cards_targets_and_the_timeline_sentence(
     client: TestClient[Any], scorer: dict[str, str]
 ) -> None:
-    players = _players(client, scorer, 2)
+    players = named_players(client, scorer, NAMES[:2])
     body = {"game": "cuttle", "variant": "standard", "players": players, "format": "quick"}
     seen: set[str] = set()
     for seed in range(3):
@@ -108,7 +93,7 @@ def test_cuttle_choices_name_cards_targets_and_the_timeline_sentence(
 def test_cutthroat_choices_aim_a_four_at_a_player(
     client: TestClient[Any], scorer: dict[str, str]
 ) -> None:
-    players = _players(client, scorer, 3)
+    players = named_players(client, scorer, NAMES[:3])
     body = {"game": "cuttle", "variant": "cutthroat", "players": players, "format": "quick"}
     _play(client, scorer, body, seed=7, plies=30, seen=set())
 
@@ -116,6 +101,6 @@ def test_cutthroat_choices_aim_a_four_at_a_player(
 def test_kozel_choices_list_every_card_of_a_lead(
     client: TestClient[Any], scorer: dict[str, str]
 ) -> None:
-    players = _players(client, scorer, 4)
+    players = named_players(client, scorer, NAMES)
     body = {"game": "kozel", "variant": "default", "players": players}
     _play(client, scorer, body, seed=3, plies=40, seen=set())

@@ -12,8 +12,8 @@ from litestar.testing import TestClient
 from api.security import SECURITY_HEADERS
 from store.accounts import Role
 from tests.api.conftest import MakeToken
-from tests.api.support import competition
-from tests.recording.play import create_match, physical_deal
+from tests.api.support import competition, deal_physically, named_players
+from tests.recording.play import create_match
 
 _CARD = re.compile(r"(?<![0-9A-Za-z])(?:[2-9TJQKA][CDHS]|X[12])(?![0-9A-Za-z])")
 _TAG = re.compile(r"<(script|link|style)\b([^>]*)>", re.IGNORECASE)
@@ -54,20 +54,11 @@ def test_the_home_page_is_a_shell(client: TestClient[Any], scorer: dict[str, str
 def test_a_match_pad_holds_no_token_and_no_hidden_card(
     client: TestClient[Any], admin: dict[str, str], scorer: dict[str, str], make_token: MakeToken
 ) -> None:
-    players = []
-    for name in ("Ann", "Bob"):
-        made = client.post("/players", json={"display_name": name}, headers=scorer)
-        players.append(made.json()["id"])
+    players = named_players(client, scorer, ["Ann", "Bob"])
     private = competition(client, admin, public=False)
     body = {"game": "cuttle", "variant": "standard", "players": players, "dealing": "physical"}
     match = create_match(client, scorer, {**body, "competition_id": private})
-    deal = physical_deal("cuttle", "standard", match["dealer"], random.Random(5))
-    dealt = client.post(
-        f"/matches/{match['id']}/rounds",
-        json={**deal, "expected_version": match["version"]},
-        headers=scorer,
-    )
-    assert 201 == dealt.status_code, dealt.text
+    deal_physically(client, scorer, match, random.Random(5))
     other = {
         "Authorization": f"Bearer {make_token(Role.SCORER, [UUID(competition(client, admin))])}"
     }

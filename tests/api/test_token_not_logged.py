@@ -23,8 +23,8 @@ from api.app import create_app
 from service.settings import Settings
 from store.accounts import Role
 from tests.api.conftest import create_secret
+from tests.api.support import deal_physically, named_players
 from tests.database import as_login, fresh_database
-from tests.recording.play import physical_deal
 from tests.viewer.conftest import free_port
 
 
@@ -65,21 +65,12 @@ def test_a_pad_session_logs_no_token(
     caplog.set_level(logging.DEBUG)
     scorer = {"Authorization": f"Bearer {secret}"}
     with httpx.Client(base_url=base, timeout=30) as http:
-        players = []
-        for name in ("Ann", "Bob"):
-            made = http.post("/players", json={"display_name": name}, headers=scorer)
-            players.append(made.json()["id"])
+        players = named_players(http, scorer, ["Ann", "Bob"])
         body = {"game": "cuttle", "variant": "standard", "players": players}
         match = http.post("/matches", json={**body, "dealing": "physical"}, headers=scorer).json()
         match_id = match["id"]
         assert 200 == http.get(f"/matches/{match_id}/score").status_code
-        deal = physical_deal("cuttle", "standard", match["dealer"], random.Random(2))
-        dealt = http.post(
-            f"/matches/{match_id}/rounds",
-            json={**deal, "expected_version": match["version"]},
-            headers=scorer,
-        )
-        assert 201 == dealt.status_code, dealt.text
+        deal_physically(http, scorer, match, random.Random(2))
         legal = http.get(f"/matches/{match_id}/legal-moves", headers=scorer).json()
         write = {
             **scorer,

@@ -9,17 +9,8 @@ from litestar.testing import TestClient
 
 from store.accounts import Role
 from tests.api.conftest import MakeToken
-from tests.api.support import competition
+from tests.api.support import competition, named_players
 from tests.recording.play import create_match
-
-
-def _players(client: TestClient[Any], headers: dict[str, str]) -> list[str]:
-    ids = []
-    for name in ("Ann", "Bob"):
-        made = client.post("/players", json={"display_name": name}, headers=headers)
-        assert 201 == made.status_code, made.text
-        ids.append(made.json()["id"])
-    return ids
 
 
 def _match(client: TestClient[Any], admin: dict[str, str], players: list[str], comp: Any) -> str:
@@ -36,7 +27,7 @@ def _listed(client: TestClient[Any], headers: dict[str, str], query: str) -> set
 def test_writable_lists_only_the_tokens_competitions(
     client: TestClient[Any], admin: dict[str, str], scorer: dict[str, str], make_token: MakeToken
 ) -> None:
-    players = _players(client, admin)
+    players = named_players(client, admin, ["Ann", "Bob"])
     mine, other = competition(client, admin), competition(client, admin, public=False)
     in_mine = _match(client, admin, players, mine)
     in_other = _match(client, admin, players, other)
