@@ -29,6 +29,8 @@ Writes = list[tuple[str, dict[str, Any]]]
 KOZEL_PACK = [r + s for s in "CDHS" for r in "6789TJQKA"]
 # The pad's page waits for: nothing queued, and a version other than the one before.
 SETTLED = "v => document.body.dataset.pending === '0' && document.body.dataset.version !== v"
+# Nothing queued and no conflict shown (a function: the page's CSP forbids eval).
+RECOVERED = "() => document.body.dataset.pending === '0' && !document.querySelector('#conflict')"
 
 # Every tap target on the page (buttons, links, the cards a tap picks) smaller than 44 px.
 SMALL_TARGETS = """() => [...document.querySelectorAll('button, a, select, input, [role=button]')]
@@ -416,9 +418,7 @@ def test_the_slower_of_two_pads_sees_the_conflict_and_recovers(
         assert "7" in slow.inner_text("#conflict")  # what the other pad recorded
         assert "no longer applies" in slow.inner_text("#conflict")
         slow.click("#drop-queued")
-        slow.wait_for_function(
-            "document.body.dataset.pending === '0' && !document.querySelector('#conflict')"
-        )
+        slow.wait_for_function(RECOVERED)
         slow.wait_for_selector('#moves button.move[data-move="P0 points 5H"]')
         tap_move(slow, "P0 points 5H")
         assert slow.errors == [] and quick.errors == []
@@ -521,3 +521,27 @@ def test_undo_a_note_and_a_resignation_by_taps(
         "P1 points 8D",
         "P0 resign",
     ]
+
+
+def test_a_queued_move_still_legal_after_a_conflict_is_recorded_on_the_new_version(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    slow = open_pad(club_browser, club, secret, match["id"], PHONE)
+    try:
+        slow.route("**/live", lambda route: route.abort())
+        slow.reload()
+        version = version_of(slow)
+        # Another device adds a note on the deal: a new version, the same legal moves.
+        note = {"version": int(version), "text": "late start", "expected_version": int(version)}
+        answer = http.post(f"/matches/{match['id']}/notes", json=note, headers=scorer_headers)
+        assert 201 == answer.status_code, answer.text
+        slow.click('#moves button.move[data-move="P1 points 7D"]')
+        slow.wait_for_selector("#keep-queued")
+        slow.click("#keep-queued")
+        slow.wait_for_function(RECOVERED)
+        slow.wait_for_selector('#moves button.move[data-move="P0 points 5H"]')
+        assert slow.errors == []
+    finally:
+        slow.context.close()
+    assert played(http, scorer_headers, match["id"]) == ["P1 points 7D"]
