@@ -46,7 +46,7 @@ $scripts
 """)
 
 
-VIEWER_SCRIPTS = ("viewer.js",)
+VIEWER_SCRIPTS = ("table.js", "viewer.js")
 """The viewer pages' scripts under ``/static``, in load order."""
 
 

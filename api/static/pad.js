@@ -1,0 +1,924 @@
+// matchlog scorer's pad: sign in, pick or create a live match, and record it with taps.
+// The rules live on the server: every move, its card, target and sentence come from
+// GET /matches/{id}/legal-moves, so nothing here knows what is legal.
+// Works on a non-secure origin (a club's LAN address): no crypto.randomUUID, no
+// service worker; the token stays in sessionStorage, the pending writes in localStorage.
+"use strict";
+
+(() => {
+  const T = window.MatchTable;
+  const { el, card, cardText, getJSON, follow, debounce, playersText, scoreText, resultText, takenBackText, noteText, cuttleTable, kozelTable } = T;
+
+  const TOKEN_KEY = "matchlog.scorer-token";
+  const app = document.getElementById("app");
+
+  // -- token and requests ------------------------------------------------------------
+
+  const token = () => sessionStorage.getItem(TOKEN_KEY);
+  const auth = () => ({ Authorization: "Bearer " + token() });
+
+  // A random version-4 UUID from crypto.getRandomValues, which (unlike randomUUID) a
+  // page served over plain HTTP on a LAN address may call.
+  function newKey() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+  }
+
+  // Returns {status, body}; a failed network throws a TypeError (fetch's own).
+  async function send(path, body, headers) {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { Accept: "application/json", "Content-Type": "application/json", ...auth(), ...(headers || {}) },
+      body: JSON.stringify(body),
+    });
+    const answer = await response.json().catch(() => null);
+    return { status: response.status, body: answer };
+  }
+
+  function problemText(body, status) {
+    return (body && (body.detail || body.title)) || "the server answered " + status;
+  }
+
+  function message(id, text, kind) {
+    return el("p", { id, class: "message" + (kind ? " " + kind : ""), role: kind === "error" ? "alert" : "status", text });
+  }
+
+  // -- sign in -------------------------------------------------------------------------
+
+  function signInForm(after) {
+    const input = el("input", { id: "token", type: "password", autocomplete: "off", required: true, "aria-label": "scorer token" });
+    const problem = el("p", { class: "message error", role: "alert", hidden: true });
+    const form = el(
+      "form",
+      {
+        id: "sign-in",
+        class: "card-box",
+        onsubmit: async (event) => {
+          event.preventDefault();
+          const secret = input.value.trim();
+          if (!secret) return;
+          // Checked by a read that needs it, before it is kept.
+          const response = await fetch("/matches?status=live&writable=true&limit=1", {
+            headers: { Accept: "application/json", Authorization: "Bearer " + secret },
+          }).catch(() => null);
+          if (!response || !response.ok) {
+            problem.hidden = false;
+            problem.textContent = response ? "That token was refused (" + response.status + ")." : "The server cannot be reached.";
+            return;
+          }
+          sessionStorage.setItem(TOKEN_KEY, secret);
+          input.value = "";
+          after();
+        },
+      },
+      el("h2", { text: "Sign in" }),
+      el("label", { for: "token", text: "Scorer token" }),
+      input,
+      el("p", { class: "hint", text: "Kept in this tab only, until you sign out or close it." }),
+      problem,
+      el("button", { id: "sign-in-button", type: "submit", class: "primary", text: "Sign in" }),
+    );
+    return form;
+  }
+
+  function signOutButton() {
+    return el("button", {
+      id: "sign-out",
+      type: "button",
+      text: "Sign out",
+      onclick: () => {
+        sessionStorage.removeItem(TOKEN_KEY);
+        location.reload();
+      },
+    });
+  }
+
+  // -- /score: matches and a new match -----------------------------------------------
+
+  const VARIANTS = { cuttle: ["standard", "classic", "cutthroat"], kozel: ["default"] };
+  const SEATS = { standard: 2, classic: 2, cutthroat: 3, default: 4 };
+
+  async function allPages(path) {
+    const items = [];
+    let cursor = null;
+    for (let page = 0; page < 20; page += 1) {
+      const sep = path.includes("?") ? "&" : "?";
+      const body = await getJSON(path + sep + "limit=100" + (cursor ? "&cursor=" + encodeURIComponent(cursor) : ""), auth());
+      items.push(...body.items);
+      cursor = body.next_cursor;
+      if (!cursor) break;
+    }
+    return items;
+  }
+
+  async function homePage() {
+    if (!token()) {
+      app.replaceChildren(el("header", {}, el("h1", { text: "Scorer's pad" })), signInForm(homePage));
+      return;
+    }
+    app.replaceChildren(el("header", {}, el("h1", { text: "Scorer's pad" }), signOutButton()), el("p", { class: "loading", text: "Loading…" }));
+    let matches, players;
+    try {
+      [matches, players] = await Promise.all([allPages("/matches?status=live&writable=true"), allPages("/players")]);
+    } catch (error) {
+      app.append(message("error", error.message, "error"));
+      return;
+    }
+    const names = new Map(players.map((p) => [p.id, p.display_name]));
+    const list = matches.length
+      ? el(
+          "ul",
+          { id: "live-matches", class: "match-list" },
+          ...matches.map((m) =>
+            el(
+              "li",
+              { "data-match": m.id },
+              el(
+                "a",
+                { class: "match-link", href: "/matches/" + m.id + "/score" },
+                el("strong", { text: m.game + (m.variant === "default" ? "" : " · " + m.variant) }),
+                " ",
+                playersText(m.game, m.players.map((p) => names.get(p) || p.slice(0, 8))),
+              ),
+            ),
+          ),
+        )
+      : el("p", { id: "live-matches", class: "empty", text: "No live match this token may record." });
+    app.replaceChildren(
+      el("header", {}, el("h1", { text: "Scorer's pad" }), signOutButton()),
+      el("section", { id: "matches" }, el("h2", { text: "Live matches" }), list),
+      newMatchForm(players),
+    );
+  }
+
+  function newMatchForm(players) {
+    const field = (label, control) => el("label", { class: "field" }, el("span", { text: label }), control);
+    const game = el("select", { id: "game" }, el("option", { value: "cuttle", text: "Cuttle" }), el("option", { value: "kozel", text: "Kozel" }));
+    const variant = el("select", { id: "variant" });
+    const format = el("input", { id: "format", value: "normal", list: "formats", autocomplete: "off" });
+    const formats = el("datalist", { id: "formats" }, ...["quick", "short", "normal", "extended", "best-of-3"].map((f) => el("option", { value: f })));
+    const lossLimit = el("input", { id: "loss-limit", type: "number", min: 1, value: 12, inputmode: "numeric" });
+    const dealing = el(
+      "select",
+      { id: "dealing" },
+      el("option", { value: "physical", text: "Physical cards (the table deals)" }),
+      el("option", { value: "scorer", text: "Scorer's deck order" }),
+      el("option", { value: "server", text: "Server shuffles" }),
+    );
+    const seats = el("div", { id: "seats" });
+    const problem = el("p", { class: "message error", role: "alert", hidden: true });
+    const formatField = field("Format", format);
+    const lossField = field("Loss limit", lossLimit);
+
+    function seatControl(s) {
+      const pick = el(
+        "select",
+        { "data-seat": s, class: "player", "aria-label": "player in seat " + s },
+        el("option", { value: "", text: "— pick a player —" }),
+        ...players.map((p) => el("option", { value: p.id, text: p.display_name })),
+        el("option", { value: "new", text: "New player…" }),
+      );
+      const name = el("input", { class: "new-player", "data-seat": s, placeholder: "name", hidden: true, "aria-label": "new player's name in seat " + s });
+      pick.addEventListener("change", () => {
+        name.hidden = pick.value !== "new";
+        if (!name.hidden) name.focus();
+      });
+      return el("div", { class: "seat-pick" }, el("span", { text: "Seat " + s + (game.value === "kozel" ? " · team " + (s % 2 ? "B" : "A") : "") }), pick, name);
+    }
+
+    function redraw() {
+      variant.replaceChildren(...VARIANTS[game.value].map((v) => el("option", { value: v, text: v })));
+      syncSeats();
+    }
+    function syncSeats() {
+      const kozel = game.value === "kozel";
+      formatField.hidden = kozel;
+      lossField.hidden = !kozel;
+      seats.replaceChildren(...Array.from({ length: SEATS[variant.value] }, (_, s) => seatControl(s)));
+    }
+    game.addEventListener("change", redraw);
+    variant.addEventListener("change", syncSeats);
+    redraw();
+
+    async function submit(event) {
+      event.preventDefault();
+      problem.hidden = true;
+      const chosen = [];
+      try {
+        for (const box of seats.querySelectorAll(".seat-pick")) {
+          const pick = box.querySelector("select");
+          const name = box.querySelector("input");
+          if (pick.value === "new") {
+            const made = await send("/players", { display_name: name.value.trim() }, { "Idempotency-Key": newKey() });
+            if (made.status !== 201) throw new Error(problemText(made.body, made.status));
+            chosen.push(made.body.id);
+          } else if (pick.value) chosen.push(pick.value);
+          else throw new Error("Pick a player for every seat.");
+        }
+        const body = { game: game.value, variant: variant.value, players: chosen, dealing: dealing.value };
+        if (game.value === "kozel") body.options = { loss_limit: Number(lossLimit.value) };
+        else body.format = format.value.trim() || "normal";
+        const made = await send("/matches", body, { "Idempotency-Key": newKey() });
+        if (made.status !== 201) throw new Error(problemText(made.body, made.status));
+        location.assign("/matches/" + made.body.id + "/score");
+      } catch (error) {
+        problem.hidden = false;
+        problem.textContent = error.message;
+      }
+    }
+
+    return el(
+      "form",
+      { id: "new-match", class: "card-box", onsubmit: submit },
+      el("h2", { text: "New match" }),
+      field("Game", game),
+      field("Variant", variant),
+      formatField,
+      formats,
+      lossField,
+      field("Dealing", dealing),
+      el("fieldset", {}, el("legend", { text: "Players" }), seats),
+      problem,
+      el("button", { id: "create-match", type: "submit", class: "primary", text: "Start the match" }),
+    );
+  }
+
+  // -- the pad for one match ----------------------------------------------------------
+
+  const REASONS = ["the wrong card was entered", "the wrong player was entered", "the players took the move back"];
+  const PACKS = {
+    cuttle: { ranks: "A23456789TJQK", jokers: false },
+    cutthroat: { ranks: "A23456789TJQK", jokers: true },
+    kozel: { ranks: "6789TJQKA", jokers: false },
+  };
+
+  function packOf(match) {
+    const pack = PACKS[match.game === "kozel" ? "kozel" : match.variant === "cutthroat" ? "cutthroat" : "cuttle"];
+    const rows = "CDHS".split("").map((suit) => pack.ranks.split("").map((rank) => rank + suit));
+    if (pack.jokers) rows.push(["X1", "X2"]);
+    return rows;
+  }
+
+  function padPage(matchId) {
+    const base = "/matches/" + matchId;
+    const QUEUE_KEY = "matchlog.pad.queue." + matchId;
+    const S = {
+      match: null,
+      legal: null,
+      replay: null,
+      steps: [],
+      names: [],
+      version: null,
+      queue: loadQueue(),
+      selected: null, // a card tapped in hand: the moves that play it
+      target: null, // then a target tapped on the table
+      picker: null, // the deal being entered
+      picks: [], // the drawn cards being named
+      conflict: null,
+      offline: false,
+      problem: null,
+      undoing: false,
+      noting: null,
+      confirming: null,
+      stopFeed: null,
+    };
+
+    function loadQueue() {
+      try {
+        const list = JSON.parse(localStorage.getItem(QUEUE_KEY) || "[]");
+        return Array.isArray(list) ? list : [];
+      } catch (error) {
+        return [];
+      }
+    }
+    function saveQueue() {
+      if (S.queue.length) localStorage.setItem(QUEUE_KEY, JSON.stringify(S.queue));
+      else localStorage.removeItem(QUEUE_KEY);
+    }
+
+    const header = el("header", {});
+    const status = el("p", { id: "connection", role: "status" });
+    const acting = el("p", { id: "to-act" });
+    const problemBox = el("div", { id: "problems" });
+    const table = el("section", { id: "table", "aria-label": "the table" });
+    const moves = el("section", { id: "moves", "aria-label": "moves" });
+    const pending = el("section", { id: "pending", "aria-label": "moves waiting for the server" });
+    const tools = el("section", { id: "tools", "aria-label": "corrections" });
+    const timeline = el("ol", { id: "timeline", class: "timeline" });
+
+    // -- reading the match ----------------------------------------------------------
+
+    const latest = () => {
+      const kept = S.steps.filter((step) => !step.taken_back);
+      return kept.length ? kept[kept.length - 1].ply : 0;
+    };
+
+    async function load() {
+      const [match, timelineBody, legal] = await Promise.all([
+        getJSON(base, auth()),
+        getJSON(base + "/timeline", auth()),
+        getJSON(base + "/legal-moves", auth()),
+      ]);
+      S.steps = timelineBody.steps;
+      const replay = await getJSON(base + "/replay?ply=" + latest() + "&seat=full", auth());
+      S.match = match;
+      S.names = timelineBody.players;
+      S.legal = legal;
+      S.replay = replay;
+      S.version = legal.version;
+    }
+
+    async function refresh() {
+      try {
+        await load();
+        S.offline = false;
+      } catch (error) {
+        if (error instanceof TypeError) S.offline = true;
+        else S.problem = error.message;
+      }
+      draw();
+    }
+
+    let refreshing = null;
+    function refreshOnce() {
+      if (!refreshing) refreshing = refresh().finally(() => (refreshing = null));
+      return refreshing;
+    }
+
+    // -- the queue of writes --------------------------------------------------------
+
+    // Every write goes through here: kept on the device first, sent in order with
+    // If-Match and its own Idempotency-Key, retried with the same key until answered.
+    function enqueue(kind, path, body, label) {
+      const previous = S.queue[S.queue.length - 1];
+      S.queue.push({ key: newKey(), kind, path, body, label, expected: S.version, after: previous ? previous.key : null });
+      saveQueue();
+      clearSelection();
+      // The form just sent is redrawn empty (a focused one would be left as it is).
+      if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+      draw();
+      flush();
+    }
+
+    let flushing = false;
+    let retry = null;
+    async function flush() {
+      if (flushing || S.conflict) return;
+      flushing = true;
+      clearTimeout(retry);
+      try {
+        while (S.queue.length && !S.conflict) {
+          const entry = S.queue[0];
+          let answer;
+          try {
+            answer = await send(base + entry.path, entry.body, { "If-Match": '"' + entry.expected + '"', "Idempotency-Key": entry.key });
+          } catch (error) {
+            S.offline = true;
+            draw();
+            retry = setTimeout(flush, 2000);
+            return;
+          }
+          S.offline = false;
+          if (answer.status >= 500) {
+            retry = setTimeout(flush, 2000);
+            draw();
+            return;
+          }
+          if (answer.status < 300) {
+            S.queue.shift();
+            // The next write was made on top of this one: it expects this version.
+            if (S.queue.length && S.queue[0].after === entry.key) S.queue[0].expected = answer.body.version;
+            saveQueue();
+            S.version = answer.body.version;
+          } else if ((answer.status === 409 || answer.status === 412) && answer.body && answer.body.code === "VERSION_CONFLICT") {
+            S.conflict = { since: entry.expected };
+            saveQueue();
+          } else {
+            // Answered and refused: nothing was recorded; say why and go on.
+            S.queue.shift();
+            if (S.queue.length && S.queue[0].after === entry.key) S.queue[0].after = null;
+            saveQueue();
+            S.problem = "Not recorded: " + entry.label + " — " + problemText(answer.body, answer.status);
+          }
+        }
+      } finally {
+        flushing = false;
+      }
+      await refreshOnce();
+    }
+
+    // Another device recorded first: what changed, and what to do with each queued write.
+    function conflictBox() {
+      const changed = S.steps.filter((step) => step.version > S.conflict.since);
+      const current = new Set((S.legal.moves || []).concat(S.legal.service_moves || []));
+      const stillLegal = (entry) => entry.kind !== "moves" || entry.body.moves.every((m) => current.has(m));
+      const resolve = (entry, keep) => {
+        S.queue = S.queue.filter((e) => e !== entry);
+        // A fresh key when kept: the old one was answered with the conflict, nothing recorded.
+        if (keep) S.queue.unshift({ ...entry, key: newKey(), expected: S.version, after: null });
+        else if (S.queue.length && S.queue[0].after === entry.key) S.queue[0].after = null;
+        S.conflict = null;
+        saveQueue();
+        draw();
+        flush();
+      };
+      const first = S.queue[0];
+      return el(
+        "div",
+        { id: "conflict", class: "message warning", role: "alert" },
+        el("strong", { text: "Another device recorded first." }),
+        changed.length
+          ? el("ul", {}, ...changed.map((s) => el("li", { text: (s.taken_back ? "(taken back) " : "") + s.sentence })))
+          : el("p", { text: "The match changed (a correction or a note)." }),
+        first
+          ? el(
+              "div",
+              { class: "ask", "data-queued": first.key },
+              el("p", { text: stillLegal(first) ? "Still record “" + first.label + "”?" : "“" + first.label + "” no longer applies." }),
+              stillLegal(first) ? el("button", { type: "button", class: "primary", id: "keep-queued", text: "Record it", onclick: () => resolve(first, true) }) : null,
+              el("button", { type: "button", id: "drop-queued", text: "Drop it", onclick: () => resolve(first, false) }),
+            )
+          : null,
+        S.queue.length > 1 ? el("p", { class: "hint", text: S.queue.length - 1 + " more queued after it." }) : null,
+      );
+    }
+
+    // -- drawing --------------------------------------------------------------------
+
+    function name(seat) {
+      return S.names[seat] || "seat " + seat;
+    }
+
+    function choices() {
+      const legal = S.legal;
+      if (!legal) return [];
+      // Until the server gives choices, each move is its own text and has no card.
+      return legal.choices || legal.moves.map((move) => ({ move, seat: null, cards: [], target_card: null, target_seat: null, sentence: move }));
+    }
+
+    function serviceChoices() {
+      const legal = S.legal;
+      if (!legal) return [];
+      return legal.service_choices || legal.service_moves.map((move) => ({ move, seat: null, cards: [], target_card: null, target_seat: null, sentence: move }));
+    }
+
+    const movesPending = () => S.queue.length > 0;
+    const needsDeal = () => S.match && S.match.status === "live" && !S.match.round && S.match.dealing !== "server" && !(S.legal && S.legal.cards_awaited);
+
+    function clearSelection() {
+      S.selected = null;
+      S.target = null;
+    }
+
+    function draw() {
+      const match = S.match;
+      if (!match) return;
+      const title = match.game.charAt(0).toUpperCase() + match.game.slice(1) + (match.variant === "default" ? "" : " · " + match.variant);
+      header.replaceChildren(
+        el("h1", {}, title + " · " + playersText(match.game, S.names), " ", el("span", { id: "status", class: "badge " + match.status, text: match.status })),
+        el("nav", {}, el("a", { href: "/score", text: "All matches" }), " ", el("a", { href: base + "/view", text: "Viewer" }), " ", signOutButton()),
+      );
+      document.title = "Pad · " + title + " · matchlog";
+      document.body.dataset.status = match.status;
+      document.body.dataset.version = String(S.version);
+      document.body.dataset.pending = String(S.queue.length);
+      status.textContent = S.offline
+        ? "Offline: " + S.queue.length + " waiting on this device, retried every few seconds."
+        : S.queue.length
+          ? "Sending " + S.queue.length + "…"
+          : "Online · version " + S.version;
+      status.className = S.offline ? "offline" : S.queue.length ? "sending" : "online";
+      problemBox.replaceChildren(
+        ...(S.conflict ? [conflictBox()] : []),
+        ...(S.problem
+          ? [
+              el(
+                "p",
+                { class: "message error", role: "alert", id: "problem" },
+                S.problem,
+                " ",
+                el("button", { type: "button", text: "OK", onclick: () => ((S.problem = null), draw()) }),
+              ),
+            ]
+          : []),
+      );
+      drawTable();
+      drawMoves();
+      drawPending();
+      // A form being filled in is left as it is, focus and all, until it is sent.
+      if (!typing(tools)) drawTools();
+      if (!typing(timeline)) drawTimeline();
+    }
+
+    function typing(section) {
+      const active = document.activeElement;
+      return Boolean(active && section.contains(active) && active.matches("input, select"));
+    }
+
+    function drawTable() {
+      const replay = S.replay;
+      const score = scoreText(S.match.game, replay.score, S.names) + (replay.result ? " · " + resultText(replay.result, S.names) : "");
+      const view = replay.view;
+      const body =
+        view === null
+          ? [el("p", { class: "empty", text: "No cards on the table yet." })]
+          : S.match.game === "cuttle"
+            ? cuttleTable(view, replay.seats, S.names)
+            : kozelTable(view, replay.seats, S.names);
+      table.replaceChildren(el("p", { id: "score", text: score }), ...body);
+      table.dataset.ply = String(replay.ply);
+      markTable();
+    }
+
+    // The cards of the hands that some move plays become buttons; once one is picked,
+    // the targets of its moves light up on the table.
+    function markTable() {
+      if (movesPending() || S.conflict) return;
+      const list = choices();
+      const playable = new Set(list.flatMap((c) => c.cards));
+      for (const node of table.querySelectorAll('[data-zone^="hand-"] .card[data-card]')) {
+        if (!playable.has(node.dataset.card)) continue;
+        node.classList.add("playable");
+        node.classList.toggle("selected", node.dataset.card === S.selected);
+        node.setAttribute("role", "button");
+        node.setAttribute("tabindex", "0");
+      }
+      if (!S.selected) return;
+      const picked = list.filter((c) => c.cards.includes(S.selected));
+      const cards = new Set(picked.map((c) => c.target_card).filter(Boolean));
+      const seats = new Set(picked.map((c) => c.target_seat).filter((s) => s !== null && s !== undefined));
+      for (const node of table.querySelectorAll(".card[data-card]")) {
+        if (!cards.has(node.dataset.card) || node.closest('[data-zone^="hand-"]')) continue;
+        node.classList.add("target");
+        node.setAttribute("role", "button");
+        node.setAttribute("tabindex", "0");
+      }
+      for (const node of table.querySelectorAll(".seat[data-seat] > h3")) {
+        if (!seats.has(Number(node.parentElement.dataset.seat))) continue;
+        node.classList.add("target");
+        node.setAttribute("role", "button");
+        node.setAttribute("tabindex", "0");
+      }
+    }
+
+    function tapTable(event) {
+      const node = event.target.closest(".playable, .target");
+      if (!node || !table.contains(node)) return;
+      if (node.classList.contains("playable")) {
+        S.selected = S.selected === node.dataset.card ? null : node.dataset.card;
+        S.target = null;
+        draw();
+        return;
+      }
+      const seat = node.tagName === "H3" ? Number(node.parentElement.dataset.seat) : null;
+      const code = seat === null ? node.dataset.card : null;
+      const matching = choices().filter((c) => c.cards.includes(S.selected) && (seat === null ? c.target_card === code : c.target_seat === seat));
+      if (matching.length === 1) record(matching[0]);
+      else {
+        S.target = seat === null ? { card: code } : { seat };
+        draw();
+      }
+    }
+    table.addEventListener("click", tapTable);
+    table.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        tapTable(event);
+      }
+    });
+
+    function record(choice) {
+      enqueue("moves", "/moves", { moves: [choice.move] }, choice.sentence);
+    }
+
+    function moveButton(choice, index) {
+      return el(
+        "button",
+        {
+          type: "button",
+          class: "move",
+          "data-move": choice.move,
+          title: index < 9 ? "key " + (index + 1) : null,
+          onclick: () => record(choice),
+        },
+        index < 9 ? el("kbd", { text: String(index + 1) }) : null,
+        el("span", { text: choice.sentence }),
+      );
+    }
+
+    function drawMoves() {
+      const legal = S.legal;
+      const match = S.match;
+      const list = choices();
+      if (match.status !== "live") {
+        acting.textContent = "The match is over" + (match.result ? ": " + resultText(match.result, S.names) : ".");
+        moves.replaceChildren();
+        return;
+      }
+      if (S.conflict) {
+        acting.textContent = "Resolve the conflict above first.";
+        moves.replaceChildren();
+        return;
+      }
+      if (movesPending()) {
+        acting.textContent = "Waiting for the server to check the last entry…";
+        moves.replaceChildren(el("p", { class: "hint", text: "The next moves come from the server once it has the pending entry." }));
+        return;
+      }
+      if (legal.cards_awaited) {
+        acting.textContent = "Name the " + (legal.cards_awaited === 1 ? "card" : legal.cards_awaited + " cards") + " drawn, in order.";
+        moves.replaceChildren(namingPicker());
+        return;
+      }
+      if (needsDeal()) {
+        acting.textContent = "Enter the deal.";
+        moves.replaceChildren(dealPicker());
+        return;
+      }
+      const who = legal.to_act.map(name).join(" or ");
+      acting.textContent = who ? who + " to act." : "Nobody can act.";
+      let shown = list;
+      if (S.selected) shown = shown.filter((c) => c.cards.includes(S.selected));
+      if (S.target) shown = shown.filter((c) => (S.target.card ? c.target_card === S.target.card : c.target_seat === S.target.seat));
+      // Grouped by the card(s) played, in the server's order.
+      const groups = new Map();
+      for (const choice of shown) {
+        const key = choice.cards.join(" ");
+        if (!groups.has(key)) groups.set(key, []);
+        groups.get(key).push(choice);
+      }
+      let index = 0;
+      const hint = S.selected
+          ? el("p", { class: "hint" }, "Moves with ", card(S.selected, "small"), S.target ? " at the target picked" : ": tap one, or tap its target on the table", " ", el("button", { type: "button", id: "clear-selection", text: "Show all", onclick: () => (clearSelection(), draw()) }))
+          : null;
+      moves.replaceChildren(
+        ...(hint ? [hint] : []),
+        ...[...groups.entries()].map(([key, group]) =>
+          el(
+            "div",
+            { class: "group", "data-cards": key },
+            el("h3", {}, key ? key.split(" ").map((c) => card(c, "small")) : "Without a card"),
+            el("div", { class: "buttons" }, ...group.map((choice) => moveButton(choice, index++))),
+          ),
+        ),
+      );
+    }
+
+    // The pack as a grid: a tap places a card; cards already placed are greyed out.
+    function grid(allowed, placed, onPick) {
+      return el(
+        "div",
+        { class: "picker-grid", role: "group", "aria-label": "the pack" },
+        ...packOf(S.match).map((row) =>
+          el(
+            "div",
+            { class: "picker-row" },
+            ...row.map((code) => {
+              const off = placed.has(code) || (allowed && !allowed.has(code));
+              return el("button", { type: "button", class: "pick" + (off ? " placed" : ""), "data-card": code, disabled: off, "aria-label": T.cardLabel(code), onclick: () => onPick(code) }, card(code));
+            }),
+          ),
+        ),
+      );
+    }
+
+    function namingPicker() {
+      const legal = S.legal;
+      const need = legal.cards_awaited;
+      const pick = (code) => {
+        S.picks.push(code);
+        if (S.picks.length === need) {
+          const picks = S.picks;
+          S.picks = [];
+          enqueue("moves", "/moves", { moves: ["cards " + picks.join(" ")] }, "Cards drawn: " + picks.map(cardText).join(" "));
+        } else draw();
+      };
+      return el(
+        "div",
+        { id: "naming", class: "picker" },
+        el("p", {}, "Drawn so far: ", ...S.picks.map((c) => card(c, "small")), S.picks.length ? el("button", { type: "button", text: "Clear", onclick: () => ((S.picks = []), draw()) }) : null),
+        grid(new Set(legal.nameable), new Set(S.picks), pick),
+      );
+    }
+
+    function dealPicker() {
+      const match = S.match;
+      const seats = match.players.length;
+      const kozel = match.game === "kozel";
+      const physical = match.dealing === "physical";
+      if (!S.picker || S.picker.round !== match.rounds_started) {
+        S.picker = { round: match.rounds_started, slot: 0, hands: Array.from({ length: seats }, () => []), indicator: null, deck: [] };
+      }
+      const P = S.picker;
+      const placed = new Set([...P.hands.flat(), ...P.deck, ...(P.indicator ? [P.indicator] : [])]);
+      const pick = (code) => {
+        if (!physical) P.deck.push(code);
+        else if (P.slot === seats) {
+          P.indicator = code;
+        } else P.hands[P.slot].push(code);
+        draw();
+      };
+      const unpick = (code) => {
+        P.hands = P.hands.map((h) => h.filter((c) => c !== code));
+        P.deck = P.deck.filter((c) => c !== code);
+        if (P.indicator === code) P.indicator = null;
+        draw();
+      };
+      const slot = (i, label, cards) =>
+        el(
+          "div",
+          { class: "slot" + (P.slot === i ? " current" : ""), "data-slot": i },
+          el("button", { type: "button", class: "slot-name", "aria-pressed": P.slot === i ? "true" : "false", text: label + " (" + cards.length + ")", onclick: () => ((P.slot = i), draw()) }),
+          el("span", { class: "cards" }, ...cards.map((c) => el("button", { type: "button", class: "unpick", title: "take back " + T.cardLabel(c), onclick: () => unpick(c) }, card(c, "small")))),
+        );
+      const slots = physical
+        ? [...P.hands.map((h, s) => slot(s, name(s), h)), ...(kozel ? [slot(seats, "Trump indicator", P.indicator ? [P.indicator] : [])] : [])]
+        : [slot(0, "Deck, top card first", P.deck)];
+      const position = el("input", { id: "indicator-position", type: "number", min: 0, max: 19, value: 0, "aria-label": "indicator's place in the stock" });
+      const submit = () => {
+        const body = physical ? { hands: P.hands.map((h) => h.join(" ")) } : { deck: P.deck.join(" ") };
+        if (physical && kozel) body.indicator = P.indicator;
+        if (!physical && kozel) body.indicator_position = Number(position.value);
+        enqueue("rounds", "/rounds", body, (kozel ? "Deal " : "Round ") + (match.rounds_started + 1) + " dealt");
+      };
+      return el(
+        "div",
+        { id: "deal", class: "picker" },
+        el("p", { class: "hint", text: physical ? "Tap a hand, then its cards; tap a placed card to take it back." : "Tap the cards in the deck's order, top first." }),
+        el("div", { class: "slots" }, ...slots),
+        !physical && kozel ? el("label", { class: "field" }, el("span", { text: "Indicator's place in the stock (0-19)" }), position) : null,
+        grid(null, placed, pick),
+        el("button", { type: "button", id: "deal-button", class: "primary", text: "Record the deal", onclick: submit }),
+      );
+    }
+
+    function drawPending() {
+      pending.replaceChildren(
+        ...(S.queue.length
+          ? [
+              el("h2", { text: "Waiting for the server" }),
+              el("ul", {}, ...S.queue.map((e) => el("li", { class: "queued", "data-key": e.key }, el("span", { class: "badge pending", text: "pending" }), " ", e.label))),
+            ]
+          : []),
+      );
+    }
+
+    function confirmButton(id, label, action) {
+      const armed = S.confirming === id;
+      return el("button", {
+        type: "button",
+        class: "service" + (armed ? " armed" : ""),
+        "data-action": id,
+        text: armed ? "Tap again: " + label : label,
+        onclick: () => {
+          if (armed) {
+            S.confirming = null;
+            action();
+          } else {
+            S.confirming = id;
+            draw();
+          }
+        },
+      });
+    }
+
+    function startUndo() {
+      S.undoing = { reason: REASONS[0], typed: "" };
+      draw();
+    }
+
+    function drawTools() {
+      if (S.match.status !== "live" || S.conflict) {
+        tools.replaceChildren();
+        return;
+      }
+      const last = S.steps.filter((s) => !s.taken_back).pop();
+      const parts = [];
+      if (last && !movesPending()) {
+        if (S.undoing) {
+          // What is picked or typed lives in S: a redraw (the live feed's) keeps it.
+          const reason = el("select", { id: "undo-reason" }, ...REASONS.map((r) => el("option", { value: r, text: r })), el("option", { value: "other", text: "another reason…" }));
+          reason.value = S.undoing.reason;
+          const typed = el("input", { id: "undo-typed", placeholder: "reason", "aria-label": "reason", hidden: reason.value !== "other", value: S.undoing.typed });
+          reason.addEventListener("change", () => {
+            S.undoing.reason = reason.value;
+            typed.hidden = reason.value !== "other";
+          });
+          typed.addEventListener("input", () => (S.undoing.typed = typed.value));
+          parts.push(
+            el(
+              "form",
+              {
+                id: "undo-form",
+                onsubmit: (event) => {
+                  event.preventDefault();
+                  const why = reason.value === "other" ? typed.value.trim() : reason.value;
+                  if (!why) return;
+                  S.undoing = false;
+                  enqueue("takeback", "/takeback", { to_version: last.before_version, reason: why }, "Take back “" + last.sentence + "”");
+                },
+              },
+              el("p", { text: "Take back “" + last.sentence + "”, because" }),
+              reason,
+              typed,
+              el("button", { type: "submit", class: "primary", id: "undo-confirm", text: "Take it back" }),
+              el("button", { type: "button", text: "Cancel", onclick: () => ((S.undoing = false), draw()) }),
+            ),
+          );
+        } else parts.push(el("button", { type: "button", id: "undo", title: "key u", text: "Undo the last ply", onclick: startUndo }));
+      }
+      if (!movesPending()) {
+        for (const choice of serviceChoices()) {
+          parts.push(confirmButton("service:" + choice.move, choice.sentence, () => enqueue("moves", "/moves", { moves: [choice.move] }, choice.sentence)));
+        }
+      }
+      tools.replaceChildren(...(parts.length ? [el("h2", { text: "Corrections and endings" }), ...parts] : []));
+    }
+
+    function drawTimeline() {
+      const items = S.steps
+        .slice()
+        .reverse()
+        .map((step) => {
+          const noting = S.noting && S.noting.version === step.version;
+          const text = el("input", { class: "note-text", "aria-label": "note", placeholder: "a note on this ply", value: noting ? S.noting.text : "" });
+          text.addEventListener("input", () => (S.noting.text = text.value));
+          return el(
+            "li",
+            { class: "step" + (step.taken_back ? " taken-back" : ""), "data-ply": step.ply, "data-version": step.version },
+            el("span", { class: "ply-number", text: step.ply + "." }),
+            " ",
+            el("span", { class: "sentence", text: step.sentence }),
+            step.taken_back ? el("span", { class: "badge taken", title: takenBackText(step.taken_back), text: "taken back" }) : null,
+            (step.notes || []).length ? el("ul", { class: "notes" }, ...step.notes.map((n) => el("li", { class: "note", text: noteText(n) }))) : null,
+            noting
+              ? el(
+                  "form",
+                  {
+                    class: "note-form",
+                    onsubmit: (event) => {
+                      event.preventDefault();
+                      if (!text.value.trim()) return;
+                      S.noting = null;
+                      enqueue("notes", "/notes", { version: step.version, text: text.value.trim() }, "Note on ply " + step.ply);
+                    },
+                  },
+                  text,
+                  el("button", { type: "submit", class: "primary", text: "Add" }),
+                )
+              : el("button", { type: "button", class: "note-button", text: "Note", "aria-label": "note on ply " + step.ply, onclick: () => ((S.noting = { version: step.version, text: "" }), draw()) }),
+          );
+        });
+      timeline.replaceChildren(...items);
+    }
+
+    document.addEventListener("keydown", (event) => {
+      if (event.target.closest("input, select, textarea")) return;
+      if (event.key === "Escape") {
+        clearSelection();
+        S.undoing = false;
+        S.confirming = null;
+        draw();
+      } else if (event.key === "u" && !movesPending()) {
+        startUndo();
+      } else if (/^[1-9]$/.test(event.key)) {
+        const button = moves.querySelectorAll("button.move")[Number(event.key) - 1];
+        if (button) button.click();
+      }
+    });
+    window.addEventListener("online", flush);
+
+    (async () => {
+      if (!token()) {
+        app.replaceChildren(el("header", {}, el("h1", { text: "Scorer's pad" })), signInForm(() => location.reload()));
+        return;
+      }
+      app.replaceChildren(el("p", { class: "loading", text: "Loading…" }));
+      try {
+        await load();
+      } catch (error) {
+        // No table without the rights to record it: a refusal shows only the refusal.
+        app.replaceChildren(el("header", {}, el("h1", { text: "Scorer's pad" }), signOutButton()), message("error", error instanceof TypeError ? "The server cannot be reached." : error.message, "error"));
+        return;
+      }
+      app.replaceChildren(
+        header,
+        status,
+        problemBox,
+        el("div", { class: "pad" }, el("div", { class: "left" }, table), el("div", { class: "right" }, acting, moves, pending, tools, el("h2", { text: "Timeline" }), timeline)),
+      );
+      draw();
+      // A queue kept from before a reload is sent first; then the feed keeps the pad current.
+      if (S.queue.length) flush();
+      if (S.match.status === "live") S.stopFeed = follow(base + "/live", debounce(() => !flushing && refreshOnce(), 80));
+    })();
+  }
+
+  const parts = location.pathname.split("/");
+  if (parts[1] === "matches" && parts[3] === "score") padPage(parts[2]);
+  else homePage();
+})();
