@@ -742,7 +742,7 @@ class MatchController(Controller):
         idem = await self._idempotent(request, principal, idempotency_key)
 
         async def write(once: OnceKey | None) -> Recorded:
-            # Checked here, after a stored answer was looked for: a retry needs no version.
+            # Checked in the write: a retry refused for want of a version gets its answer.
             expected = _expected_version(if_match, expected_version)
             write = Write(key.stream, expected, _metadata(principal), once, principal.token_id)
             return await matches.record(recorder, write, commands)
