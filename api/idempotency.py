@@ -1,26 +1,25 @@
 """``Idempotency-Key``: a retried write gets the first answer, to the same token only.
 
 The first answer is stored in the same transaction as the events it reports (the
-recorder's ``after_append`` hook), so an answer exists exactly when its events do.
+recorder's ``once``: store/idempotency.py), so an answer exists exactly when its
+events do, and keyed writes share group-commit batches like the rest.
 Keys are scoped by token: ``(token_id, key)`` names one request (method, path and
 body); the same key with a different request is refused (``IDEMPOTENCY_KEY_REUSED``).
 
 Two requests with one key at the same moment: the second to write waits for the
-first, on the match's append lock (same match) or on the key's row (``INSERT ... ON
-CONFLICT`` waits for the other transaction). Then its own write fails (the match
-moved on, or the key's row is taken: its transaction is rolled back), and it answers
-as if it had come after: the first answer, or ``IDEMPOTENCY_KEY_REUSED``.
+first on the key's lock, which its transaction takes before appending (in one
+batch, the first of the two holds it). Then its own write is refused (the key has
+an answer, or the match moved on), and it answers as if it had come after: the
+first answer, or ``IDEMPOTENCY_KEY_REUSED``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Principal
@@ -28,7 +27,8 @@ from api.inputs import has_control
 from api.problems import validation_failed
 from domain.errors import ConflictError, DomainError
 from store.accounts import lock_usable_tokens, token_refused
-from store.recorder import AfterAppend, Recorded
+from store.idempotency import OnceKey
+from store.recorder import Recorded
 
 MAX_KEY_LENGTH = 200
 
@@ -98,39 +98,13 @@ class IdempotentRequest:
             )
         return StoredAnswer(int(row[1]), dict(row[2]))
 
-    def remember(self, status_code: int, render: Render) -> AfterAppend:
-        """Return a recorder hook that stores the answer ``render(recorded)`` gives.
-
-        The hook raises ``_KeyTaken`` (rolling the write back) when a concurrent
-        request with the same key stored its answer first.
-        """
-
-        async def hook(conn: psycopg.AsyncConnection[Any], recorded: Recorded) -> None:
-            body = render(recorded)
-            cur = await conn.execute(
-                "INSERT INTO idempotent_requests (token_id, key, request_hash, status_code,"
-                " response) VALUES (%s, %s, %s, %s, %s)"
-                " ON CONFLICT (token_id, key) DO NOTHING",
-                (
-                    self.principal.token_id,
-                    self.key,
-                    self.request_hash,
-                    status_code,
-                    json.dumps(body),
-                ),
-            )
-            if cur.rowcount == 0:
-                raise _KeyTaken(self.key)
-
-        return hook
+    def once(self, status_code: int, render: Render) -> OnceKey:
+        """Return the key the write carries, storing the answer ``render(recorded)`` gives."""
+        return OnceKey(self.principal.token_id, self.key, self.request_hash, status_code, render)
 
 
 Render = Callable[[Recorded], dict[str, Any]]
 """Makes a write's answer body from what it recorded."""
-
-
-class _KeyTaken(Exception):
-    """A concurrent request with the same key stored its answer first."""
 
 
 async def record_once(
@@ -138,9 +112,9 @@ async def record_once(
     pool: AsyncConnectionPool[Any],
     status_code: int,
     render: Render,
-    write: Callable[[AfterAppend | None], Awaitable[Recorded]],
+    write: Callable[[OnceKey | None], Awaitable[Recorded]],
 ) -> Recorded | StoredAnswer:
-    """Run ``write`` (given the hook that stores its answer) at most once per key.
+    """Run ``write`` (given the key that stores its answer) at most once per key.
 
     Returns the stored answer of an identical request with the key, if one was
     recorded before or got there first while ``write`` ran; else what ``write``
@@ -152,11 +126,12 @@ async def record_once(
     """
     if idem is None:
         return await write(None)
-    if (answer := await idem.first_answer(pool)) is not None:
-        return answer
     try:
-        return await write(idem.remember(status_code, render))
-    except (DomainError, _KeyTaken):
+        return await write(idem.once(status_code, render))
+    except DomainError:
+        # Not looked up before writing: the write's transaction looks under the key's
+        # lock, and a key with an answer refuses it (KeyTakenError), as a retry's stale
+        # version does. One statement-laden round trip fewer for every first request.
         if (answer := await idem.first_answer(pool)) is None:
             raise
         return answer

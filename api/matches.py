@@ -86,7 +86,8 @@ from service import matches
 from service.matches import MatchSetup, Write
 from store.accounts import Role
 from store.events import VersionConflictError, read_stream
-from store.recorder import AfterAppend, Recorded, Recorder
+from store.idempotency import OnceKey
+from store.recorder import Recorded, Recorder
 
 IF_MATCH_PATTERN = r'^\s*(W/)?"?[0-9]+"?\s*$'
 """The ``If-Match`` forms ``parse_if_match`` reads: ``"12"``, ``W/"12"``, ``12``."""
@@ -308,14 +309,14 @@ class MatchController(Controller):
             competition_id=data.competition_id,
         )
 
-        async def create(hook: AfterAppend | None) -> Recorded:
+        async def create(once: OnceKey | None) -> Recorded:
             return await matches.create_match(
                 pool,
                 recorder,
                 setup,
                 match_id=match_id,
                 metadata=_metadata(principal),
-                after_append=hook,
+                once=once,
                 token_id=principal.token_id,
             )
 
@@ -779,10 +780,10 @@ class MatchController(Controller):
     ) -> Response[Any]:
         idem = await self._idempotent(request, principal, idempotency_key)
 
-        async def write(hook: AfterAppend | None) -> Recorded:
-            # Checked here, after a stored answer was looked for: a retry needs no version.
+        async def write(once: OnceKey | None) -> Recorded:
+            # Checked in the write: a retry refused for want of a version gets its answer.
             expected = _expected_version(if_match, expected_version)
-            write = Write(key.stream, expected, _metadata(principal), hook, principal.token_id)
+            write = Write(key.stream, expected, _metadata(principal), once, principal.token_id)
             return await matches.record(recorder, write, commands)
 
         try:
@@ -826,7 +827,7 @@ class MatchController(Controller):
         pool: AsyncConnectionPool,
         status_code: int,
         render: Render,
-        write: Callable[[AfterAppend | None], Awaitable[Recorded]],
+        write: Callable[[OnceKey | None], Awaitable[Recorded]],
     ) -> Recorded | StoredAnswer:
         """``record_once``, forgetting the token if the write's transaction refused it."""
         try:

@@ -35,6 +35,9 @@ statements and transactions per request from a short window with PostgreSQL's
 ``log_statement = 'all'`` (the embedded server has no pg_stat_statements; logging is
 off for the timed runs), the ratios matchlog/baseline and the targets, met or not.
 
+``--idempotency-keys`` sends every write an ``Idempotency-Key`` of its own, as the
+scorer's pad does (the baseline gets the header too, and ignores it).
+
 ``--length`` plays a few long Kozel matches, one request at a time from one
 connection (light load), and compares the p50 of early moves with that of moves
 near ``--late``. ``--dbsize N`` bulk-loads N events into the event table (copies
@@ -127,8 +130,12 @@ def run_wrk(
     connections: int,
     seconds: float,
     postmaster: int,
+    keys: str = "",
 ) -> Run:
-    """Run wrk for ``seconds`` against ``server`` with the plans in ``plan_dir``."""
+    """Run wrk for ``seconds`` against ``server`` with the plans in ``plan_dir``.
+
+    ``keys``, when not empty, prefixes an ``Idempotency-Key`` sent with every write.
+    """
     command = [
         "wrk",
         f"-t{connections}",
@@ -143,6 +150,7 @@ def run_wrk(
         str(plan_dir),
         token,
         "0" if server.checks else "1",
+        keys,
     ]
     with tempfile.TemporaryFile() as out:
         server_before, pg_before = cpu_seconds(server.pid), cpu_seconds(postmaster)
@@ -235,7 +243,15 @@ def statement_counts(
             server, work / f"log-{server.name}", scripts, client, args.connections, 400
         )
         with statement_log(owner_url, path) as window:
-            run = run_wrk(server, plans, token, args.connections, args.log_seconds, postmaster)
+            run = run_wrk(
+                server,
+                plans,
+                token,
+                args.connections,
+                args.log_seconds,
+                postmaster,
+                keys_for(args, f"log-{server.name}"),
+            )
         counts = count_statements(window.lines)
         per = max(run.requests, 1)
         counted[server.name] = (
@@ -352,6 +368,11 @@ def main(argv: list[str] | None = None) -> int:
         default=12,
         help="print the N commonest statements of the logged window, per request",
     )
+    parser.add_argument(
+        "--idempotency-keys",
+        action="store_true",
+        help="send every write an Idempotency-Key of its own, as the scorer's pad does",
+    )
     parser.add_argument("--length", action="store_true", help="latency against match length")
     parser.add_argument("--late", type=int, default=300, help="--length: the late move number")
     parser.add_argument(
@@ -408,7 +429,15 @@ def main(argv: list[str] | None = None) -> int:
                 plans = make_plans(
                     server, work / f"warmup-{server.name}", scripts, client, args.connections, 300
                 )
-                run_wrk(server, plans, token, args.connections, args.warmup, postmaster)
+                run_wrk(
+                    server,
+                    plans,
+                    token,
+                    args.connections,
+                    args.warmup,
+                    postmaster,
+                    keys_for(args, f"warmup-{server.name}"),
+                )
             counts = statement_counts(
                 servers, scripts, client, args, token, urls.owner, pgdata, work, postmaster
             )
@@ -425,7 +454,10 @@ def main(argv: list[str] | None = None) -> int:
                         args.connections,
                         moves_each,
                     )
-                    run = run_wrk(server, plans, token, args.connections, args.seconds, postmaster)
+                    keys = keys_for(args, f"{server.name}-{number}")
+                    run = run_wrk(
+                        server, plans, token, args.connections, args.seconds, postmaster, keys
+                    )
                     print_run(run)
                     runs.append(run)
             rss = {s.name: peak_rss(s.pid) for s in servers}
@@ -443,6 +475,14 @@ def main(argv: list[str] | None = None) -> int:
         for proc in started:
             stop_server(proc)
     return 0
+
+
+def keys_for(args: argparse.Namespace, run: str) -> str:
+    """Return a run's Idempotency-Key prefix (with ``--idempotency-keys``), else ``""``.
+
+    The process id keeps keys apart from an earlier bench's on the same database.
+    """
+    return f"{run}-{os.getpid()}" if args.idempotency_keys else ""
 
 
 def launcher(how: str, factory: str, port: int, workers: int) -> list[str]:

@@ -1,7 +1,7 @@
 -- wrk script of bench/api_load.py: each wrk thread owns one connection and replays
 -- its own plan file (bench/load_plan.py writes them), one request after another.
 --
---   wrk -t32 -c32 -d20s --latency -s bench/wrk_moves.lua URL -- PLAN_DIR TOKEN WRAP
+--   wrk -t32 -c32 -d20s --latency -s bench/wrk_moves.lua URL -- PLAN_DIR TOKEN WRAP [KEYS]
 --
 -- A plan line is KIND<TAB>PATH<TAB>VERSION<TAB>BODY: KIND is M (a move, answered 200)
 -- or R (a round start, answered 201); VERSION is the match's version after its
@@ -10,7 +10,9 @@
 -- refused and the rest of that match is skipped (its moves no longer fit it). WRAP=1
 -- replays the plan from the top when it runs out (the baseline checks nothing);
 -- otherwise an exhausted thread only asks GET /health, counted apart, and the
--- driver reports the plan as too short.
+-- driver reports the plan as too short. KEYS, when given, sends every write an
+-- Idempotency-Key of its own, KEYS-THREAD-LINE-WRAPS (as the scorer's pad does):
+-- KEYS must differ from run to run, the keys being the token's for good.
 
 local threads = {}
 local next_id = 0
@@ -24,6 +26,7 @@ end
 function init(args)
   local plan_dir, token = args[1], args[2]
   wrap = args[3] == "1"
+  keys = args[4]
   auth = "Bearer " .. token
   plan = {}
   for line in io.lines(plan_dir .. "/" .. id .. ".plan") do
@@ -53,6 +56,9 @@ function request()
     ["Authorization"] = auth,
     ["If-Match"] = '"' .. version .. '"',
   }
+  if keys ~= nil and keys ~= "" then
+    headers["Idempotency-Key"] = keys .. "-" .. id .. "-" .. pos .. "-" .. wraps
+  end
   return wrk.format("POST", item.path, headers, item.body)
 end
 

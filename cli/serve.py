@@ -32,7 +32,6 @@ def serve(
     """
     import uvicorn
 
-    from api.app import create_app
     from cli.http_protocol import HTTP_PROTOCOL
 
     with friendly_errors():
@@ -44,6 +43,8 @@ def serve(
     _exit_cleanly_on_sigterm()
     typer.echo(f"matchlog serving on http://{bind_host}:{bind_port} (OpenAPI at /schema)")
     if workers == 1:
+        from api.app import create_app
+
         uvicorn.run(
             create_app(settings),
             host=bind_host,
@@ -53,7 +54,8 @@ def serve(
         )
         return
     # Workers are separate processes: they get the resolved URL, so only this
-    # process owns the embedded server's lifetime.
+    # process owns the embedded server's lifetime. They import the app themselves
+    # (spawned, not forked): this process never does, ~9 MB less of its RSS.
     os.environ["MATCHLOG_DATABASE_URL"] = url
     uvicorn.run(
         "api.app:create_app_from_env",

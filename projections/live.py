@@ -30,7 +30,7 @@ from psycopg_pool import AsyncConnectionPool
 from domain.events import Event, RecordedEvent
 from domain.stream import MatchConfig, fold_stream, public_event_data, rules_for
 from store.events import read_stream
-from store.listener import EventListener
+from store.listener import EventListener, settled_head
 from store.reads import match_openings, settled_events
 
 Authorise = Callable[[], Awaitable[bool]]
@@ -114,22 +114,50 @@ class LiveHub:
         self._views_cached = views_cached
         self._frames: OrderedDict[tuple[int, bool], bytes] = OrderedDict()
         self._frames_cached = frames_cached
+        self._listener: EventListener | None = None
+        # Set when the listener skipped a wake-up's read for want of feeds: ``position``
+        # is then behind the log, and the next feed to join moves it to the head.
+        self._behind = False
 
     @asynccontextmanager
     async def listening(self, conninfo: str, *, poll_interval: float = 1.0) -> AsyncIterator[None]:
         """Follow the log on one connection of its own for as long as the block runs."""
         listener = EventListener(
-            conninfo, self.dispatch, batch_size=self.page_size, poll_interval=poll_interval
+            conninfo,
+            self.dispatch,
+            batch_size=self.page_size,
+            poll_interval=poll_interval,
+            wanted=self._wanted,
         )
         async with listener:
             self.position = listener.position
-            yield
+            self._listener = listener
+            try:
+                yield
+            finally:
+                self._listener = None
 
-    def register(self, inbox: Inbox) -> int:
+    def _wanted(self) -> bool:
+        if self._by_stream or self._by_competition:
+            return True
+        self._behind = True
+        return False
+
+    async def register(self, inbox: Inbox) -> int:
         """Start handing ``inbox`` every later event it wants; return the position it starts after.
 
         Events up to the returned position are settled: the feed reads those from the table.
         """
+        if self._behind and self._listener is not None:
+            # No feed wanted the events since ``position``: rather than the listener
+            # reading them all now, the feed reads its own from the table up to the head.
+            async with self.pool.connection() as conn:
+                head = await settled_head(conn)
+            # Another feed may have joined meanwhile; the listener then reads on for it.
+            if self._behind:
+                self._behind = False
+                self.position = max(self.position, head)
+                self._listener.skip_to(self.position)
         if inbox.stream is not None:
             self._by_stream.setdefault(inbox.stream, set()).add(inbox)
         else:
@@ -381,7 +409,7 @@ class LiveFeed:
                         competition_id=self._competition,
                         limit=4 * self._hub.page_size,
                     )
-                    until = self._hub.register(inbox)
+                    until = await self._hub.register(inbox)
                 timeout = None if self._authorise is None else self._check_interval
                 while not inbox.overflowed:
                     events = await inbox.take(timeout)

@@ -2,7 +2,7 @@
 record commands on it (moves, round starts, takebacks, voids, notes, resignations).
 
 Every write goes through the recorder, in one transaction with the inline
-projections and whatever ``after_append`` adds (the API's idempotent answer).
+projections and the idempotent answer when the write carries a key (``once``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from psycopg_pool import AsyncConnectionPool
 from domain.errors import InvalidSetupError, MalformedError, NotFoundError
 from domain.stream import Command, CreateMatch, Dealing, MatchConfig, Play, rules_for
 from store import accounts
-from store.recorder import AfterAppend, Recorded, Recorder, draw_first_dealer, match_stream
+from store.idempotency import OnceKey
+from store.recorder import Recorded, Recorder, draw_first_dealer, match_stream
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,14 +39,14 @@ class MatchSetup:
 class Write:
     """Where and as whom a write records: the stream, the version the writer saw, metadata.
 
-    ``after_append`` runs in the write's transaction with what it recorded;
+    ``once``: its idempotency key, whose answer is stored in the write's transaction;
     ``token_id``, the API token it is made with, is checked usable in that transaction.
     """
 
     stream: str
     expected_version: int
     metadata: Mapping[str, Any]
-    after_append: AfterAppend | None = None
+    once: OnceKey | None = None
     token_id: UUID | None = None
 
 
@@ -56,7 +57,7 @@ async def create_match(
     *,
     match_id: UUID,
     metadata: Mapping[str, Any],
-    after_append: AfterAppend | None = None,
+    once: OnceKey | None = None,
     token_id: UUID | None = None,
 ) -> Recorded:
     """Record ``MatchCreated`` (and, when the server deals, the first round's deal).
@@ -68,7 +69,7 @@ async def create_match(
         NotFoundError (COMPETITION_NOT_FOUND): there is no such competition.
     """
     config = await match_config(pool, setup)
-    write = Write(match_stream(config.game, match_id), 0, metadata, after_append, token_id)
+    write = Write(match_stream(config.game, match_id), 0, metadata, once, token_id)
     return await record(recorder, write, [CreateMatch(config)])
 
 
@@ -85,7 +86,7 @@ async def record(recorder: Recorder, write: Write, commands: Sequence[Command]) 
         commands,
         expected_version=write.expected_version,
         metadata=dict(write.metadata),
-        after_append=write.after_append,
+        once=write.once,
         token_id=write.token_id,
     )
 

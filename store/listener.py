@@ -27,6 +27,9 @@ _log = logging.getLogger(__name__)
 Dispatch = Callable[[list[RecordedEvent]], Awaitable[None]]
 """Receives each batch of new settled events, in global order."""
 
+Wanted = Callable[[], bool]
+"""Whether anyone wants new events now; while it answers ``False`` nothing is read."""
+
 
 async def settled_head(conn: psycopg.AsyncConnection[Any]) -> int:
     """Return the last settled event's global position (0 for an empty log)."""
@@ -45,6 +48,9 @@ class EventListener:
     Use it as ``async with EventListener(conninfo, dispatch) as listener: ...``; it
     starts after the log's settled head (``listener.position``). The callback runs
     in the listener's task: while it runs, no other batch is read.
+
+    ``wanted``, when given, is asked at each wake-up: while it answers ``False`` the
+    listener reads nothing (its position stays where it was) until ``skip_to`` moves it.
     """
 
     def __init__(
@@ -56,9 +62,11 @@ class EventListener:
         batch_size: int = 500,
         poll_interval: float = 1.0,
         retry_interval: float = 1.0,
+        wanted: Wanted | None = None,
     ) -> None:
         self._conninfo = conninfo
         self._dispatch = dispatch
+        self._wanted = wanted
         self._listen = psycopg.sql.SQL("LISTEN {}").format(psycopg.sql.Identifier(channel))
         self._batch_size = batch_size
         self._poll = poll_interval
@@ -82,6 +90,13 @@ class EventListener:
             await self._task
         if self._conn is not None:
             await self._conn.close()
+
+    def skip_to(self, position: int) -> None:
+        """Read on after ``position``, leaving what lies between undelivered.
+
+        Only for while ``wanted`` answers ``False``: no read is then under way.
+        """
+        self.position = position
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
         conn = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
@@ -109,7 +124,12 @@ class EventListener:
 
     async def _follow(self, conn: psycopg.AsyncConnection[Any]) -> None:
         while True:
-            batch = await read_all(conn, after_position=self.position, limit=self._batch_size)
+            batch: list[RecordedEvent] = []
+            # Without a reader the wake-up costs no statement: the write path's NOTIFYs
+            # are then only drained. bench/api_load.py: 1.31 -> 1.02 statements a
+            # request; CPU a move unchanged beyond the noise (docs/benchmarks.md).
+            if self._wanted is None or self._wanted():
+                batch = await read_all(conn, after_position=self.position, limit=self._batch_size)
             if batch:
                 await self._dispatch(batch)
                 self.position = batch[-1].global_position
@@ -120,4 +140,4 @@ class EventListener:
                     pass
 
 
-__all__ = ["Dispatch", "EventListener", "settled_head"]
+__all__ = ["Dispatch", "EventListener", "Wanted", "settled_head"]

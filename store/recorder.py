@@ -51,6 +51,7 @@ from store.events import (
     read_stream,
 )
 from store.group_commit import GroupCommit
+from store.idempotency import KeyTakenError, OnceKey, claim_keys, store_answers
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +122,8 @@ class Request:
 
     ``token_id``: the API token the write is made with; the write's own transaction
     checks it is still usable before anything is decided (``lock_usable_tokens``).
+    ``once``: its ``Idempotency-Key``; a key with an answer already refuses the
+    write (``KeyTakenError``), else the answer is stored with its events.
     """
 
     stream: str
@@ -130,6 +133,7 @@ class Request:
     identities: Sequence[EventIdentity] | None = None
     check: Check | None = None
     token_id: uuid.UUID | None = None
+    once: OnceKey | None = None
 
 
 _Decided = tuple[list[NewEvent], MatchState, int]
@@ -252,6 +256,7 @@ class Recorder:
         identities: Sequence[EventIdentity] | None = None,
         check: Check | None = None,
         token_id: uuid.UUID | None = None,
+        once: OnceKey | None = None,
     ) -> Recorded:
         """Decide ``commands`` against ``stream`` and append their events: all or none.
 
@@ -260,6 +265,7 @@ class Recorder:
         refuse them; ``identities`` (one per decided event) give their ids, times and
         metadata instead of fresh ones, so an imported log keeps them. ``token_id``,
         the API token the write is made with, is checked in the write's transaction.
+        ``once``, an idempotency key, stores the write's answer with its events.
 
         Raises:
             VersionConflictError (VERSION_CONFLICT): the stream moved on; its
@@ -267,14 +273,18 @@ class Recorder:
             ConflictError (EVENT_COUNT_MISMATCH): ``identities`` do not match the
                 decided events one for one.
             UnauthenticatedError (UNAUTHENTICATED): ``token_id`` is revoked or expired.
+            KeyTakenError (IDEMPOTENCY_KEY_TAKEN): ``once`` already has an answer.
             DomainError: the first refused command's code, or the one ``check``
                 raised; nothing is stored.
         """
-        request = Request(stream, commands, expected_version, metadata, identities, check, token_id)
+        request = Request(
+            stream, commands, expected_version, metadata, identities, check, token_id, once
+        )
         solo = after_append is not None or identities is not None or check is not None
         if self._group is not None and not solo:
-            # A hook may refuse its write after the append (an idempotency key taken
-            # meanwhile), which would roll its neighbours back: such writes go alone.
+            # A hook may refuse its write after the append, which would roll its
+            # neighbours back: such writes go alone. A key is claimed before the
+            # append, so a taken one refuses its write alone: keyed writes batch.
             outcome = await self._group.record(request)
             if isinstance(outcome, DomainError):
                 raise outcome
@@ -384,6 +394,7 @@ class Recorder:
                                 decided.append((index, await self._decide(conn, request)))
                             except DomainError as e:
                                 outcomes[index] = e
+                    decided = await self._claim_keys(conn, requests, decided, outcomes)
                     try:
                         results = await self._append(conn, requests, decided)
                     except ConflictError as e:
@@ -405,6 +416,15 @@ class Recorder:
                         projected = [Projection(r.stream, r.state, r.events) for r in fresh]
                         for projector in self._projectors:
                             await projector(conn, projected)
+                        await store_answers(
+                            conn,
+                            [
+                                (once, recorded)
+                                for (index, _), recorded in zip(decided, done, strict=True)
+                                if (once := requests[index].once) is not None
+                                and not recorded.already_recorded
+                            ],
+                        )
                         if after_append is not None:
                             await after_append(conn, fresh)
             except _AppendRefused as refused:
@@ -417,6 +437,32 @@ class Recorder:
         if self._notifier is not None and fresh:
             self._notifier.notify()
         return None
+
+    @staticmethod
+    async def _claim_keys(
+        conn: psycopg.AsyncConnection[Any],
+        requests: Sequence[Request],
+        decided: list[tuple[int, _Decided]],
+        outcomes: list[Recorded | DomainError | None],
+    ) -> list[tuple[int, _Decided]]:
+        """Hold the decided requests' idempotency keys; refuse those already answered.
+
+        Returns the decided requests left to append. Of two requests with one key,
+        the first holds it and the second is refused as if it came after.
+        """
+        free = await claim_keys(
+            conn, [once for index, _ in decided if (once := requests[index].once) is not None]
+        )
+        kept: list[tuple[int, _Decided]] = []
+        for index, decision in decided:
+            once = requests[index].once
+            if once is not None:
+                if once.name not in free:
+                    outcomes[index] = KeyTakenError(once.key)
+                    continue
+                free.discard(once.name)
+            kept.append((index, decision))
+        return kept
 
     @staticmethod
     async def _check_tokens(

@@ -364,6 +364,36 @@ class TestIdempotency:
         events = client.get(f"/matches/{match['id']}/events", headers=scorer).json()["items"]
         assert first.json()["version"] == len(events)
 
+    def test_a_retried_create_gets_the_first_answer_and_no_second_match(
+        self, client: TestClient[Any], scorer: dict[str, str], make_players: Any
+    ) -> None:
+        """Without an id in the body the retry decides a new match: the key refuses it."""
+        request = body("cuttle", "standard", make_players(2))
+        headers = {**scorer, "Idempotency-Key": "create-1"}
+        first = client.post("/matches", json=request, headers=headers)
+        again = client.post("/matches", json=request, headers=headers)
+        assert 201 == first.status_code == again.status_code
+        assert first.json() == again.json()
+        assert "true" == again.headers["Idempotent-Replayed"]
+        listed = client.get("/matches", headers=scorer).json()["items"]
+        assert [first.json()["id"]] == [
+            m["id"] for m in listed if m["players"] == request["players"]
+        ]
+
+    def test_a_retry_without_a_version_gets_the_first_answer(
+        self, client: TestClient[Any], scorer: dict[str, str], make_players: Any
+    ) -> None:
+        match = create_match(client, scorer, body("cuttle", "standard", make_players(2)))
+        legal = client.get(f"/matches/{match['id']}/legal-moves", headers=scorer).json()
+        move = next(m for m in legal["moves"] if m.endswith("draw"))
+        url = f"/matches/{match['id']}/moves"
+        keyed = {**scorer, "Idempotency-Key": "tap-3"}
+        first = client.post(url, json={"moves": [move]}, headers={**keyed, "If-Match": '"2"'})
+        again = client.post(url, json={"moves": [move]}, headers=keyed)
+        assert 200 == first.status_code == again.status_code
+        assert first.json() == again.json()
+        assert "true" == again.headers["Idempotent-Replayed"]
+
     def test_same_key_for_another_request_is_refused(
         self, client: TestClient[Any], scorer: dict[str, str], make_players: Any
     ) -> None:
