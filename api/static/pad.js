@@ -187,6 +187,9 @@
         name.hidden = pick.value !== "new";
         if (!name.hidden) name.focus();
       });
+      // POST /players is idempotent by the id the client picks: the same id is sent
+      // again when the form is sent again (after a lost answer), a new one for a new name.
+      name.addEventListener("input", () => delete name.dataset.playerId);
       return el("div", { class: "seat-pick" }, el("span", { text: "Seat " + s + (game.value === "kozel" ? " · team " + (s % 2 ? "B" : "A") : "") }), pick, name);
     }
 
@@ -213,8 +216,9 @@
           const pick = box.querySelector("select");
           const name = box.querySelector("input");
           if (pick.value === "new") {
-            const made = await send("/players", { display_name: name.value.trim() }, { "Idempotency-Key": newKey() });
-            if (made.status !== 201) throw new Error(problemText(made.body, made.status));
+            if (!name.dataset.playerId) name.dataset.playerId = newKey();
+            const made = await send("/players", { id: name.dataset.playerId, display_name: name.value.trim() });
+            if (made.status !== 201 && made.status !== 200) throw new Error(problemText(made.body, made.status));
             chosen.push(made.body.id);
           } else if (pick.value) chosen.push(pick.value);
           else throw new Error("Pick a player for every seat.");

@@ -211,6 +211,62 @@ def test_the_pad_is_no_secure_context_and_keeps_the_token_out_of_urls(
         page.context.close()
 
 
+def test_a_player_created_again_after_a_lost_answer_is_one_player(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    [gus] = make_players(http, scorer_headers, ["Gus"])
+    page = open_pad(club_browser, club, secret, "x", DESKTOP)
+    sent: list[str] = []
+
+    def land_then_drop(route: Any) -> None:
+        # Only the creation: the form's reads of /players go through.
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        sent.append(route.request.post_data_json.get("id"))
+        if len(sent) == 1:
+            route.fetch(url=route.request.url.replace("club.test", "127.0.0.1"))
+            route.abort()
+        else:
+            route.continue_()
+
+    try:
+        page.goto(club + "/score")
+        page.wait_for_selector("#new-match")
+        page.route("**/players", land_then_drop)
+        page.select_option('select.player[data-seat="0"]', gus)
+        page.select_option('select.player[data-seat="1"]', "new")
+        page.fill('input.new-player[data-seat="1"]', "Hal the twice-sent")
+        page.click("#create-match")
+        page.wait_for_selector("#new-match .message.error:not([hidden])")
+        page.click("#create-match")
+        page.wait_for_url("**/matches/*/score")
+        match = http.get(f"/matches/{page.url.split('/')[-2]}").json()
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert len(sent) == 2 and sent[0] == sent[1]
+    assert match["players"] == [gus, sent[0]]
+    named = [
+        p["id"]
+        for p in all_players(http, scorer_headers)
+        if p["display_name"] == "Hal the twice-sent"
+    ]
+    assert named == [sent[0]]
+
+
+def all_players(http: httpx.Client, headers: dict[str, str]) -> list[dict[str, Any]]:
+    """Every player, page by page."""
+    players: list[dict[str, Any]] = []
+    params: dict[str, Any] = {"limit": 100}
+    while True:
+        body = http.get("/players", params=params, headers=headers).json()
+        players.extend(body["items"])
+        if not body["next_cursor"]:
+            return players
+        params["cursor"] = body["next_cursor"]
+
+
 def test_a_cuttle_match_recorded_by_taps(
     club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
 ) -> None:
