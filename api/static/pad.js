@@ -918,7 +918,7 @@
       draw();
       // A queue kept from before a reload is sent first; then the feed keeps the pad current.
       if (S.queue.length) flush();
-      if (S.match.status === "live") S.stopFeed = follow(base + "/live", debounce(() => !flushing && refreshOnce(), 80));
+      if (S.match.status === "live") S.stopFeed = follow(base + "/live", debounce(() => !flushing && refreshOnce(), 80), auth());
     })();
   }
 

@@ -537,6 +537,48 @@ def private_match(http: httpx.Client, url: str) -> str:
     return str(match["id"])
 
 
+def test_the_pad_of_a_private_match_follows_its_live_feed(
+    club_browser: Any, club: str, http: httpx.Client, viewer_database: str
+) -> None:
+    competition = http.post(
+        "/competitions",
+        json={
+            "name": "Closed doors",
+            "game": "cuttle",
+            "variant": "standard",
+            "public_reads": False,
+        },
+        headers=token_headers_admin(viewer_database),
+    )
+    assert 201 == competition.status_code, competition.text
+    scorer = create_secret(viewer_database, Role.SCORER, [UUID(competition.json()["id"])])
+    headers = {"Authorization": "Bearer " + scorer}
+    _, match = physical_cuttle(
+        http, headers, ["Gil", "Ida"], competition_id=competition.json()["id"]
+    )
+    deal_hands(http, headers, match)
+    match_id = match["id"]
+    assert 401 == http.get(f"/matches/{match_id}").status_code
+    page = open_pad(club_browser, club, scorer, match_id, DESKTOP)
+    feed: list[int] = []
+    page.on("response", lambda r: feed.append(r.status) if r.url.endswith("/live") else None)
+    try:
+        before = version_of(page)
+        # Another device records a move; only the feed can tell the pad.
+        answer = http.post(
+            f"/matches/{match_id}/moves",
+            json={"moves": ["P1 points 7D"], "expected_version": int(before)},
+            headers=headers,
+        )
+        assert 200 == answer.status_code, answer.text
+        settle(page, before)
+        page.wait_for_selector('#timeline .sentence:has-text("7")')
+        assert 401 not in feed
+        assert page.errors == []
+    finally:
+        page.context.close()
+
+
 def test_undo_a_note_and_a_resignation_by_taps(
     club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
 ) -> None:
