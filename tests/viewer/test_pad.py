@@ -450,6 +450,103 @@ def test_offline_taps_survive_a_reload_and_land_once(
     assert played(http, scorer_headers, match["id"]) == ["P1 points 7D", "P0 points 5H"]
 
 
+def queue_offline(page: Page, match_id: str, typed: str) -> None:
+    """Offline: tap ``P1 points 7D``, then type ``typed`` as the next move."""
+    version_of(page)
+    page.context.set_offline(True)
+    page.click('#moves button.move[data-move="P1 points 7D"]')
+    page.wait_for_selector("#pending .queued")
+    page.fill("#next-move", typed)
+    page.click("#queue-move")
+    page.wait_for_function("() => document.body.dataset.pending === '2'")
+    queued = page.evaluate(f"localStorage.getItem('matchlog.pad.queue.{match_id}')")
+    assert "P1 points 7D" in queued and typed in queued
+
+
+def test_a_move_typed_offline_behind_a_tapped_one_survives_a_reload_and_lands_once(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+
+    def no_api(route: Any) -> None:
+        # The page itself loads; every read and write of the match fails.
+        if route.request.url.endswith("/score"):
+            route.continue_()
+        else:
+            route.abort()
+
+    try:
+        version = version_of(page)
+        queue_offline(page, match["id"], "P0 points 5H")
+        # A reload while the server cannot be reached: the queue stays on the device.
+        page.route(f"**/matches/{match['id']}**", no_api)
+        page.context.set_offline(False)
+        page.reload()
+        page.wait_for_selector("#error:has-text('2 entries are kept on this device')")
+        assert "P0 points 5H" in page.evaluate(
+            f"localStorage.getItem('matchlog.pad.queue.{match['id']}')"
+        )
+        page.unroute(f"**/matches/{match['id']}**")
+        settle(page, version)
+        page.wait_for_selector('#moves button.move[data-move="P1 draw"]')
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert played(http, scorer_headers, match["id"]) == ["P1 points 7D", "P0 points 5H"]
+
+
+def test_a_typed_move_the_server_refuses_stops_the_queue_and_is_asked_about(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    try:
+        # 7D is on the table once P1 has played it: P0 cannot point with it.
+        queue_offline(page, match["id"], "P0 points 7D")
+        page.context.set_offline(False)
+        page.wait_for_selector("#conflict #edit-queued")
+        assert "P0 points 7D" in page.inner_text("#conflict")
+        assert page.evaluate("document.body.dataset.pending") == "1"
+        page.fill("#edit-queued", "P0 points 5H")
+        page.press("#edit-queued", "Enter")
+        page.wait_for_function(RECOVERED)
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert played(http, scorer_headers, match["id"]) == ["P1 points 7D", "P0 points 5H"]
+
+
+def test_after_a_dropped_conflict_the_move_typed_behind_it_is_asked_about(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    try:
+        page.route("**/live", lambda route: route.abort())
+        page.reload()
+        version = version_of(page)
+        # Another device records P1's move; this pad queues another one, and one behind it.
+        answer = http.post(
+            f"/matches/{match['id']}/moves",
+            json={"moves": ["P1 points 8D"], "expected_version": int(version)},
+            headers=scorer_headers,
+        )
+        assert 200 == answer.status_code, answer.text
+        queue_offline(page, match["id"], "P0 points 5H")
+        page.context.set_offline(False)
+        page.wait_for_selector("#conflict:has-text('no longer applies')")
+        page.click("#drop-queued")
+        page.wait_for_selector("#conflict:has-text('was dropped')")
+        assert "P0 points 5H" in page.inner_text("#conflict")
+        page.click("#keep-queued")
+        page.wait_for_function(RECOVERED)
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert played(http, scorer_headers, match["id"]) == ["P1 points 8D", "P0 points 5H"]
+
+
 def played(http: httpx.Client, headers: dict[str, str], match_id: str) -> list[str]:
     """The moves recorded, in order."""
     return [e["data"]["move"] for e in events(http, headers, match_id) if e["type"] == "MovePlayed"]
