@@ -508,11 +508,14 @@
     // move is typed in the move notation and queued behind the pending ones.
     function nextMoveForm() {
       if (S.typed === null) {
-        // The seat to act is known only while nothing queued can change it.
+        // The seat to act is known only while nothing queued can change it; its tag is
+        // read off the server's own moves (P0 in Cuttle, S0 in Kozel).
         const known = S.queue.every((e) => e.kind === "notes") && S.legal.to_act.length === 1;
-        S.typed = known ? "P" + S.legal.to_act[0] + " " : "";
+        const tag = known ? S.legal.moves.map((m) => m.split(" ")[0]).find((word) => word !== "cards") : null;
+        S.typed = tag ? tag + " " : "";
       }
-      const text = el("input", { id: "next-move", value: S.typed, autocomplete: "off", spellcheck: "false", placeholder: "e.g. P0 points 7H", "aria-label": "the next move, in the move notation" });
+      const examples = S.match.game === "kozel" ? "S0 lead 7S KS, S1 beat TS AS, cards 7H" : "P0 points 7H, P1 scuttle 9S>7H, cards 7H";
+      const text = el("input", { id: "next-move", value: S.typed, autocomplete: "off", spellcheck: "false", placeholder: "e.g. " + examples.split(",")[0], "aria-label": "the next move, in the move notation" });
       text.addEventListener("input", () => (S.typed = text.value));
       return el(
         "form",
@@ -533,7 +536,7 @@
         el(
           "p",
           { class: "hint" },
-          "Written in the move notation (docs/notation.md: P0 points 7H, P1 scuttle 9S>7H, cards 7H). The server checks it when it is sent; if it refuses, you are asked.",
+          "Written in the move notation (docs/notation.md: " + examples + "). The server checks it when it is sent; if it refuses, you are asked.",
         ),
       );
     }

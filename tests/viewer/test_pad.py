@@ -456,6 +456,8 @@ def queue_offline(page: Page, match_id: str, typed: str) -> None:
     page.context.set_offline(True)
     page.click('#moves button.move[data-move="P1 points 7D"]')
     page.wait_for_selector("#pending .queued")
+    # Who acts after a queued move is the server's to say: no seat is guessed.
+    assert page.input_value("#next-move") == ""
     page.fill("#next-move", typed)
     page.click("#queue-move")
     page.wait_for_function("() => document.body.dataset.pending === '2'")
@@ -490,6 +492,31 @@ def test_a_move_typed_offline_behind_a_tapped_one_survives_a_reload_and_lands_on
         page.unroute(f"**/matches/{match['id']}**")
         settle(page, version)
         page.wait_for_selector('#moves button.move[data-move="P1 draw"]')
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert played(http, scorer_headers, match["id"]) == ["P1 points 7D", "P0 points 5H"]
+
+
+def test_behind_a_note_queued_offline_the_next_move_names_the_seat_to_act(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    try:
+        tap_move(page, "P1 points 7D")
+        version = version_of(page)
+        page.context.set_offline(True)
+        page.click("#timeline li.step .note-button")
+        page.fill("#timeline .note-text", "slow play")
+        page.click("#timeline .note-form button")
+        page.wait_for_selector("#next-move")
+        # A note changes nobody's turn: the server's P0 is still to act.
+        assert page.input_value("#next-move") == "P0 "
+        page.fill("#next-move", "P0 points 5H")
+        page.click("#queue-move")
+        page.context.set_offline(False)
+        settle(page, version)
         assert page.errors == []
     finally:
         page.context.close()
