@@ -187,6 +187,9 @@
         name.hidden = pick.value !== "new";
         if (!name.hidden) name.focus();
       });
+      // POST /players is idempotent by the id the client picks: the same id is sent
+      // again when the form is sent again (after a lost answer), a new one for a new name.
+      name.addEventListener("input", () => delete name.dataset.playerId);
       return el("div", { class: "seat-pick" }, el("span", { text: "Seat " + s + (game.value === "kozel" ? " · team " + (s % 2 ? "B" : "A") : "") }), pick, name);
     }
 
@@ -213,8 +216,9 @@
           const pick = box.querySelector("select");
           const name = box.querySelector("input");
           if (pick.value === "new") {
-            const made = await send("/players", { display_name: name.value.trim() }, { "Idempotency-Key": newKey() });
-            if (made.status !== 201) throw new Error(problemText(made.body, made.status));
+            if (!name.dataset.playerId) name.dataset.playerId = newKey();
+            const made = await send("/players", { id: name.dataset.playerId, display_name: name.value.trim() });
+            if (made.status !== 201 && made.status !== 200) throw new Error(problemText(made.body, made.status));
             chosen.push(made.body.id);
           } else if (pick.value) chosen.push(pick.value);
           else throw new Error("Pick a player for every seat.");
@@ -284,6 +288,7 @@
       undoing: false,
       noting: null,
       confirming: null,
+      typed: null, // the next move being typed while offline
       stopFeed: null,
     };
 
@@ -353,9 +358,11 @@
 
     // Every write goes through here: kept on the device first, sent in order with
     // If-Match and its own Idempotency-Key, retried with the same key until answered.
-    function enqueue(kind, path, body, label) {
+    // `expected` is only a first guess for an entry behind another: the queue sends one
+    // at a time and gives each the version the answer to the one before returned.
+    function enqueue(kind, path, body, label, typed) {
       const previous = S.queue[S.queue.length - 1];
-      S.queue.push({ key: newKey(), kind, path, body, label, expected: S.version, after: previous ? previous.key : null });
+      S.queue.push({ key: newKey(), kind, path, body, label, typed: Boolean(typed), expected: S.version, after: previous ? previous.key : null });
       saveQueue();
       clearSelection();
       // The form just sent is redrawn empty (a focused one would be left as it is).
@@ -397,6 +404,10 @@
           } else if ((answer.status === 409 || answer.status === 412) && answer.body && answer.body.code === "VERSION_CONFLICT") {
             S.conflict = { since: entry.expected };
             saveQueue();
+          } else if (entry.typed) {
+            // A typed move is the scorer's own text: its refusal stops the queue and asks.
+            S.conflict = { since: entry.expected, refused: problemText(answer.body, answer.status) };
+            saveQueue();
           } else {
             // Answered and refused: nothing was recorded; say why and go on.
             S.queue.shift();
@@ -416,34 +427,117 @@
       const changed = S.steps.filter((step) => step.version > S.conflict.since);
       const current = new Set((S.legal.moves || []).concat(S.legal.service_moves || []));
       const stillLegal = (entry) => entry.kind !== "moves" || entry.body.moves.every((m) => current.has(m));
-      const resolve = (entry, keep) => {
-        S.queue = S.queue.filter((e) => e !== entry);
-        // A fresh key when kept: the old one was answered with the conflict, nothing recorded.
-        if (keep) S.queue.unshift({ ...entry, key: newKey(), expected: S.version, after: null });
-        else if (S.queue.length && S.queue[0].after === entry.key) S.queue[0].after = null;
-        S.conflict = null;
+      // `changes` (a kept or edited entry) are sent with a fresh key: the old one was
+      // answered, nothing recorded. An entry made after a dropped one is asked about next.
+      const resolve = (entry, changes) => {
+        const next = S.queue[1];
+        const madeAfter = Boolean(next && next.after === entry.key);
+        if (changes) {
+          const fresh = { ...entry, ...changes, key: newKey(), expected: S.version, after: null };
+          S.queue[0] = fresh;
+          if (madeAfter) next.after = fresh.key;
+          S.conflict = null;
+        } else {
+          S.queue.shift();
+          if (madeAfter) next.after = null;
+          S.conflict = madeAfter ? { since: S.version, dropped: entry.label } : null;
+        }
         saveQueue();
+        // The edited move's field is redrawn too (a focused one would be left as it is).
+        if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
         draw();
         flush();
       };
       const first = S.queue[0];
+      if (S.conflict.refused && first) return refusedBox(first, resolve);
       return el(
         "div",
         { id: "conflict", class: "message warning", role: "alert" },
-        el("strong", { text: "Another device recorded first." }),
-        changed.length
-          ? el("ul", {}, ...changed.map((s) => el("li", { text: (s.taken_back ? "(taken back) " : "") + s.sentence })))
-          : el("p", { text: "The match changed (a correction or a note)." }),
+        S.conflict.dropped
+          ? el("strong", { text: "“" + S.conflict.dropped + "” was dropped, and the next entry was made after it." })
+          : el("strong", { text: "Another device recorded first." }),
+        S.conflict.dropped
+          ? null
+          : changed.length
+            ? el("ul", {}, ...changed.map((s) => el("li", { text: (s.taken_back ? "(taken back) " : "") + s.sentence })))
+            : el("p", { text: "The match changed (a correction or a note)." }),
         first
           ? el(
               "div",
               { class: "ask", "data-queued": first.key },
               el("p", { text: stillLegal(first) ? "Still record “" + first.label + "”?" : "“" + first.label + "” no longer applies." }),
-              stillLegal(first) ? el("button", { type: "button", class: "primary", id: "keep-queued", text: "Record it", onclick: () => resolve(first, true) }) : null,
-              el("button", { type: "button", id: "drop-queued", text: "Drop it", onclick: () => resolve(first, false) }),
+              stillLegal(first) ? el("button", { type: "button", class: "primary", id: "keep-queued", text: "Record it", onclick: () => resolve(first, {}) }) : null,
+              el("button", { type: "button", id: "drop-queued", text: "Drop it", onclick: () => resolve(first, null) }),
             )
           : null,
         S.queue.length > 1 ? el("p", { class: "hint", text: S.queue.length - 1 + " more queued after it." }) : null,
+      );
+    }
+
+    // A typed move the server refused: dropped, or edited and sent again; never dropped
+    // without asking.
+    function refusedBox(first, resolve) {
+      const text = el("input", { id: "edit-queued", value: first.body.moves.join(" "), autocomplete: "off", spellcheck: "false", "aria-label": "the move, corrected" });
+      return el(
+        "div",
+        { id: "conflict", class: "message warning", role: "alert" },
+        el("strong", { text: "Not recorded: “" + first.label + "”." }),
+        el("p", { text: S.conflict.refused }),
+        el(
+          "form",
+          {
+            class: "ask",
+            "data-queued": first.key,
+            onsubmit: (event) => {
+              event.preventDefault();
+              const move = moveText(text.value);
+              if (move) resolve(first, { body: { moves: [move] }, label: move });
+            },
+          },
+          text,
+          el("button", { type: "submit", class: "primary", id: "send-edited", text: "Send this instead" }),
+          el("button", { type: "button", id: "drop-queued", text: "Drop it", onclick: () => resolve(first, null) }),
+        ),
+        S.queue.length > 1 ? el("p", { class: "hint", text: S.queue.length - 1 + " more queued after it." }) : null,
+      );
+    }
+
+    const moveText = (typed) => typed.trim().replace(/\s+/g, " ");
+
+    // Offline the next legal moves are unknown (they come from the server), so the next
+    // move is typed in the move notation and queued behind the pending ones.
+    function nextMoveForm() {
+      if (S.typed === null) {
+        // The seat to act is known only while nothing queued can change it; its tag is
+        // read off the server's own moves (P0 in Cuttle, S0 in Kozel).
+        const known = S.queue.every((e) => e.kind === "notes") && S.legal.to_act.length === 1;
+        const tag = known ? S.legal.moves.map((m) => m.split(" ")[0]).find((word) => word !== "cards") : null;
+        S.typed = tag ? tag + " " : "";
+      }
+      const examples = S.match.game === "kozel" ? "S0 lead 7S KS, S1 beat TS AS, cards 7H" : "P0 points 7H, P1 scuttle 9S>7H, cards 7H";
+      const text = el("input", { id: "next-move", value: S.typed, autocomplete: "off", spellcheck: "false", placeholder: "e.g. " + examples.split(",")[0], "aria-label": "the next move, in the move notation" });
+      text.addEventListener("input", () => (S.typed = text.value));
+      return el(
+        "form",
+        {
+          id: "next-move-form",
+          class: "picker",
+          onsubmit: (event) => {
+            event.preventDefault();
+            const move = moveText(text.value);
+            if (!move) return;
+            S.typed = null;
+            enqueue("moves", "/moves", { moves: [move] }, move, true);
+          },
+        },
+        el("label", { for: "next-move", text: "Next move" }),
+        text,
+        el("button", { type: "submit", class: "primary", id: "queue-move", text: "Queue it" }),
+        el(
+          "p",
+          { class: "hint" },
+          "Written in the move notation (docs/notation.md: " + examples + "). The server checks it when it is sent; if it refuses, you are asked.",
+        ),
       );
     }
 
@@ -492,7 +586,7 @@
           ? "Sending " + S.queue.length + "…"
           : "Online · version " + S.version;
       status.className = S.offline ? "offline" : S.queue.length ? "sending" : "online";
-      problemBox.replaceChildren(
+      if (!typing(problemBox)) problemBox.replaceChildren(
         ...(S.conflict ? [conflictBox()] : []),
         ...(S.problem
           ? [
@@ -507,7 +601,7 @@
           : []),
       );
       drawTable();
-      drawMoves();
+      if (!typing(moves)) drawMoves();
       drawPending();
       // A form being filled in is left as it is, focus and all, until it is sent.
       if (!typing(tools)) drawTools();
@@ -626,7 +720,7 @@
       }
       if (movesPending()) {
         acting.textContent = "Waiting for the server to check the last entry…";
-        moves.replaceChildren(el("p", { class: "hint", text: "The next moves come from the server once it has the pending entry." }));
+        moves.replaceChildren(S.offline ? nextMoveForm() : el("p", { class: "hint", text: "The next moves come from the server once it has the pending entry." }));
         return;
       }
       if (legal.cards_awaited) {
@@ -898,12 +992,20 @@
         return;
       }
       app.replaceChildren(el("p", { class: "loading", text: "Loading…" }));
-      try {
-        await load();
-      } catch (error) {
-        // No table without the rights to record it: a refusal shows only the refusal.
-        app.replaceChildren(el("header", {}, el("h1", { text: "Scorer's pad" }), signOutButton()), message("error", error instanceof TypeError ? "The server cannot be reached." : error.message, "error"));
-        return;
+      // Opened (or reloaded) without the server: the queue kept on the device waits, and
+      // the match is read again every few seconds until the server answers.
+      for (;;) {
+        try {
+          await load();
+          break;
+        } catch (error) {
+          // No table without the rights to record it: a refusal shows only the refusal.
+          const unreachable = error instanceof TypeError;
+          const kept = unreachable && S.queue.length ? " " + S.queue.length + " entries are kept on this device and sent once it answers." : "";
+          app.replaceChildren(el("header", {}, el("h1", { text: "Scorer's pad" }), signOutButton()), message("error", unreachable ? "The server cannot be reached." + kept : error.message, "error"));
+          if (!unreachable) return;
+          await new Promise((resolve) => setTimeout(resolve, 2000));
+        }
       }
       app.replaceChildren(
         header,
@@ -914,7 +1016,7 @@
       draw();
       // A queue kept from before a reload is sent first; then the feed keeps the pad current.
       if (S.queue.length) flush();
-      if (S.match.status === "live") S.stopFeed = follow(base + "/live", debounce(() => !flushing && refreshOnce(), 80));
+      if (S.match.status === "live") S.stopFeed = follow(base + "/live", debounce(() => !flushing && refreshOnce(), 80), auth());
     })();
   }
 

@@ -101,17 +101,19 @@ window.MatchTable = (() => {
   }
 
   // Server-sent events by fetch (EventSource drops named events without a listener per
-  // type); reconnects with Last-Event-ID, so nothing is missed or repeated.
-  function follow(url, onEvent) {
+  // type); reconnects with Last-Event-ID, so nothing is missed or repeated. `headers`
+  // (optional) go with every request: the pad's Authorization, which a private
+  // competition's feed needs (an EventSource could not send it).
+  function follow(url, onEvent, headers) {
     let lastId = null;
     let stopped = false;
     const controller = new AbortController();
     async function run() {
       while (!stopped) {
         try {
-          const headers = { Accept: "text/event-stream" };
-          if (lastId !== null) headers["Last-Event-ID"] = lastId;
-          const response = await fetch(url, { headers, signal: controller.signal });
+          const sent = { ...(headers || {}), Accept: "text/event-stream" };
+          if (lastId !== null) sent["Last-Event-ID"] = lastId;
+          const response = await fetch(url, { headers: sent, signal: controller.signal });
           if (!response.ok || !response.body) throw new Error("feed " + response.status);
           const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
           let buffer = "";

@@ -211,6 +211,62 @@ def test_the_pad_is_no_secure_context_and_keeps_the_token_out_of_urls(
         page.context.close()
 
 
+def test_a_player_created_again_after_a_lost_answer_is_one_player(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    [gus] = make_players(http, scorer_headers, ["Gus"])
+    page = open_pad(club_browser, club, secret, "x", DESKTOP)
+    sent: list[str] = []
+
+    def land_then_drop(route: Any) -> None:
+        # Only the creation: the form's reads of /players go through.
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        sent.append(route.request.post_data_json.get("id"))
+        if len(sent) == 1:
+            route.fetch(url=route.request.url.replace("club.test", "127.0.0.1"))
+            route.abort()
+        else:
+            route.continue_()
+
+    try:
+        page.goto(club + "/score")
+        page.wait_for_selector("#new-match")
+        page.route("**/players", land_then_drop)
+        page.select_option('select.player[data-seat="0"]', gus)
+        page.select_option('select.player[data-seat="1"]', "new")
+        page.fill('input.new-player[data-seat="1"]', "Hal the twice-sent")
+        page.click("#create-match")
+        page.wait_for_selector("#new-match .message.error:not([hidden])")
+        page.click("#create-match")
+        page.wait_for_url("**/matches/*/score")
+        match = http.get(f"/matches/{page.url.split('/')[-2]}").json()
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert len(sent) == 2 and sent[0] == sent[1]
+    assert match["players"] == [gus, sent[0]]
+    named = [
+        p["id"]
+        for p in all_players(http, scorer_headers)
+        if p["display_name"] == "Hal the twice-sent"
+    ]
+    assert named == [sent[0]]
+
+
+def all_players(http: httpx.Client, headers: dict[str, str]) -> list[dict[str, Any]]:
+    """Every player, page by page."""
+    players: list[dict[str, Any]] = []
+    params: dict[str, Any] = {"limit": 100}
+    while True:
+        body = http.get("/players", params=params, headers=headers).json()
+        players.extend(body["items"])
+        if not body["next_cursor"]:
+            return players
+        params["cursor"] = body["next_cursor"]
+
+
 def test_a_cuttle_match_recorded_by_taps(
     club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
 ) -> None:
@@ -394,6 +450,130 @@ def test_offline_taps_survive_a_reload_and_land_once(
     assert played(http, scorer_headers, match["id"]) == ["P1 points 7D", "P0 points 5H"]
 
 
+def queue_offline(page: Page, match_id: str, typed: str) -> None:
+    """Offline: tap ``P1 points 7D``, then type ``typed`` as the next move."""
+    version_of(page)
+    page.context.set_offline(True)
+    page.click('#moves button.move[data-move="P1 points 7D"]')
+    page.wait_for_selector("#pending .queued")
+    # Who acts after a queued move is the server's to say: no seat is guessed.
+    assert page.input_value("#next-move") == ""
+    page.fill("#next-move", typed)
+    page.click("#queue-move")
+    page.wait_for_function("() => document.body.dataset.pending === '2'")
+    queued = page.evaluate(f"localStorage.getItem('matchlog.pad.queue.{match_id}')")
+    assert "P1 points 7D" in queued and typed in queued
+
+
+def test_a_move_typed_offline_behind_a_tapped_one_survives_a_reload_and_lands_once(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+
+    def no_api(route: Any) -> None:
+        # The page itself loads; every read and write of the match fails.
+        if route.request.url.endswith("/score"):
+            route.continue_()
+        else:
+            route.abort()
+
+    try:
+        version = version_of(page)
+        queue_offline(page, match["id"], "P0 points 5H")
+        # A reload while the server cannot be reached: the queue stays on the device.
+        page.route(f"**/matches/{match['id']}**", no_api)
+        page.context.set_offline(False)
+        page.reload()
+        page.wait_for_selector("#error:has-text('2 entries are kept on this device')")
+        assert "P0 points 5H" in page.evaluate(
+            f"localStorage.getItem('matchlog.pad.queue.{match['id']}')"
+        )
+        page.unroute(f"**/matches/{match['id']}**")
+        settle(page, version)
+        page.wait_for_selector('#moves button.move[data-move="P1 draw"]')
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert played(http, scorer_headers, match["id"]) == ["P1 points 7D", "P0 points 5H"]
+
+
+def test_behind_a_note_queued_offline_the_next_move_names_the_seat_to_act(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    try:
+        tap_move(page, "P1 points 7D")
+        version = version_of(page)
+        page.context.set_offline(True)
+        page.click("#timeline li.step .note-button")
+        page.fill("#timeline .note-text", "slow play")
+        page.click("#timeline .note-form button")
+        page.wait_for_selector("#next-move")
+        # A note changes nobody's turn: the server's P0 is still to act.
+        assert page.input_value("#next-move") == "P0 "
+        page.fill("#next-move", "P0 points 5H")
+        page.click("#queue-move")
+        page.context.set_offline(False)
+        settle(page, version)
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert played(http, scorer_headers, match["id"]) == ["P1 points 7D", "P0 points 5H"]
+
+
+def test_a_typed_move_the_server_refuses_stops_the_queue_and_is_asked_about(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    try:
+        # 7D is on the table once P1 has played it: P0 cannot point with it.
+        queue_offline(page, match["id"], "P0 points 7D")
+        page.context.set_offline(False)
+        page.wait_for_selector("#conflict #edit-queued")
+        assert "P0 points 7D" in page.inner_text("#conflict")
+        assert page.evaluate("document.body.dataset.pending") == "1"
+        page.fill("#edit-queued", "P0 points 5H")
+        page.press("#edit-queued", "Enter")
+        page.wait_for_function(RECOVERED)
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert played(http, scorer_headers, match["id"]) == ["P1 points 7D", "P0 points 5H"]
+
+
+def test_after_a_dropped_conflict_the_move_typed_behind_it_is_asked_about(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    try:
+        page.route("**/live", lambda route: route.abort())
+        page.reload()
+        version = version_of(page)
+        # Another device records P1's move; this pad queues another one, and one behind it.
+        answer = http.post(
+            f"/matches/{match['id']}/moves",
+            json={"moves": ["P1 points 8D"], "expected_version": int(version)},
+            headers=scorer_headers,
+        )
+        assert 200 == answer.status_code, answer.text
+        queue_offline(page, match["id"], "P0 points 5H")
+        page.context.set_offline(False)
+        page.wait_for_selector("#conflict:has-text('no longer applies')")
+        page.click("#drop-queued")
+        page.wait_for_selector("#conflict:has-text('was dropped')")
+        assert "P0 points 5H" in page.inner_text("#conflict")
+        page.click("#keep-queued")
+        page.wait_for_function(RECOVERED)
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert played(http, scorer_headers, match["id"]) == ["P1 points 8D", "P0 points 5H"]
+
+
 def played(http: httpx.Client, headers: dict[str, str], match_id: str) -> list[str]:
     """The moves recorded, in order."""
     return [e["data"]["move"] for e in events(http, headers, match_id) if e["type"] == "MovePlayed"]
@@ -479,6 +659,48 @@ def private_match(http: httpx.Client, url: str) -> str:
     _, match = physical_cuttle(http, admin, ["Eve", "Fay"], competition_id=competition.json()["id"])
     deal_hands(http, admin, match)
     return str(match["id"])
+
+
+def test_the_pad_of_a_private_match_follows_its_live_feed(
+    club_browser: Any, club: str, http: httpx.Client, viewer_database: str
+) -> None:
+    competition = http.post(
+        "/competitions",
+        json={
+            "name": "Closed doors",
+            "game": "cuttle",
+            "variant": "standard",
+            "public_reads": False,
+        },
+        headers=token_headers_admin(viewer_database),
+    )
+    assert 201 == competition.status_code, competition.text
+    scorer = create_secret(viewer_database, Role.SCORER, [UUID(competition.json()["id"])])
+    headers = {"Authorization": "Bearer " + scorer}
+    _, match = physical_cuttle(
+        http, headers, ["Gil", "Ida"], competition_id=competition.json()["id"]
+    )
+    deal_hands(http, headers, match)
+    match_id = match["id"]
+    assert 401 == http.get(f"/matches/{match_id}").status_code
+    page = open_pad(club_browser, club, scorer, match_id, DESKTOP)
+    feed: list[int] = []
+    page.on("response", lambda r: feed.append(r.status) if r.url.endswith("/live") else None)
+    try:
+        before = version_of(page)
+        # Another device records a move; only the feed can tell the pad.
+        answer = http.post(
+            f"/matches/{match_id}/moves",
+            json={"moves": ["P1 points 7D"], "expected_version": int(before)},
+            headers=headers,
+        )
+        assert 200 == answer.status_code, answer.text
+        settle(page, before)
+        page.wait_for_selector('#timeline .sentence:has-text("7")')
+        assert 401 not in feed
+        assert page.errors == []
+    finally:
+        page.context.close()
 
 
 def test_undo_a_note_and_a_resignation_by_taps(
