@@ -207,6 +207,11 @@
     variant.addEventListener("change", syncSeats);
     redraw();
 
+    // The match's id and Idempotency-Key are made once per form content and sent again
+    // when the same form is sent again (after a lost answer), so a retry makes no second
+    // match; any change to the form makes a new attempt.
+    let attempt = null;
+
     async function submit(event) {
       event.preventDefault();
       problem.hidden = true;
@@ -226,7 +231,9 @@
         const body = { game: game.value, variant: variant.value, players: chosen, dealing: dealing.value };
         if (game.value === "kozel") body.options = { loss_limit: Number(lossLimit.value) };
         else body.format = format.value.trim() || "normal";
-        const made = await send("/matches", body, { "Idempotency-Key": newKey() });
+        const signature = JSON.stringify(body);
+        if (!attempt || attempt.signature !== signature) attempt = { signature, id: newKey(), key: newKey() };
+        const made = await send("/matches", { ...body, id: attempt.id }, { "Idempotency-Key": attempt.key });
         if (made.status !== 201) throw new Error(problemText(made.body, made.status));
         location.assign("/matches/" + made.body.id + "/score");
       } catch (error) {

@@ -255,6 +255,43 @@ def test_a_player_created_again_after_a_lost_answer_is_one_player(
     assert named == [sent[0]]
 
 
+def test_a_match_started_again_after_a_lost_answer_is_one_match(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    ivy, jon = make_players(http, scorer_headers, ["Ivy", "Jon"])
+    page = open_pad(club_browser, club, secret, "x", DESKTOP)
+    sent: list[tuple[str, str]] = []
+
+    def land_then_drop(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        sent.append((route.request.post_data_json["id"], route.request.headers["idempotency-key"]))
+        if len(sent) == 1:
+            route.fetch(url=route.request.url.replace("club.test", "127.0.0.1"))
+            route.abort()
+        else:
+            route.continue_()
+
+    try:
+        page.goto(club + "/score")
+        page.wait_for_selector("#new-match")
+        page.route("**/matches", land_then_drop)
+        page.select_option('select.player[data-seat="0"]', ivy)
+        page.select_option('select.player[data-seat="1"]', jon)
+        page.click("#create-match")
+        page.wait_for_selector("#new-match .message.error:not([hidden])")
+        page.click("#create-match")
+        page.wait_for_url("**/matches/*/score")
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert len(sent) == 2 and sent[0] == sent[1]
+    assert page.url.split("/")[-2] == sent[0][0]
+    ivys = http.get("/matches", params={"player_id": ivy}, headers=scorer_headers).json()
+    assert [m["id"] for m in ivys["items"]] == [sent[0][0]]
+
+
 def all_players(http: httpx.Client, headers: dict[str, str]) -> list[dict[str, Any]]:
     """Every player, page by page."""
     players: list[dict[str, Any]] = []
