@@ -15,6 +15,7 @@ from psycopg_pool import AsyncConnectionPool
 from api.auth import KnownTokens, provide_principal, reject_bad_tokens
 from api.competitions import CompetitionController
 from api.docs_ui import docs_plugins
+from api.entrants import EntrantController
 from api.exports import ExportController
 from api.health import HealthController
 from api.inputs import check_request
@@ -70,6 +71,7 @@ def create_app(settings: Settings) -> Litestar:
             HealthController,
             PlayerController,
             CompetitionController,
+            EntrantController,
             TokenController,
             MatchController,
             ReplayController,
