@@ -17,6 +17,7 @@ from api.competitions import CompetitionController
 from api.docs_ui import docs_plugins
 from api.entrants import EntrantController
 from api.exports import ExportController
+from api.fixtures import FixtureController
 from api.health import HealthController
 from api.inputs import check_request
 from api.live import LiveController, LiveFeeds
@@ -72,6 +73,7 @@ def create_app(settings: Settings) -> Litestar:
             PlayerController,
             CompetitionController,
             EntrantController,
+            FixtureController,
             TokenController,
             MatchController,
             ReplayController,

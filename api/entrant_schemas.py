@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.problems import validation_failed
 from store.entrants import Entrant
+from store.fixtures import StoredRound, Table
 
 
 class EntrantIn(BaseModel):
@@ -59,3 +61,66 @@ class PairingIn(BaseModel):
 
     system: Literal["round-robin", "swiss"]
     legs: int = Field(default=1, ge=1, le=4, description="Round robin only: how many legs.")
+
+    def checked_legs(self) -> int:
+        """Return the legs asked for.
+
+        Raises:
+            MalformedError (VALIDATION_FAILED): legs other than 1 for a Swiss round.
+        """
+        if self.system == "swiss" and self.legs != 1:
+            raise validation_failed("legs", "a Swiss round has no legs: leave legs out")
+        return self.legs
+
+
+class TableOut(BaseModel):
+    """One table of a round: entrants and players in seat order, the match and its result."""
+
+    id: UUID = Field(description="The fixture id: send it as fixture_id on POST /matches.")
+    entrants: list[UUID]
+    players: list[UUID] = Field(description="The match's players by seat.")
+    match_id: UUID | None
+    result: dict[str, Any] | None = Field(description="The finished match's result, else null.")
+
+    @classmethod
+    def from_record(cls, table: Table) -> TableOut:
+        """Return the body for a stored table."""
+        return cls(
+            id=table.id,
+            entrants=list(table.entrants),
+            players=list(table.players),
+            match_id=table.match_id,
+            result=table.result,
+        )
+
+
+class RoundOut(BaseModel):
+    """One round: how it was made, its tables, who sits out, how many rematches it holds."""
+
+    number: int
+    system: Literal["round-robin", "swiss"]
+    rematches: int = Field(description="Pairs meeting again because no other pairing existed.")
+    tables: list[TableOut]
+    byes: list[UUID]
+
+    @classmethod
+    def from_record(cls, stored: StoredRound) -> RoundOut:
+        """Return the body for a stored round."""
+        return cls(
+            number=stored.number,
+            system=stored.system,  # type: ignore[arg-type]
+            rematches=stored.rematches,
+            tables=[TableOut.from_record(t) for t in stored.tables],
+            byes=list(stored.byes),
+        )
+
+
+class FixturesOut(BaseModel):
+    """A competition's rounds, in order."""
+
+    rounds: list[RoundOut]
+
+    @classmethod
+    def from_records(cls, rounds: Sequence[StoredRound]) -> FixturesOut:
+        """Return the body for the stored rounds."""
+        return cls(rounds=[RoundOut.from_record(r) for r in rounds])

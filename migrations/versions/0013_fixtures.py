@@ -3,6 +3,8 @@
 An entrant is one player (Cuttle) or a fixed pair (Kozel, partners sitting
 opposite). ``entrant_players`` holds each of its players once per competition, so
 the primary key itself refuses a player entered twice, even by two racing writes.
+Players are checked to exist when entered but not tied by a foreign key, as
+``matches.players`` is not: players are never removed.
 
 A fixture is one table of one round: its entrants in seat order and, once one is
 recorded, the match played there. ``fixture_rounds`` says how each round was made and
@@ -48,7 +50,7 @@ def upgrade() -> None:
         """
         CREATE TABLE entrant_players (
             competition_id uuid NOT NULL REFERENCES competitions (id),
-            player_id      uuid NOT NULL REFERENCES players (id),
+            player_id      uuid NOT NULL,
             entrant_id     uuid NOT NULL REFERENCES entrants (id),
             PRIMARY KEY (competition_id, player_id)
         )
