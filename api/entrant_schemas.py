@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Literal
 from uuid import UUID
 
@@ -10,7 +9,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from api.problems import validation_failed
 from store.entrants import Entrant
-from store.fixtures import StoredRound, Table
 
 
 class EntrantIn(BaseModel):
@@ -82,17 +80,6 @@ class TableOut(BaseModel):
     match_id: UUID | None
     result: dict[str, Any] | None = Field(description="The finished match's result, else null.")
 
-    @classmethod
-    def from_record(cls, table: Table) -> TableOut:
-        """Return the body for a stored table."""
-        return cls(
-            id=table.id,
-            entrants=list(table.entrants),
-            players=list(table.players),
-            match_id=table.match_id,
-            result=table.result,
-        )
-
 
 class RoundOut(BaseModel):
     """One round: how it was made, its tables, who sits out, how many rematches it holds."""
@@ -103,24 +90,8 @@ class RoundOut(BaseModel):
     tables: list[TableOut]
     byes: list[UUID]
 
-    @classmethod
-    def from_record(cls, stored: StoredRound) -> RoundOut:
-        """Return the body for a stored round."""
-        return cls(
-            number=stored.number,
-            system=stored.system,  # type: ignore[arg-type]
-            rematches=stored.rematches,
-            tables=[TableOut.from_record(t) for t in stored.tables],
-            byes=list(stored.byes),
-        )
-
 
 class FixturesOut(BaseModel):
-    """A competition's rounds, in order."""
+    """A competition's rounds, in order (``service.fixture_reports.rounds_report``)."""
 
     rounds: list[RoundOut]
-
-    @classmethod
-    def from_records(cls, rounds: Sequence[StoredRound]) -> FixturesOut:
-        """Return the body for the stored rounds."""
-        return cls(rounds=[RoundOut.from_record(r) for r in rounds])

@@ -13,6 +13,7 @@ from api.entrant_schemas import FixturesOut, PairingIn
 from api.openapi import documented
 from api.schemas import problem_responses
 from service import fixtures
+from service.fixture_reports import rounds_report
 from store import accounts
 from store.accounts import Role
 
@@ -43,7 +44,7 @@ class FixtureController(Controller):
         require_scope(principal, competition_id)
         legs = data.checked_legs()
         rounds = await fixtures.make_rounds(pool, competition_id, data.system, legs)
-        return Response(FixturesOut.from_records(rounds), status_code=201)
+        return Response(FixturesOut.model_validate(rounds_report(rounds)), status_code=201)
 
     @get(
         "/{competition_id:uuid}/fixtures",
@@ -61,4 +62,6 @@ class FixtureController(Controller):
         async with pool.connection() as conn:
             competition = await accounts.get_competition(conn, competition_id)
         require_read(principal, competition)
-        return FixturesOut.from_records(await fixtures.read_rounds(pool, competition_id))
+        return FixturesOut.model_validate(
+            rounds_report(await fixtures.read_rounds(pool, competition_id))
+        )

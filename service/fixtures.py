@@ -11,6 +11,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from domain.errors import ConflictError, InvalidSetupError
 from domain.fixtures.round_robin import round_robin
+from projections.reports import player_names
 from service.swiss import swiss_round
 from store import accounts, entrants, fixtures
 from store.fixtures import NewRound, StoredRound
@@ -104,6 +105,15 @@ async def make_rounds(
             new = [_next_swiss(entrant_ids, rounds)]
         await fixtures.add_rounds(conn, competition_id, system, new)
         return await fixtures.list_rounds(conn, competition_id)
+
+
+async def entrant_names(pool: AsyncConnectionPool[Any], competition_id: UUID) -> dict[str, str]:
+    """Return each entrant's name: its players' display names, a pair's joined by ' & '."""
+    async with pool.connection() as conn:
+        listed = await entrants.list_entrants(conn, competition_id)
+        players = [str(p) for e in listed for p in e.players]
+        names = dict(zip(players, await player_names(conn, players), strict=True))
+    return {str(e.id): " & ".join(names[str(p)] for p in e.players) for e in listed}
 
 
 async def read_rounds(pool: AsyncConnectionPool[Any], competition_id: UUID) -> list[StoredRound]:
