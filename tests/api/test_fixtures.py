@@ -142,3 +142,19 @@ def test_pairing_refusals(client: Client, admin: dict[str, str]) -> None:
     assert (
         401 == client.post(f"/competitions/{league}/fixtures", json={"system": "swiss"}).status_code
     )
+
+
+def test_a_retried_fixture_match_gets_its_first_answer(
+    client: Client, admin: dict[str, str]
+) -> None:
+    league = competition(client, admin)
+    entered(client, admin, league, 2)
+    table = pair(client, admin, league, system="round-robin").json()["rounds"][0]["tables"][0]
+    body = {"game": "cuttle", "players": table["players"], "fixture_id": table["id"]}
+    headers = {**admin, "Idempotency-Key": "fixture-retry-1"}
+    first = client.post("/matches", json=body, headers=headers)
+    again = client.post("/matches", json=body, headers=headers)
+    assert (201, 201) == (first.status_code, again.status_code), again.text
+    assert first.json()["id"] == again.json()["id"]
+    shown = client.get(f"/competitions/{league}/fixtures").json()["rounds"][0]["tables"][0]
+    assert first.json()["id"] == shown["match_id"]
