@@ -45,6 +45,7 @@ async def add_entrant(
             or the same player twice.
         InvalidSetupError (UNKNOWN_PLAYER): a player does not exist.
         ConflictError (ALREADY_ENTERED): a player is already in an entrant of this competition.
+        ConflictError (FIXTURES_EXIST): the competition's round robin is already made.
     """
     size = ENTRANT_SIZE[competition.game]
     if len(players) != size or len(set(players)) != len(players):
@@ -63,6 +64,17 @@ async def add_entrant(
                 code="UNKNOWN_PLAYER",
                 details={"player_id": str(player)},
             )
+    cur = await conn.execute(
+        "SELECT 1 FROM fixture_rounds WHERE competition_id = %s AND system = 'round-robin'",
+        (competition.id,),
+    )
+    if await cur.fetchone() is not None:
+        # Its rounds are all made: a late entrant would never be paired.
+        raise ConflictError(
+            "the competition's round robin is already made: no entrant can join it",
+            code="FIXTURES_EXIST",
+            details={"system": "round-robin"},
+        )
     entrant_id = uuid.uuid4()
     try:
         # A savepoint, so a refused entry leaves the caller's transaction usable.

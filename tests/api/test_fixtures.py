@@ -67,6 +67,11 @@ def test_a_round_robin_of_five_over_two_legs(client: Client, admin: dict[str, st
     assert (None, None) == (table["match_id"], table["result"])
     again = pair(client, admin, league, system="swiss")
     assert (409, "FIXTURES_EXIST") == (again.status_code, again.json()["code"])
+    (late,) = named_players(client, admin, ["Late"])
+    joined = client.post(
+        f"/competitions/{league}/entrants", json={"player_id": late}, headers=admin
+    )
+    assert (409, "FIXTURES_EXIST") == (joined.status_code, joined.json()["code"])
 
 
 def test_swiss_rounds_follow_the_results(client: Client, admin: dict[str, str]) -> None:
