@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Literal
@@ -61,8 +62,8 @@ def _next_swiss(entrant_ids: list[UUID], rounds: list[StoredRound]) -> NewRound:
     # Ranked by score, then by entry order: a stable, explainable order for equal scores.
     ranked = sorted(entrant_ids, key=lambda e: (-scores[e], order[e]))
     met = {frozenset(t.entrants) for r in rounds for t in r.tables}
-    had_bye = {e for r in rounds for e in r.byes}
-    made = swiss_round(ranked, scores, met, had_bye)
+    byes_had = Counter(e for r in rounds for e in r.byes)
+    made = swiss_round(ranked, scores, met, byes_had)
     return NewRound([list(t) for t in made.tables], list(made.byes), made.rematches)
 
 

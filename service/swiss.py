@@ -48,25 +48,27 @@ def pairing_cost(
     return rematches, gaps
 
 
-def bye_for(ranked: Sequence[T], had_bye: Collection[T]) -> T:
-    """Return who sits out: the lowest-ranked entrant without a bye (if all had one, the last).
+def bye_for(ranked: Sequence[T], byes_had: Mapping[T, int]) -> T:
+    """Return who sits out: the lowest-ranked of those with the fewest byes so far.
 
-    >>> bye_for("abcd", {"d"})
+    So nobody has a second bye while someone has none, nor a third before all have two.
+
+    >>> bye_for("abcd", {"d": 1})
     'c'
+    >>> bye_for("abc", {"a": 1, "b": 2, "c": 2})
+    'a'
     """
-    for entrant in reversed(ranked):
-        if entrant not in had_bye:
-            return entrant
-    return ranked[-1]
+    fewest = min(byes_had.get(e, 0) for e in ranked)
+    return next(e for e in reversed(ranked) if byes_had.get(e, 0) == fewest)
 
 
 def swiss_round(
     ranked: Sequence[T],
     scores: Mapping[T, Fraction],
     met: Collection[frozenset[T]],
-    had_bye: Collection[T],
+    byes_had: Mapping[T, int],
 ) -> SwissRound[T]:
-    """Return the next round for entrants ``ranked`` best first.
+    """Return the next round for entrants ``ranked`` best first (``byes_had``: byes so far).
 
     The pairing is a maximum-weight perfect matching on the complete graph of the
     entrants in play, each edge weighing ``big - rematch * penalty - gap cost``, where
@@ -78,7 +80,7 @@ def swiss_round(
     byes: tuple[T, ...] = ()
     playing = list(ranked)
     if len(playing) % 2:
-        bye = bye_for(ranked, had_bye)
+        bye = bye_for(ranked, byes_had)
         byes = (bye,)
         playing.remove(bye)
     rank = {entrant: i for i, entrant in enumerate(playing)}
