@@ -15,7 +15,9 @@ from psycopg_pool import AsyncConnectionPool
 from api.auth import KnownTokens, provide_principal, reject_bad_tokens
 from api.competitions import CompetitionController
 from api.docs_ui import docs_plugins
+from api.entrants import EntrantController
 from api.exports import ExportController
+from api.fixtures import FixtureController
 from api.health import HealthController
 from api.inputs import check_request
 from api.live import LiveController, LiveFeeds
@@ -70,6 +72,8 @@ def create_app(settings: Settings) -> Litestar:
             HealthController,
             PlayerController,
             CompetitionController,
+            EntrantController,
+            FixtureController,
             TokenController,
             MatchController,
             ReplayController,

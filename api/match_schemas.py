@@ -56,6 +56,11 @@ class MatchIn(BaseModel):
         "round's deck order; physical: the scorer gives the dealt hands and names drawn cards.",
     )
     competition_id: UUID | None = None
+    fixture_id: UUID | None = Field(
+        default=None,
+        description="A table of the competition's fixtures (GET /competitions/{id}/fixtures): "
+        "the match is the one played there, its players seated as the fixture says.",
+    )
 
 
 class RoundIn(BaseModel):

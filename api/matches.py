@@ -295,7 +295,12 @@ class MatchController(Controller):
     ) -> Response[MatchOut]:
         """Record ``MatchCreated`` (and, when the server deals, the first round's deal)."""
         principal, pool, recorder = writer
-        require_scope(principal, data.competition_id)
+        competition_id = data.competition_id
+        if data.fixture_id is not None:
+            competition_id = await matches.fixture_competition(
+                pool, data.fixture_id, data.competition_id
+            )
+        require_scope(principal, competition_id)
         idem = await self._idempotent(request, principal, idempotency_key)
         match_id = data.id or uuid4()
         setup = MatchSetup(
@@ -306,7 +311,8 @@ class MatchController(Controller):
             options=data.options,
             first_dealer=data.first_dealer,
             dealing=data.dealing,
-            competition_id=data.competition_id,
+            competition_id=competition_id,
+            fixture_id=data.fixture_id,
         )
 
         async def create(once: OnceKey | None) -> Recorded:

@@ -9,6 +9,7 @@ import typer
 
 from cli import db, projections, tokens
 from cli.exporter import export
+from cli.fixtures import fixtures_command, pair
 from cli.help import App
 from cli.importer import import_
 from cli.matches import matches
@@ -58,3 +59,5 @@ app.command()(verify)
 app.command()(replay)
 app.command()(simulate)
 app.command()(standings)
+app.command("fixtures")(fixtures_command)
+app.command()(pair)

@@ -12,13 +12,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
+from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
-from domain.errors import InvalidSetupError, MalformedError, NotFoundError
+from domain.errors import ConflictError, InvalidSetupError, MalformedError, NotFoundError
 from domain.stream import Command, CreateMatch, Dealing, MatchConfig, Play, rules_for
-from store import accounts
+from store import accounts, fixtures
 from store.idempotency import OnceKey
-from store.recorder import Recorded, Recorder, draw_first_dealer, match_stream
+from store.recorder import AfterAppend, Recorded, Recorder, draw_first_dealer, match_stream
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,7 @@ class MatchSetup:
     first_dealer: int | None = None
     dealing: Dealing = "server"
     competition_id: UUID | None = None
+    fixture_id: UUID | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +50,9 @@ class Write:
     metadata: Mapping[str, Any]
     once: OnceKey | None = None
     token_id: UUID | None = None
+    after_append: AfterAppend | None = None
+    """Runs in the write's transaction after its append (the write then goes alone,
+    outside any group commit)."""
 
 
 async def create_match(
@@ -69,8 +74,37 @@ async def create_match(
         NotFoundError (COMPETITION_NOT_FOUND): there is no such competition.
     """
     config = await match_config(pool, setup)
-    write = Write(match_stream(config.game, match_id), 0, metadata, once, token_id)
+    fixture_id = setup.fixture_id
+    after_append: AfterAppend | None = None
+    if fixture_id is not None:
+
+        async def linked(conn: AsyncConnection[Any], recorded: Recorded) -> None:
+            # In the write's transaction: the match and its table's link commit together.
+            await fixtures.link_match(conn, fixture_id, match_id)
+
+        after_append = linked
+    write = Write(match_stream(config.game, match_id), 0, metadata, once, token_id, after_append)
     return await record(recorder, write, [CreateMatch(config)])
+
+
+async def fixture_competition(
+    pool: AsyncConnectionPool[Any], fixture_id: UUID, competition_id: UUID | None
+) -> UUID:
+    """Return the competition of the fixture a new match is to be played at.
+
+    Raises:
+        NotFoundError (FIXTURE_NOT_FOUND): no such fixture.
+        InvalidSetupError (FIXTURE_MISMATCH): ``competition_id`` names another competition.
+    """
+    async with pool.connection() as conn:
+        table = await fixtures.get_table(conn, fixture_id)
+    if competition_id not in (None, table.competition_id):
+        raise InvalidSetupError(
+            "the fixture belongs to another competition",
+            code="FIXTURE_MISMATCH",
+            details={"fixture_id": str(fixture_id), "competition_id": str(competition_id)},
+        )
+    return table.competition_id
 
 
 async def record(recorder: Recorder, write: Write, commands: Sequence[Command]) -> Recorded:
@@ -88,6 +122,7 @@ async def record(recorder: Recorder, write: Write, commands: Sequence[Command]) 
         metadata=dict(write.metadata),
         once=write.once,
         token_id=write.token_id,
+        after_append=write.after_append,
     )
 
 
@@ -130,6 +165,8 @@ async def match_config(pool: AsyncConnectionPool[Any], data: MatchSetup) -> Matc
         competition = None
         if data.competition_id is not None:
             competition = await accounts.get_competition(conn, data.competition_id)
+        if data.fixture_id is not None:
+            await _check_fixture(conn, data)
         for player_id in data.players:
             try:
                 await accounts.get_player(conn, player_id)
@@ -169,6 +206,35 @@ async def match_config(pool: AsyncConnectionPool[Any], data: MatchSetup) -> Matc
     return _with_dealer(draft, data.first_dealer, drawn=False)
 
 
+async def _check_fixture(conn: AsyncConnection[Any], data: MatchSetup) -> None:
+    """Refuse a match that is not the one its fixture's table is to play.
+
+    Raises:
+        NotFoundError (FIXTURE_NOT_FOUND): no such fixture.
+        InvalidSetupError (FIXTURE_MISMATCH): another competition, or other players or seats.
+        ConflictError (FIXTURE_TAKEN): the table already has a match.
+    """
+    assert data.fixture_id is not None
+    table = await fixtures.get_table(conn, data.fixture_id)
+    details = {"fixture_id": str(table.id), "players": [str(p) for p in table.players]}
+    if data.competition_id != table.competition_id:
+        raise InvalidSetupError(
+            "the fixture belongs to another competition", code="FIXTURE_MISMATCH", details=details
+        )
+    if tuple(data.players) != table.players:
+        raise InvalidSetupError(
+            "the players must be the fixture's, seated as it says (details.players)",
+            code="FIXTURE_MISMATCH",
+            details=details,
+        )
+    if table.match_id is not None:
+        raise ConflictError(
+            "this fixture's table already has a match",
+            code="FIXTURE_TAKEN",
+            details={"fixture_id": str(table.id), "match_id": str(table.match_id)},
+        )
+
+
 def _with_dealer(config: MatchConfig, dealer: int, *, drawn: bool) -> MatchConfig:
     return replace(config, first_dealer=dealer, first_dealer_drawn=drawn)
 
@@ -177,6 +243,7 @@ __all__ = [
     "MatchSetup",
     "Write",
     "create_match",
+    "fixture_competition",
     "match_config",
     "move_commands",
     "record",

@@ -1,0 +1,97 @@
+"""Request and response bodies of a competition's entrants and fixtures."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from api.problems import validation_failed
+from store.entrants import Entrant
+
+
+class EntrantIn(BaseModel):
+    """An entrant to add: ``player_id`` (Cuttle) or ``players``, a fixed Kozel pair."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    player_id: UUID | None = Field(default=None, description="The one player (Cuttle).")
+    players: list[UUID] | None = Field(
+        default=None, description="A fixed Kozel pair, partners sitting opposite."
+    )
+
+    def player_ids(self) -> list[UUID]:
+        """Return the entrant's players in seat order.
+
+        Raises:
+            MalformedError (VALIDATION_FAILED): neither or both of ``player_id`` and ``players``.
+        """
+        if self.player_id is not None and self.players is None:
+            return [self.player_id]
+        if self.player_id is None and self.players is not None:
+            return list(self.players)
+        raise validation_failed("players", "give either player_id or players, not both")
+
+
+class EntrantOut(BaseModel):
+    """An entrant: its id and its players."""
+
+    id: UUID
+    players: list[UUID]
+
+    @classmethod
+    def from_record(cls, entrant: Entrant) -> EntrantOut:
+        """Return the body for a stored entrant."""
+        return cls(id=entrant.id, players=list(entrant.players))
+
+
+class EntrantList(BaseModel):
+    """A competition's entrants in the order they were entered."""
+
+    items: list[EntrantOut]
+
+
+class PairingIn(BaseModel):
+    """How to make rounds: every round at once (round robin) or the next one (Swiss)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    system: Literal["round-robin", "swiss"]
+    legs: int = Field(default=1, ge=1, le=4, description="Round robin only: how many legs.")
+
+    def checked_legs(self) -> int:
+        """Return the legs asked for.
+
+        Raises:
+            MalformedError (VALIDATION_FAILED): legs other than 1 for a Swiss round.
+        """
+        if self.system == "swiss" and self.legs != 1:
+            raise validation_failed("legs", "a Swiss round has no legs: leave legs out")
+        return self.legs
+
+
+class TableOut(BaseModel):
+    """One table of a round: entrants and players in seat order, the match and its result."""
+
+    id: UUID = Field(description="The fixture id: send it as fixture_id on POST /matches.")
+    entrants: list[UUID]
+    players: list[UUID] = Field(description="The match's players by seat.")
+    match_id: UUID | None
+    result: dict[str, Any] | None = Field(description="The finished match's result, else null.")
+
+
+class RoundOut(BaseModel):
+    """One round: how it was made, its tables, who sits out, how many rematches it holds."""
+
+    number: int
+    system: Literal["round-robin", "swiss"]
+    rematches: int = Field(description="Pairs meeting again because no other pairing existed.")
+    tables: list[TableOut]
+    byes: list[UUID]
+
+
+class FixturesOut(BaseModel):
+    """A competition's rounds, in order (``service.fixture_reports.rounds_report``)."""
+
+    rounds: list[RoundOut]

@@ -1,0 +1,63 @@
+"""``/competitions/{id}/entrants``: who plays in a competition."""
+
+from __future__ import annotations
+
+from litestar import Controller, Response, get, post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody
+from psycopg_pool import AsyncConnectionPool
+
+from api.auth import Principal, require_read, require_scope, requires
+from api.competitions import CompetitionId
+from api.entrant_schemas import EntrantIn, EntrantList, EntrantOut
+from api.schemas import problem_responses
+from store import accounts, entrants
+from store.accounts import Role
+
+
+class EntrantController(Controller):
+    """Enter players or Kozel pairs in a competition, and list them."""
+
+    path = "/competitions"
+    tags = ("competitions",)
+
+    @post(
+        "/{competition_id:uuid}/entrants",
+        operation_id="AddEntrant",
+        summary="Enter a player (Cuttle) or a fixed pair (Kozel) (admin or scorer token)",
+        guards=[requires(Role.SCORER)],
+        responses=problem_responses(401, 403, 404, 409, 413, 422),
+        security=[{"bearer": []}],
+    )
+    async def add_entrant(
+        self,
+        competition_id: CompetitionId,
+        data: JSONBody[EntrantIn],
+        pool: NamedDependency[AsyncConnectionPool],
+        principal: NamedDependency[Principal],
+    ) -> Response[EntrantOut]:
+        """Add an entrant (201); a player already entered answers 409 ``ALREADY_ENTERED``."""
+        require_scope(principal, competition_id)
+        async with pool.connection() as conn:
+            competition = accounts.readable(await accounts.get_competition(conn, competition_id))
+            entrant = await entrants.add_entrant(conn, competition, data.player_ids())
+        return Response(EntrantOut.from_record(entrant), status_code=201)
+
+    @get(
+        "/{competition_id:uuid}/entrants",
+        operation_id="ListEntrants",
+        summary="The competition's entrants, in the order they were entered",
+        responses=problem_responses(401, 403, 404),
+    )
+    async def list_entrants(
+        self,
+        competition_id: CompetitionId,
+        pool: NamedDependency[AsyncConnectionPool],
+        principal: NamedDependency[Principal | None],
+    ) -> EntrantList:
+        """Return every entrant with its players."""
+        async with pool.connection() as conn:
+            competition = await accounts.get_competition(conn, competition_id)
+            require_read(principal, competition)
+            items = await entrants.list_entrants(conn, competition_id)
+        return EntrantList(items=[EntrantOut.from_record(e) for e in items])

@@ -1,0 +1,67 @@
+"""``/competitions/{id}/fixtures``: who plays whom in each round, with results as they come."""
+
+from __future__ import annotations
+
+from litestar import Controller, Response, get, post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody
+from psycopg_pool import AsyncConnectionPool
+
+from api.auth import Principal, require_read, require_scope, requires
+from api.competitions import CompetitionId
+from api.entrant_schemas import FixturesOut, PairingIn
+from api.openapi import documented
+from api.schemas import problem_responses
+from service import fixtures
+from service.fixture_reports import rounds_report
+from store import accounts
+from store.accounts import Role
+
+
+class FixtureController(Controller):
+    """Pair a competition's rounds and read them."""
+
+    path = "/competitions"
+    tags = ("competitions",)
+
+    @post(
+        "/{competition_id:uuid}/fixtures",
+        operation_id="MakeFixtures",
+        operation_class=documented(example={"system": "round-robin", "legs": 2}),
+        summary="Make every round-robin round, or the next Swiss round (admin or scorer token)",
+        guards=[requires(Role.SCORER)],
+        responses=problem_responses(401, 403, 404, 409, 413, 422),
+        security=[{"bearer": []}],
+    )
+    async def make_fixtures(
+        self,
+        competition_id: CompetitionId,
+        data: JSONBody[PairingIn],
+        pool: NamedDependency[AsyncConnectionPool],
+        principal: NamedDependency[Principal],
+    ) -> Response[FixturesOut]:
+        """Make the rounds (201) and return every round of the competition."""
+        require_scope(principal, competition_id)
+        legs = data.checked_legs()
+        rounds = await fixtures.make_rounds(pool, competition_id, data.system, legs)
+        return Response(FixturesOut.model_validate(rounds_report(rounds)), status_code=201)
+
+    @get(
+        "/{competition_id:uuid}/fixtures",
+        operation_id="GetFixtures",
+        summary="The competition's rounds: tables, byes, matches and results",
+        responses=problem_responses(401, 403, 404),
+    )
+    async def get_fixtures(
+        self,
+        competition_id: CompetitionId,
+        pool: NamedDependency[AsyncConnectionPool],
+        principal: NamedDependency[Principal | None],
+    ) -> FixturesOut:
+        """Return every round, with each table's match and result once recorded."""
+        async with pool.connection() as conn:
+            competition = await accounts.get_competition(conn, competition_id)
+        require_read(principal, competition)
+        return FixturesOut.model_validate(
+            rounds_report(await fixtures.read_rounds(pool, competition_id))
+        )

@@ -1,0 +1,123 @@
+"""Making a competition's rounds: round robin all at once, or the next Swiss round."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, Literal
+from uuid import UUID
+
+from psycopg_pool import AsyncConnectionPool
+
+from domain.errors import ConflictError, InvalidSetupError
+from domain.fixtures.round_robin import round_robin
+from projections.reports import player_names
+from service.swiss import swiss_round
+from store import accounts, entrants, fixtures
+from store.fixtures import NewRound, StoredRound
+
+System = Literal["round-robin", "swiss"]
+
+BYE_SCORE = Fraction(1)
+"""What a bye scores in Swiss standings: a win."""
+
+
+def swiss_scores(
+    entrant_ids: Sequence[UUID], rounds: Sequence[StoredRound]
+) -> dict[UUID, Fraction]:
+    """Return each entrant's Swiss score: 1 a win or a bye, 1/2 a draw, 0 a loss.
+
+    A table's seats go round its entrants (seat ``s`` is entrant ``s % len(entrants)``),
+    so a Kozel pair's two seats count as the pair's.
+    """
+    scores = {e: Fraction(0) for e in entrant_ids}
+    for r in rounds:
+        for entrant in r.byes:
+            scores[entrant] += BYE_SCORE
+        for table in r.tables:
+            if table.result is None:
+                continue
+            if table.result.get("draw"):
+                for entrant in table.entrants:
+                    scores[entrant] += Fraction(1, len(table.entrants))
+                continue
+            winners = {table.entrants[s % len(table.entrants)] for s in table.result["winners"]}
+            for entrant in winners:
+                scores[entrant] += 1
+    return scores
+
+
+def _next_swiss(entrant_ids: list[UUID], rounds: list[StoredRound]) -> NewRound:
+    unfinished = [t.id for r in rounds for t in r.tables if t.result is None]
+    if unfinished:
+        raise ConflictError(
+            f"{len(unfinished)} table(s) of the last round have no result yet: the next Swiss "
+            "round is paired from the results",
+            code="ROUND_UNFINISHED",
+            details={"fixture_ids": [str(f) for f in unfinished]},
+        )
+    scores = swiss_scores(entrant_ids, rounds)
+    order = {e: i for i, e in enumerate(entrant_ids)}
+    # Ranked by score, then by entry order: a stable, explainable order for equal scores.
+    ranked = sorted(entrant_ids, key=lambda e: (-scores[e], order[e]))
+    met = {frozenset(t.entrants) for r in rounds for t in r.tables}
+    byes_had = Counter(e for r in rounds for e in r.byes)
+    made = swiss_round(ranked, scores, met, byes_had)
+    return NewRound([list(t) for t in made.tables], list(made.byes), made.rematches)
+
+
+async def make_rounds(
+    pool: AsyncConnectionPool[Any], competition_id: UUID, system: System, legs: int = 1
+) -> list[StoredRound]:
+    """Make every round (``round-robin``) or the next one (``swiss``); return all rounds.
+
+    Raises:
+        NotFoundError (COMPETITION_NOT_FOUND): no such competition.
+        InvalidSetupError (NOT_ENOUGH_ENTRANTS, UNSUPPORTED_VARIANT): nothing to pair.
+        ConflictError (FIXTURES_EXIST, ROUND_UNFINISHED, ROUND_EXISTS): the rounds so far
+            do not allow it.
+    """
+    async with pool.connection() as conn, conn.transaction():
+        competition = accounts.readable(await accounts.get_competition(conn, competition_id))
+        if competition.variant == "cutthroat":
+            raise InvalidSetupError(
+                "fixtures for cutthroat tables of three are not made yet",
+                code="UNSUPPORTED_VARIANT",
+                details={"variant": competition.variant},
+            )
+        entrant_ids = [e.id for e in await entrants.list_entrants(conn, competition_id)]
+        if len(entrant_ids) < 2:
+            raise InvalidSetupError(
+                f"pairing needs at least two entrants; the competition has {len(entrant_ids)}",
+                code="NOT_ENOUGH_ENTRANTS",
+                details={"entrants": len(entrant_ids)},
+            )
+        rounds = await fixtures.list_rounds(conn, competition_id)
+        if rounds and (system == "round-robin" or rounds[0].system == "round-robin"):
+            raise ConflictError(
+                f"the competition already has {rounds[0].system} rounds",
+                code="FIXTURES_EXIST",
+                details={"system": rounds[0].system, "rounds": len(rounds)},
+            )
+        if system == "round-robin":
+            new = [NewRound(r.tables, r.byes) for r in round_robin(entrant_ids, legs)]
+        else:
+            new = [_next_swiss(entrant_ids, rounds)]
+        await fixtures.add_rounds(conn, competition_id, system, new)
+        return await fixtures.list_rounds(conn, competition_id)
+
+
+async def entrant_names(pool: AsyncConnectionPool[Any], competition_id: UUID) -> dict[str, str]:
+    """Return each entrant's name: its players' display names, a pair's joined by ' & '."""
+    async with pool.connection() as conn:
+        listed = await entrants.list_entrants(conn, competition_id)
+        players = [str(p) for e in listed for p in e.players]
+        names = dict(zip(players, await player_names(conn, players), strict=True))
+    return {str(e.id): " & ".join(names[str(p)] for p in e.players) for e in listed}
+
+
+async def read_rounds(pool: AsyncConnectionPool[Any], competition_id: UUID) -> list[StoredRound]:
+    """Return the competition's rounds with results as they have come in."""
+    async with pool.connection() as conn:
+        return await fixtures.list_rounds(conn, competition_id)

@@ -1,0 +1,203 @@
+"""A competition's rounds: tables of entrants, byes, and the match played at each table.
+
+Plain tables and plain SQL, like ``store.accounts``; every function works on the
+connection it is given and leaves the transaction to the caller.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from psycopg import AsyncConnection, errors
+from psycopg.rows import dict_row
+
+from domain.errors import ConflictError, NotFoundError
+
+
+@dataclass(frozen=True, slots=True)
+class NewRound:
+    """A round to store: tables of entrant ids in seat order, byes, unavoidable rematches."""
+
+    tables: Sequence[Sequence[UUID]]
+    byes: Sequence[UUID]
+    rematches: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One table of a round; ``match_id`` and ``result`` (the matches projection's) once played.
+
+    ``players`` are the match's players in seat order: each entrant's first player, then
+    each one's second (a Kozel pair's partners sit opposite).
+    """
+
+    id: UUID
+    competition_id: UUID
+    round: int
+    number: int
+    entrants: tuple[UUID, ...]
+    players: tuple[UUID, ...]
+    match_id: UUID | None
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRound:
+    """A stored round: its number, how it was made, its tables and byes."""
+
+    number: int
+    system: str
+    rematches: int
+    tables: tuple[Table, ...]
+    byes: tuple[UUID, ...]
+
+
+async def add_rounds(
+    conn: AsyncConnection[Any], competition_id: UUID, system: str, rounds: Sequence[NewRound]
+) -> int:
+    """Store ``rounds`` after the competition's last one; return the first new round's number.
+
+    Raises:
+        ConflictError (ROUND_EXISTS): another writer stored a round with the same number first.
+    """
+    cur = await conn.execute(
+        "SELECT coalesce(max(number), 0) FROM fixture_rounds WHERE competition_id = %s",
+        (competition_id,),
+    )
+    row = await cur.fetchone()
+    first = (row[0] if row else 0) + 1
+    try:
+        # A savepoint, so a refused write leaves the caller's transaction usable.
+        async with conn.transaction():
+            for number, r in enumerate(rounds, start=first):
+                await conn.execute(
+                    "INSERT INTO fixture_rounds (competition_id, number, system, rematches)"
+                    " VALUES (%s, %s, %s, %s)",
+                    (competition_id, number, system, r.rematches),
+                )
+                for table_number, entrants in enumerate(r.tables, start=1):
+                    await conn.execute(
+                        "INSERT INTO fixtures"
+                        " (id, competition_id, round, table_number, entrants)"
+                        " VALUES (%s, %s, %s, %s, %s)",
+                        (uuid.uuid4(), competition_id, number, table_number, list(entrants)),
+                    )
+                for entrant in r.byes:
+                    await conn.execute(
+                        "INSERT INTO fixture_byes (competition_id, round, entrant_id)"
+                        " VALUES (%s, %s, %s)",
+                        (competition_id, number, entrant),
+                    )
+    except errors.UniqueViolation:
+        raise ConflictError(
+            "another request made this competition's next round first: read the fixtures again",
+            code="ROUND_EXISTS",
+            details={"competition_id": str(competition_id), "round": first},
+        ) from None
+    return first
+
+
+# The match's players follow from the entrants: each entrant's first player, then each
+# one's second, so a Kozel pair's partners sit at seats 0 and 2 (or 1 and 3).
+_TABLES = """
+    SELECT f.id, f.competition_id, f.round, f.table_number, f.entrants, f.match_id,
+           m.result,
+           ARRAY(
+               SELECT e.players[k]
+               FROM generate_subscripts(f.entrants, 1) AS i
+               JOIN entrants AS e ON e.id = f.entrants[i]
+               CROSS JOIN generate_subscripts(e.players, 1) AS k
+               ORDER BY k, i
+           ) AS players
+    FROM fixtures AS f
+    LEFT JOIN matches AS m ON m.id = f.match_id AND m.status = 'finished'
+"""
+
+
+def _table(row: dict[str, Any]) -> Table:
+    return Table(
+        id=row["id"],
+        competition_id=row["competition_id"],
+        round=row["round"],
+        number=row["table_number"],
+        entrants=tuple(row["entrants"]),
+        players=tuple(row["players"]),
+        match_id=row["match_id"],
+        result=row["result"],
+    )
+
+
+async def list_rounds(conn: AsyncConnection[Any], competition_id: UUID) -> list[StoredRound]:
+    """Return the competition's rounds in order, with results as the matches projection has them.
+
+    A table's ``result`` is that of a finished match; a live or voided one shows none.
+    """
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            "SELECT number, system, rematches FROM fixture_rounds"
+            " WHERE competition_id = %s ORDER BY number",
+            (competition_id,),
+        )
+        heads = await cur.fetchall()
+        await cur.execute(
+            _TABLES + " WHERE f.competition_id = %s ORDER BY f.round, f.table_number",
+            (competition_id,),
+        )
+        tables = [_table(r) for r in await cur.fetchall()]
+        await cur.execute(
+            "SELECT b.round, b.entrant_id FROM fixture_byes AS b"
+            " JOIN entrants AS e ON e.id = b.entrant_id"
+            " WHERE b.competition_id = %s ORDER BY b.round, e.position",
+            (competition_id,),
+        )
+        byes = await cur.fetchall()
+    return [
+        StoredRound(
+            number=h["number"],
+            system=h["system"],
+            rematches=h["rematches"],
+            tables=tuple(t for t in tables if t.round == h["number"]),
+            byes=tuple(b["entrant_id"] for b in byes if b["round"] == h["number"]),
+        )
+        for h in heads
+    ]
+
+
+async def get_table(conn: AsyncConnection[Any], fixture_id: UUID) -> Table:
+    """Return the fixture (one table of a round) with this id.
+
+    Raises:
+        NotFoundError (FIXTURE_NOT_FOUND): no such fixture.
+    """
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(_TABLES + " WHERE f.id = %s", (fixture_id,))
+        row = await cur.fetchone()
+    if row is None:
+        raise NotFoundError(
+            f"no fixture has id {str(fixture_id)!r}",
+            code="FIXTURE_NOT_FOUND",
+            details={"id": str(fixture_id)},
+        )
+    return _table(row)
+
+
+async def link_match(conn: AsyncConnection[Any], fixture_id: UUID, match_id: UUID) -> None:
+    """Record that ``match_id`` is the match played at this fixture's table.
+
+    Raises:
+        ConflictError (FIXTURE_TAKEN): the table already has another match.
+    """
+    cur = await conn.execute(
+        "UPDATE fixtures SET match_id = %s WHERE id = %s AND (match_id IS NULL OR match_id = %s)",
+        (match_id, fixture_id, match_id),
+    )
+    if cur.rowcount != 1:
+        raise ConflictError(
+            "this fixture's table already has a match",
+            code="FIXTURE_TAKEN",
+            details={"fixture_id": str(fixture_id)},
+        )

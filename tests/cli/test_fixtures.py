@@ -1,0 +1,64 @@
+"""``matchlog pair`` and ``matchlog fixtures``: the API's rounds, at 80 columns."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from litestar.testing import TestClient
+
+from tests.cli.support import assert_fits, invoke
+
+NAMES = ("Ada Lovelace-Byron", "Bob", "Cy", "Dmitri Ivanovich Mendeleev", "Eve")
+
+
+def league(client: TestClient[Any], admin: dict[str, str]) -> str:
+    body = {"name": "Thursday league", "game": "cuttle", "variant": "standard"}
+    competition = str(client.post("/competitions", json=body, headers=admin).json()["id"])
+    for name in NAMES:
+        player = client.post("/players", json={"display_name": name}, headers=admin).json()
+        entry = client.post(
+            f"/competitions/{competition}/entrants", json={"player_id": player["id"]}, headers=admin
+        )
+        assert 201 == entry.status_code, entry.text
+    return competition
+
+
+def test_pair_and_fixtures_agree_with_the_api(
+    client: TestClient[Any], admin: dict[str, str], database_url: str
+) -> None:
+    competition = league(client, admin)
+    paired = invoke(database_url, "pair", competition[:8], "--system", "round-robin", "-f", "json")
+    assert 0 == paired.exit_code, paired.output
+    api = client.get(f"/competitions/{competition}/fixtures").json()
+    assert api == json.loads(paired.stdout)
+    listed = invoke(database_url, "fixtures", competition, "-f", "json")
+    assert api == json.loads(listed.stdout)
+    rows = list(
+        csv.DictReader(
+            io.StringIO(invoke(database_url, "fixtures", competition, "-f", "csv").stdout)
+        )
+    )
+    assert 5 * 2 + 5 == len(rows), "ten tables and five byes"
+    assert {n for n in NAMES} == {r["first"] for r in rows if r["table"] == "bye"}
+    table = invoke(database_url, "fixtures", competition, "-f", "table")
+    assert 0 == table.exit_code, table.output
+    assert_fits(table.stdout)
+    assert "Mendeleev" in table.stdout
+    md = invoke(database_url, "fixtures", competition, "-f", "md").stdout
+    assert md.startswith("# Thursday league: fixtures")
+    assert 2 + 1 + 15 == len(md.strip().splitlines()) - 1
+
+
+def test_pair_refusals_are_errors_not_tracebacks(
+    client: TestClient[Any], admin: dict[str, str], database_url: str
+) -> None:
+    competition = league(client, admin)
+    assert 0 == invoke(database_url, "pair", competition, "-s", "swiss").exit_code
+    early = invoke(database_url, "pair", competition, "-s", "swiss")
+    assert 1 == early.exit_code
+    assert "ROUND_UNFINISHED" in early.output
+    legs = invoke(database_url, "pair", competition, "-s", "swiss", "--legs", "2")
+    assert 0 != legs.exit_code
