@@ -10,7 +10,7 @@ Set ``MATCHLOG_SCREENSHOTS=docs/screenshots`` to refresh the pictures.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 from uuid import UUID
 
@@ -211,25 +211,31 @@ def test_the_pad_is_no_secure_context_and_keeps_the_token_out_of_urls(
         page.context.close()
 
 
-def test_a_player_created_again_after_a_lost_answer_is_one_player(
-    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
-) -> None:
-    [gus] = make_players(http, scorer_headers, ["Gus"])
-    page = open_pad(club_browser, club, secret, "x", DESKTOP)
-    sent: list[str] = []
+def lose_first_answer(sent: list[Any], read: Callable[[Any], Any]) -> Callable[[Any], None]:
+    """A route handler: the first POST reaches the server but its answer is lost; later
+    ones go through; reads (GET) pass. ``read(request)`` of every POST goes to ``sent``."""
 
-    def land_then_drop(route: Any) -> None:
-        # Only the creation: the form's reads of /players go through.
+    def handle(route: Any) -> None:
         if route.request.method != "POST":
             route.continue_()
             return
-        sent.append(route.request.post_data_json.get("id"))
+        sent.append(read(route.request))
         if len(sent) == 1:
             route.fetch(url=route.request.url.replace("club.test", "127.0.0.1"))
             route.abort()
         else:
             route.continue_()
 
+    return handle
+
+
+def test_a_player_created_again_after_a_lost_answer_is_one_player(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    [gus] = make_players(http, scorer_headers, ["Gus"])
+    page = open_pad(club_browser, club, secret, "x", DESKTOP)
+    sent: list[str] = []
+    land_then_drop = lose_first_answer(sent, lambda request: request.post_data_json.get("id"))
     try:
         page.goto(club + "/score")
         page.wait_for_selector("#new-match")
@@ -261,18 +267,9 @@ def test_a_match_started_again_after_a_lost_answer_is_one_match(
     ivy, jon = make_players(http, scorer_headers, ["Ivy", "Jon"])
     page = open_pad(club_browser, club, secret, "x", DESKTOP)
     sent: list[tuple[str, str]] = []
-
-    def land_then_drop(route: Any) -> None:
-        if route.request.method != "POST":
-            route.continue_()
-            return
-        sent.append((route.request.post_data_json["id"], route.request.headers["idempotency-key"]))
-        if len(sent) == 1:
-            route.fetch(url=route.request.url.replace("club.test", "127.0.0.1"))
-            route.abort()
-        else:
-            route.continue_()
-
+    land_then_drop = lose_first_answer(
+        sent, lambda request: (request.post_data_json["id"], request.headers["idempotency-key"])
+    )
     try:
         page.goto(club + "/score")
         page.wait_for_selector("#new-match")
