@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
+from pydantic import BaseModel
 
 from api.auth import Principal
 from api.inputs import has_control
@@ -105,6 +106,29 @@ class IdempotentRequest:
 
 Render = Callable[[Recorded], dict[str, Any]]
 """Makes a write's answer body from what it recorded."""
+
+
+class Answer:
+    """A write's answer, made once: the body stored for its Idempotency-Key (rendered
+    in the write's transaction) is the body sent back, not a second rendering of it."""
+
+    def __init__(self, make: Callable[[Recorded], BaseModel]) -> None:
+        self._make = make
+        self._rendered: tuple[Recorded, dict[str, Any]] | None = None
+
+    def render(self, recorded: Recorded) -> dict[str, Any]:
+        """Return the JSON body for ``recorded`` (the ``Render`` a keyed write stores)."""
+        body = self._make(recorded).model_dump(mode="json")
+        self._rendered = (recorded, body)
+        return body
+
+    def content(self, recorded: Recorded) -> Any:
+        """Return the body to send for ``recorded``: the stored one if it was rendered."""
+        # A batch that failed and was recorded again rendered an earlier Recorded:
+        # only the one this write returned counts.
+        if self._rendered is not None and self._rendered[0] is recorded:
+            return self._rendered[1]
+        return self._make(recorded)
 
 
 async def record_once(

@@ -33,7 +33,7 @@ from api.auth import (
     require_scope,
     requires,
 )
-from api.idempotency import IdempotentRequest, Render, StoredAnswer, record_once
+from api.idempotency import Answer, IdempotentRequest, Render, StoredAnswer, record_once
 from api.lru import Lru
 from api.match_schemas import (
     ChoiceOut,
@@ -315,6 +315,8 @@ class MatchController(Controller):
             fixture_id=data.fixture_id,
         )
 
+        answer = Answer(lambda r: match_out(match_id, r.state, r.version))
+
         async def create(once: OnceKey | None) -> Recorded:
             return await matches.create_match(
                 pool,
@@ -333,7 +335,7 @@ class MatchController(Controller):
                 idem,
                 pool,
                 201,
-                lambda r: match_out(match_id, r.state, r.version).model_dump(mode="json"),
+                answer.render,
                 create,
             )
         except VersionConflictError:
@@ -345,9 +347,8 @@ class MatchController(Controller):
             ) from None
         if isinstance(recorded, StoredAnswer):
             return _answer(recorded.status_code, recorded.body)
-        body = match_out(match_id, recorded.state, recorded.version)
         return Response(
-            body,
+            answer.content(recorded),
             status_code=201,
             headers={"ETag": etag(recorded.version), "Location": f"/matches/{match_id}"},
         )
@@ -786,6 +787,8 @@ class MatchController(Controller):
     ) -> Response[Any]:
         idem = await self._idempotent(request, principal, idempotency_key)
 
+        answer = Answer(lambda r: recorded_out(match_id, r))
+
         async def write(once: OnceKey | None) -> Recorded:
             # Checked in the write: a retry refused for want of a version gets its answer.
             expected = _expected_version(if_match, expected_version)
@@ -799,7 +802,7 @@ class MatchController(Controller):
                 idem,
                 pool,
                 status_code,
-                lambda r: recorded_out(match_id, r).model_dump(mode="json"),
+                answer.render,
                 write,
             )
         except VersionConflictError as e:
@@ -809,7 +812,7 @@ class MatchController(Controller):
         if isinstance(recorded, StoredAnswer):
             return _answer(recorded.status_code, recorded.body)
         return Response(
-            recorded_out(match_id, recorded),
+            answer.content(recorded),
             status_code=status_code,
             headers={"ETag": etag(recorded.version)},
         )
