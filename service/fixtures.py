@@ -10,31 +10,40 @@ from uuid import UUID
 
 from psycopg_pool import AsyncConnectionPool
 
-from domain.errors import ConflictError, InvalidSetupError
+from domain.errors import ConflictError, InvalidSetupError, NotFoundError
+from domain.fixtures.dealers import first_dealers, tally_of
 from domain.fixtures.round_robin import round_robin
 from projections.reports import player_names
+from projections.standings import recompute_standings
+from service.dealers import round_robin_dealers
 from service.swiss import swiss_round
 from store import accounts, entrants, fixtures
-from store.fixtures import NewRound, StoredRound
+from store.accounts import ByeScore
+from store.fixtures import NewRound, StoredRound, Table
 
 System = Literal["round-robin", "swiss"]
 
-BYE_SCORE = Fraction(1)
-"""What a bye scores in Swiss standings: a win."""
+BYE_SCORES: dict[ByeScore, Fraction] = {
+    "win": Fraction(1),
+    "draw": Fraction(1, 2),
+    "loss": Fraction(0),
+}
+"""What a bye scores in Swiss rankings, by the competition's ``bye`` setting."""
 
 
 def swiss_scores(
-    entrant_ids: Sequence[UUID], rounds: Sequence[StoredRound]
+    entrant_ids: Sequence[UUID], rounds: Sequence[StoredRound], bye: ByeScore = "win"
 ) -> dict[UUID, Fraction]:
-    """Return each entrant's Swiss score: 1 a win or a bye, 1/2 a draw, 0 a loss.
+    """Return each entrant's Swiss score: 1 a win, 1/2 a draw, 0 a loss; a bye as ``bye``.
 
     A table's seats go round its entrants (seat ``s`` is entrant ``s % len(entrants)``),
-    so a Kozel pair's two seats count as the pair's.
+    so a Kozel pair's two seats count as the pair's. A forfeited table scores a win for
+    each entrant who did not forfeit (its result's ``winners``), nothing for the others.
     """
     scores = {e: Fraction(0) for e in entrant_ids}
     for r in rounds:
         for entrant in r.byes:
-            scores[entrant] += BYE_SCORE
+            scores[entrant] += BYE_SCORES[bye]
         for table in r.tables:
             if table.result is None:
                 continue
@@ -48,7 +57,9 @@ def swiss_scores(
     return scores
 
 
-def _next_swiss(entrant_ids: list[UUID], rounds: list[StoredRound]) -> NewRound:
+def _next_swiss(
+    entrant_ids: list[UUID], rounds: list[StoredRound], bye: ByeScore, seats_per_entrant: int
+) -> NewRound:
     unfinished = [t.id for r in rounds for t in r.tables if t.result is None]
     if unfinished:
         raise ConflictError(
@@ -57,14 +68,18 @@ def _next_swiss(entrant_ids: list[UUID], rounds: list[StoredRound]) -> NewRound:
             code="ROUND_UNFINISHED",
             details={"fixture_ids": [str(f) for f in unfinished]},
         )
-    scores = swiss_scores(entrant_ids, rounds)
+    scores = swiss_scores(entrant_ids, rounds, bye)
     order = {e: i for i, e in enumerate(entrant_ids)}
     # Ranked by score, then by entry order: a stable, explainable order for equal scores.
     ranked = sorted(entrant_ids, key=lambda e: (-scores[e], order[e]))
     met = {frozenset(t.entrants) for r in rounds for t in r.tables}
     byes_had = Counter(e for r in rounds for e in r.byes)
     made = swiss_round(ranked, scores, met, byes_had)
-    return NewRound([list(t) for t in made.tables], list(made.byes), made.rematches)
+    history = tally_of(
+        [(r.number, [(t.entrants, t.first_dealer) for t in r.tables]) for r in rounds]
+    )
+    [dealers] = first_dealers([made.tables], seats_per_entrant, history, len(rounds) + 1)
+    return NewRound([list(t) for t in made.tables], list(made.byes), made.rematches, dealers)
 
 
 async def make_rounds(
@@ -86,7 +101,8 @@ async def make_rounds(
                 code="UNSUPPORTED_VARIANT",
                 details={"variant": competition.variant},
             )
-        entrant_ids = [e.id for e in await entrants.list_entrants(conn, competition_id)]
+        listed = await entrants.list_entrants(conn, competition_id)
+        entrant_ids = [e.id for e in listed]
         if len(entrant_ids) < 2:
             raise InvalidSetupError(
                 f"pairing needs at least two entrants; the competition has {len(entrant_ids)}",
@@ -100,12 +116,48 @@ async def make_rounds(
                 code="FIXTURES_EXIST",
                 details={"system": rounds[0].system, "rounds": len(rounds)},
             )
+        seats_per_entrant = len(listed[0].players)
         if system == "round-robin":
-            new = [NewRound(r.tables, r.byes) for r in round_robin(entrant_ids, legs)]
+            made = round_robin(entrant_ids, legs)
+            dealers = round_robin_dealers([r.tables for r in made], legs, seats_per_entrant)
+            new = [
+                NewRound(r.tables, r.byes, first_dealers=d)
+                for r, d in zip(made, dealers, strict=True)
+            ]
         else:
-            new = [_next_swiss(entrant_ids, rounds)]
+            new = [_next_swiss(entrant_ids, rounds, competition.bye, seats_per_entrant)]
         await fixtures.add_rounds(conn, competition_id, system, new)
         return await fixtures.list_rounds(conn, competition_id)
+
+
+async def forfeit_table(
+    pool: AsyncConnectionPool[Any],
+    competition_id: UUID,
+    fixture_id: UUID,
+    forfeited_by: Sequence[UUID],
+) -> Table:
+    """Mark a table of the competition forfeited by ``forfeited_by``; return the table.
+
+    The competition's standings are recomputed in the same transaction, so they count
+    the forfeit as soon as it is stored (``projections.standings.tally_results``).
+
+    Raises:
+        NotFoundError (FIXTURE_NOT_FOUND): no such table in this competition.
+        InvalidSetupError (UNKNOWN_ENTRANT): an entrant who is not at the table.
+        ConflictError (FIXTURE_PLAYED, FIXTURE_FORFEITED): see ``store.fixtures.forfeit``.
+    """
+    async with pool.connection() as conn, conn.transaction():
+        table = await fixtures.get_table(conn, fixture_id)
+        if table.competition_id != competition_id:
+            raise NotFoundError(
+                f"competition {str(competition_id)!r} has no fixture {str(fixture_id)!r}",
+                code="FIXTURE_NOT_FOUND",
+                details={"id": str(fixture_id)},
+            )
+        table, changed = await fixtures.forfeit(conn, fixture_id, forfeited_by)
+        if changed:
+            await recompute_standings(conn, competition_id)
+        return table
 
 
 async def entrant_names(pool: AsyncConnectionPool[Any], competition_id: UUID) -> dict[str, str]:

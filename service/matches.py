@@ -212,7 +212,8 @@ async def _check_fixture(conn: AsyncConnection[Any], data: MatchSetup) -> None:
     Raises:
         NotFoundError (FIXTURE_NOT_FOUND): no such fixture.
         InvalidSetupError (FIXTURE_MISMATCH): another competition, or other players or seats.
-        ConflictError (FIXTURE_TAKEN): the table already has a match.
+        ConflictError (FIXTURE_TAKEN, FIXTURE_FORFEITED): the table already has a match,
+            or was forfeited.
     """
     assert data.fixture_id is not None
     table = await fixtures.get_table(conn, data.fixture_id)
@@ -232,6 +233,12 @@ async def _check_fixture(conn: AsyncConnection[Any], data: MatchSetup) -> None:
             "this fixture's table already has a match",
             code="FIXTURE_TAKEN",
             details={"fixture_id": str(table.id), "match_id": str(table.match_id)},
+        )
+    if table.forfeited_by:
+        raise ConflictError(
+            "this fixture's table was forfeited: its result is the forfeit",
+            code="FIXTURE_FORFEITED",
+            details={"fixture_id": str(table.id)},
         )
 
 

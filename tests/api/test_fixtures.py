@@ -42,14 +42,18 @@ def play(client: Client, headers: dict[str, str], table: dict[str, Any], loser: 
         headers=headers,
     )
     assert 201 == made.status_code, made.text
-    match = made.json()
+    resign(client, headers, made.json(), loser)
+    return str(made.json()["id"])
+
+
+def resign(client: Client, headers: dict[str, str], match: dict[str, Any], loser: int) -> None:
+    """End a match just created (``match``: its body) by seat ``loser`` resigning."""
     resigned = client.post(
         f"/matches/{match['id']}/resign",
         json={"seat": loser, "expected_version": match["version"]},
         headers=headers,
     )
     assert 200 == resigned.status_code, resigned.text
-    return str(match["id"])
 
 
 def test_a_round_robin_of_five_over_two_legs(client: Client, admin: dict[str, str]) -> None:

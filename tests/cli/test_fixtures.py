@@ -62,3 +62,35 @@ def test_pair_refusals_are_errors_not_tracebacks(
     assert "ROUND_UNFINISHED" in early.output
     legs = invoke(database_url, "pair", competition, "-s", "swiss", "--legs", "2")
     assert 0 != legs.exit_code
+
+
+def test_a_forfeit_and_the_first_dealer_show_in_every_format(
+    client: TestClient[Any], admin: dict[str, str], database_url: str
+) -> None:
+    competition = league(client, admin)
+    made = client.post(
+        f"/competitions/{competition}/fixtures", json={"system": "round-robin"}, headers=admin
+    )
+    table = made.json()["rounds"][0]["tables"][0]
+    done = client.post(
+        f"/competitions/{competition}/fixtures/{table['id']}/forfeit",
+        json={"forfeited_by": table["entrants"][:1]},
+        headers=admin,
+    )
+    assert 200 == done.status_code, done.text
+    rows = list(
+        csv.DictReader(
+            io.StringIO(invoke(database_url, "fixtures", competition, "-f", "csv").stdout)
+        )
+    )
+    assert "third" not in rows[0]
+    assert ("0-1 ff", str(table["first_dealer"])) == (rows[0]["result"], rows[0]["dealer"])
+    api = client.get(f"/competitions/{competition}/fixtures").json()
+    dealers = [str(t["first_dealer"]) for r in api["rounds"] for t in r["tables"]]
+    assert dealers == [r["dealer"] for r in rows if r["table"] != "bye"]
+    shown = invoke(database_url, "fixtures", competition, "-f", "table")
+    assert 0 == shown.exit_code, shown.output
+    assert_fits(shown.stdout)
+    assert "0-1 ff" in shown.stdout and "dealer" in shown.stdout
+    md = invoke(database_url, "fixtures", competition, "-f", "md").stdout
+    assert "| 1 | 1 |" in md and "0-1 ff" in md
