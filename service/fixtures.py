@@ -13,12 +13,15 @@ from psycopg_pool import AsyncConnectionPool
 from domain.errors import ConflictError, InvalidSetupError, NotFoundError
 from domain.fixtures.dealers import first_dealers, tally_of
 from domain.fixtures.round_robin import round_robin
+from domain.game_rules import Tables
 from projections.reports import player_names
-from projections.standings import recompute_standings
+from projections.standings import competition_results, recompute_standings, tally_results
 from service.dealers import round_robin_dealers
 from service.swiss import swiss_round
+from service.swiss_ranking import rank_entrants
 from store import accounts, entrants, fixtures
-from store.accounts import ByeScore
+from store.accounts import ByeScore, Competition
+from store.entrants import Entrant
 from store.fixtures import NewRound, StoredRound, Table
 
 System = Literal["round-robin", "swiss"]
@@ -58,7 +61,10 @@ def swiss_scores(
 
 
 def _next_swiss(
-    entrant_ids: list[UUID], rounds: list[StoredRound], bye: ByeScore, seats_per_entrant: int
+    competition: Competition,
+    listed: list[Entrant],
+    rounds: list[StoredRound],
+    tables: Tables,
 ) -> NewRound:
     unfinished = [t.id for r in rounds for t in r.tables if t.result is None]
     if unfinished:
@@ -68,16 +74,16 @@ def _next_swiss(
             code="ROUND_UNFINISHED",
             details={"fixture_ids": [str(f) for f in unfinished]},
         )
-    scores = swiss_scores(entrant_ids, rounds, bye)
-    order = {e: i for i, e in enumerate(entrant_ids)}
-    # Ranked by score, then by entry order: a stable, explainable order for equal scores.
-    ranked = sorted(entrant_ids, key=lambda e: (-scores[e], order[e]))
+    entrant_ids = [e.id for e in listed]
+    scores = swiss_scores(entrant_ids, rounds, competition.bye)
+    ranked = rank_entrants(competition.game, competition.tiebreaks, listed, scores, tables)
     met = {frozenset(t.entrants) for r in rounds for t in r.tables}
     byes_had = Counter(e for r in rounds for e in r.byes)
     made = swiss_round(ranked, scores, met, byes_had)
     history = tally_of(
         [(r.number, [(t.entrants, t.first_dealer) for t in r.tables]) for r in rounds]
     )
+    seats_per_entrant = len(listed[0].players)
     [dealers] = first_dealers([made.tables], seats_per_entrant, history, len(rounds) + 1)
     return NewRound([list(t) for t in made.tables], list(made.byes), made.rematches, dealers)
 
@@ -116,16 +122,18 @@ async def make_rounds(
                 code="FIXTURES_EXIST",
                 details={"system": rounds[0].system, "rounds": len(rounds)},
             )
-        seats_per_entrant = len(listed[0].players)
         if system == "round-robin":
             made = round_robin(entrant_ids, legs)
+            seats_per_entrant = len(listed[0].players)
             dealers = round_robin_dealers([r.tables for r in made], legs, seats_per_entrant)
             new = [
                 NewRound(r.tables, r.byes, first_dealers=d)
                 for r, d in zip(made, dealers, strict=True)
             ]
         else:
-            new = [_next_swiss(entrant_ids, rounds, competition.bye, seats_per_entrant)]
+            matches, forfeits, _ = await competition_results(conn, competition_id)
+            tables = tally_results(competition.game, matches, forfeits)
+            new = [_next_swiss(competition, listed, rounds, tables)]
         await fixtures.add_rounds(conn, competition_id, system, new)
         return await fixtures.list_rounds(conn, competition_id)
 

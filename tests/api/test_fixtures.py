@@ -167,3 +167,30 @@ def test_a_retried_fixture_match_gets_its_first_answer(
     assert first.json()["id"] == again.json()["id"]
     shown = client.get(f"/competitions/{league}/fixtures").json()["rounds"][0]["tables"][0]
     assert first.json()["id"] == shown["match_id"]
+
+
+def test_swiss_ranks_equal_scores_by_the_competitions_tiebreaks(
+    client: Client, admin: dict[str, str]
+) -> None:
+    body = {"name": "L", "game": "cuttle", "variant": "standard", "tiebreaks": ["wins"]}
+    league = str(client.post("/competitions", json=body, headers=admin).json()["id"])
+    ids = entered(client, admin, league, 4)
+    players = [
+        e["players"][0] for e in client.get(f"/competitions/{league}/entrants").json()["items"]
+    ]
+    # A match of the competition outside its fixtures: the last entrant beats the third.
+    made = client.post(
+        "/matches",
+        json={
+            "game": "cuttle",
+            "players": [players[3], players[2]],
+            "format": "quick",
+            "competition_id": league,
+        },
+        headers=admin,
+    )
+    assert 201 == made.status_code, made.text
+    resign(client, admin, made.json(), loser=1)
+    # All on no Swiss points; the tiebreak (wins) ranks the last entrant first.
+    first = pair(client, admin, league, system="swiss").json()["rounds"][0]["tables"][0]
+    assert ids[3] == first["entrants"][0]
