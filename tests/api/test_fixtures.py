@@ -194,3 +194,27 @@ def test_swiss_ranks_equal_scores_by_the_competitions_tiebreaks(
     # All on no Swiss points; the tiebreak (wins) ranks the last entrant first.
     first = pair(client, admin, league, system="swiss").json()["rounds"][0]["tables"][0]
     assert ids[3] == first["entrants"][0]
+
+
+def test_a_fixtures_match_takes_its_tables_first_dealer(
+    client: Client, admin: dict[str, str]
+) -> None:
+    league = competition(client, admin)
+    entered(client, admin, league, 4)
+    rounds = pair(client, admin, league, system="round-robin", legs=2).json()["rounds"]
+    first, second = rounds[0]["tables"]
+    dealer = first["first_dealer"]
+    assert dealer in (0, 1) and second["first_dealer"] in (0, 1)
+    body = {"game": "cuttle", "players": first["players"], "fixture_id": first["id"]}
+    other = client.post("/matches", json={**body, "first_dealer": 1 - dealer}, headers=admin)
+    assert (422, "FIXTURE_MISMATCH") == (other.status_code, other.json()["code"])
+    assert dealer == other.json()["details"]["first_dealer"]
+    made = client.post("/matches", json=body, headers=admin)
+    assert 201 == made.status_code, made.text
+    got = client.get(f"/matches/{made.json()['id']}").json()
+    assert (dealer, False) == (got["first_dealer"], got["first_dealer_drawn"])
+    same = {"game": "cuttle", "players": second["players"], "fixture_id": second["id"]}
+    given = client.post(
+        "/matches", json={**same, "first_dealer": second["first_dealer"]}, headers=admin
+    )
+    assert 201 == given.status_code, given.text
