@@ -5,19 +5,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import combinations
 from typing import Any, Literal
 from uuid import UUID
 
 from psycopg_pool import AsyncConnectionPool
 
 from domain.errors import ConflictError, InvalidSetupError, NotFoundError
+from domain.fixtures.cutthroat import CutthroatRound, cutthroat_round
 from domain.fixtures.dealers import first_dealers, tally_of
 from domain.fixtures.round_robin import round_robin
 from domain.game_rules import Tables
 from projections.reports import player_names
 from projections.standings import competition_results, recompute_standings, tally_results
 from service.dealers import round_robin_dealers
-from service.swiss import swiss_round
+from service.swiss import SwissRound, swiss_round
 from service.swiss_ranking import rank_entrants
 from store import accounts, entrants, fixtures
 from store.accounts import ByeScore, Competition
@@ -77,9 +79,17 @@ def _next_swiss(
     entrant_ids = [e.id for e in listed]
     scores = swiss_scores(entrant_ids, rounds, competition.bye)
     ranked = rank_entrants(competition.game, competition.tiebreaks, listed, scores, tables)
-    met = {frozenset(t.entrants) for r in rounds for t in r.tables}
     byes_had = Counter(e for r in rounds for e in r.byes)
-    made = swiss_round(ranked, scores, met, byes_had)
+    made: SwissRound[UUID] | CutthroatRound[UUID]
+    if competition.variant == "cutthroat":
+        # Each earlier sharing of a table counts: a pair that sat together twice weighs two.
+        shared = Counter(
+            frozenset(p) for r in rounds for t in r.tables for p in combinations(t.entrants, 2)
+        )
+        made = cutthroat_round(ranked, scores, shared, byes_had)
+    else:
+        met = {frozenset(t.entrants) for r in rounds for t in r.tables}
+        made = swiss_round(ranked, scores, met, byes_had)
     history = tally_of(
         [(r.number, [(t.entrants, t.first_dealer) for t in r.tables]) for r in rounds]
     )
@@ -93,6 +103,8 @@ async def make_rounds(
 ) -> list[StoredRound]:
     """Make every round (``round-robin``) or the next one (``swiss``); return all rounds.
 
+    A cutthroat competition's Swiss rounds are tables of three (``cutthroat_round``).
+
     Raises:
         NotFoundError (COMPETITION_NOT_FOUND): no such competition.
         InvalidSetupError (NOT_ENOUGH_ENTRANTS, UNSUPPORTED_VARIANT): nothing to pair.
@@ -101,19 +113,23 @@ async def make_rounds(
     """
     async with pool.connection() as conn, conn.transaction():
         competition = accounts.readable(await accounts.get_competition(conn, competition_id))
-        if competition.variant == "cutthroat":
+        cutthroat = competition.variant == "cutthroat"
+        if cutthroat and system == "round-robin":
             raise InvalidSetupError(
-                "fixtures for cutthroat tables of three are not made yet",
+                "cutthroat has no round robin: rounds of tables of three in which every two "
+                "entrants meet exactly once exist only for some counts (3, 9, 15, ...); "
+                'make Swiss rounds instead ({"system": "swiss"})',
                 code="UNSUPPORTED_VARIANT",
-                details={"variant": competition.variant},
+                details={"variant": competition.variant, "system": system},
             )
         listed = await entrants.list_entrants(conn, competition_id)
         entrant_ids = [e.id for e in listed]
-        if len(entrant_ids) < 2:
+        least = 3 if cutthroat else 2
+        if len(entrant_ids) < least:
             raise InvalidSetupError(
-                f"pairing needs at least two entrants; the competition has {len(entrant_ids)}",
+                f"pairing needs at least {least} entrants; the competition has {len(entrant_ids)}",
                 code="NOT_ENOUGH_ENTRANTS",
-                details={"entrants": len(entrant_ids)},
+                details={"entrants": len(entrant_ids), "least": least},
             )
         rounds = await fixtures.list_rounds(conn, competition_id)
         if rounds and (system == "round-robin" or rounds[0].system == "round-robin"):

@@ -78,4 +78,4 @@ def test_in_swiss_the_entrant_owed_most_deals_first(seed: int) -> None:
 
 def test_tables_without_a_first_dealer_count_for_nobody() -> None:
     tally: DealerTally[str] = tally_of([(1, [(("a", "b"), None), (("c", "d"), 3)])])
-    assert ({"d": 1}, {"c": 1, "d": 1}) == (tally.dealt, tally.played)
+    assert ({"d": 1}, {"c": 0.5, "d": 0.5}) == (tally.dealt, tally.share)

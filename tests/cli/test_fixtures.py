@@ -14,8 +14,8 @@ from tests.cli.support import assert_fits, invoke
 NAMES = ("Ada Lovelace-Byron", "Bob", "Cy", "Dmitri Ivanovich Mendeleev", "Eve")
 
 
-def league(client: TestClient[Any], admin: dict[str, str]) -> str:
-    body = {"name": "Thursday league", "game": "cuttle", "variant": "standard"}
+def league(client: TestClient[Any], admin: dict[str, str], variant: str = "standard") -> str:
+    body = {"name": "Thursday league", "game": "cuttle", "variant": variant}
     competition = str(client.post("/competitions", json=body, headers=admin).json()["id"])
     for name in NAMES:
         player = client.post("/players", json={"display_name": name}, headers=admin).json()
@@ -94,3 +94,30 @@ def test_a_forfeit_and_the_first_dealer_show_in_every_format(
     assert "0-1 ff" in shown.stdout and "dealer" in shown.stdout
     md = invoke(database_url, "fixtures", competition, "-f", "md").stdout
     assert "| 1 | 1 |" in md and "0-1 ff" in md
+
+
+def test_cutthroat_tables_of_three_in_every_format(
+    client: TestClient[Any], admin: dict[str, str], database_url: str
+) -> None:
+    competition = league(client, admin, "cutthroat")
+    refused = invoke(database_url, "pair", competition, "-s", "round-robin")
+    assert 1 == refused.exit_code and "UNSUPPORTED_VARIANT" in refused.output
+    paired = invoke(database_url, "pair", competition, "-s", "swiss", "-f", "json")
+    assert 0 == paired.exit_code, paired.output
+    api = client.get(f"/competitions/{competition}/fixtures").json()
+    assert api == json.loads(paired.stdout)
+    (table,) = api["rounds"][0]["tables"]
+    assert 3 == len(table["entrants"]) and 2 == len(api["rounds"][0]["byes"])
+    rows = list(
+        csv.DictReader(
+            io.StringIO(invoke(database_url, "fixtures", competition, "-f", "csv").stdout)
+        )
+    )
+    assert ["round", "table", "first", "second", "third", "result", "dealer", "match"] == list(
+        rows[0]
+    )
+    assert all(rows[0][c] for c in ("first", "second", "third", "dealer"))
+    shown = invoke(database_url, "fixtures", competition, "-f", "table")
+    assert 0 == shown.exit_code, shown.output
+    assert_fits(shown.stdout)
+    assert "third" in shown.stdout and "Mendeleev" in shown.stdout
