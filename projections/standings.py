@@ -190,7 +190,8 @@ def compute_standings(
 ) -> dict[str, Any]:
     """Return a competition's standings: its tables (players; pairs for Kozel) and ratings.
 
-    Forfeited tables count as ``tally_results`` says; ratings are of played matches only.
+    Forfeited tables count as ``tally_results`` says; ratings are of played matches only
+    (a player with none has a null rating).
     """
     rated = ratings(matches)
     tables = {
@@ -198,8 +199,8 @@ def compute_standings(
         for name, (lines, encounters) in tally_results(game, matches, forfeits).items()
     }
     for row in tables["players"]:
-        if row["entity"] in rated:
-            row["rating"] = rated[row["entity"]]
+        # Null for a player whose only results are forfeits: every row has the key.
+        row["rating"] = rated.get(row["entity"])
     return {
         "game": game,
         "tiebreaks": list(tiebreaks),

@@ -94,6 +94,14 @@ def test_a_forfeit_and_the_first_dealer_show_in_every_format(
     assert "0-1 ff" in shown.stdout and "dealer" in shown.stdout
     md = invoke(database_url, "fixtures", competition, "-f", "md").stdout
     assert "| 1 | 1 |" in md and "0-1 ff" in md
+    # The standings count it; the forfeiting player has no rating, and no column breaks.
+    for fmt in ("table", "csv", "md"):
+        standings = invoke(database_url, "standings", competition, "-f", fmt)
+        assert 0 == standings.exit_code, standings.output
+    api_standings = client.get(f"/competitions/{competition}/standings").json()
+    cli_standings = json.loads(invoke(database_url, "standings", competition, "-f", "json").stdout)
+    assert api_standings == cli_standings
+    assert 1 == cli_standings["forfeits"]
 
 
 def test_cutthroat_tables_of_three_in_every_format(

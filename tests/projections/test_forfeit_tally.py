@@ -34,4 +34,4 @@ def test_cuttle_standings_rank_a_forfeit_win_as_a_win() -> None:
     assert (0, 2) == (standings["matches"], standings["forfeits"])
     ranked = [(r["rank"], r["entity"], r["played"], r["points"]) for r in standings["players"]]
     assert [(1, "a", 2, 1), (2, "b", 1, 0), (2, "c", 1, 0)] == ranked
-    assert all("rating" not in r for r in standings["players"])
+    assert all(r["rating"] is None for r in standings["players"])
