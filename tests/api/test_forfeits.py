@@ -8,6 +8,7 @@ from typing import Any
 from litestar.testing import TestClient
 
 from tests.api.test_fixtures import entered, pair, play, resign
+from tests.projections.test_read_models import run_rebuild
 
 Client = TestClient[Any]
 
@@ -153,3 +154,16 @@ def test_a_forfeited_table_takes_no_match(client: Client, admin: dict[str, str])
     body = {"game": "cuttle", "players": table["players"], "fixture_id": table["id"]}
     refused = client.post("/matches", json=body, headers=admin)
     assert (409, "FIXTURE_FORFEITED") == (refused.status_code, refused.json()["code"])
+
+
+def test_a_rebuild_keeps_standings_made_of_forfeits_only(
+    client: Client, admin: dict[str, str], database_url: str
+) -> None:
+    comp = league(client, admin)
+    ids = entered(client, admin, comp, 2)
+    table = pair(client, admin, comp, system="round-robin").json()["rounds"][0]["tables"][0]
+    assert 200 == forfeit(client, admin, comp, table["id"], ids[:1]).status_code
+    before = client.get(f"/competitions/{comp}/standings").json()
+    assert 1 == before["forfeits"]
+    run_rebuild(database_url)
+    assert before == client.get(f"/competitions/{comp}/standings").json()
