@@ -126,6 +126,8 @@ def pair(
 ) -> None:
     """Make every round-robin round, or the next Swiss round; print all rounds.
 
+    A cutthroat competition's Swiss rounds seat three at a table (it has no round robin).
+
     Examples: matchlog pair 5a1c --system round-robin --legs 2 · matchlog pair 5a1c -s swiss
     """
     with friendly_errors():
