@@ -90,8 +90,12 @@ def _next_swiss(
     else:
         met = {frozenset(t.entrants) for r in rounds for t in r.tables}
         made = swiss_round(ranked, scores, met, byes_had)
+    # A forfeited table was never dealt: it counts for nobody's first deals.
     history = tally_of(
-        [(r.number, [(t.entrants, t.first_dealer) for t in r.tables]) for r in rounds]
+        [
+            (r.number, [(t.entrants, None if t.forfeited_by else t.first_dealer) for t in r.tables])
+            for r in rounds
+        ]
     )
     seats_per_entrant = len(listed[0].players)
     [dealers] = first_dealers([made.tables], seats_per_entrant, history, len(rounds) + 1)

@@ -167,3 +167,16 @@ def test_a_rebuild_keeps_standings_made_of_forfeits_only(
     assert 1 == before["forfeits"]
     run_rebuild(database_url)
     assert before == client.get(f"/competitions/{comp}/standings").json()
+
+
+def test_a_forfeited_table_counts_for_nobodys_first_deals(
+    client: Client, admin: dict[str, str]
+) -> None:
+    comp = league(client, admin)
+    entered(client, admin, comp, 2)
+    (first,) = pair(client, admin, comp, system="swiss").json()["rounds"][0]["tables"]
+    dealer = first["entrants"][first["first_dealer"]]
+    assert 200 == forfeit(client, admin, comp, first["id"], [dealer]).status_code
+    (second,) = pair(client, admin, comp, system="swiss").json()["rounds"][1]["tables"]
+    # Nobody has dealt yet, so the one seated last deals, though that is round one's.
+    assert dealer == second["entrants"][second["first_dealer"]] == second["entrants"][-1]
