@@ -48,7 +48,9 @@ class MatchIn(BaseModel):
         "trump_indicator_bottom, open_throws}; defaults to the competition's format.",
     )
     first_dealer: StrictInt | None = Field(
-        default=None, description="Seat of the first dealer; drawn at random when omitted."
+        default=None,
+        description="Seat of the first dealer; drawn at random when omitted. A fixture's "
+        "match takes its table's first_dealer (another seat is FIXTURE_MISMATCH).",
     )
     dealing: Dealing = Field(
         default="server",
