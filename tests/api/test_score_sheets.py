@@ -189,3 +189,196 @@ class TestCuttle:
         steps = client.get(f"/matches/{match['id']}/timeline").json()["steps"]
         assert all(s["taken_back"] is not None for s in steps)
         assert second["version"] > first["version"]
+
+
+def kozel(client: Client, headers: dict[str, str], **body: Any) -> dict[str, Any]:
+    players = named_players(client, headers, ["Ann", "Bob", "Cy", "Di"])
+    return sheet_match(client, headers, game="kozel", players=players, first_dealer=0, **body)
+
+
+def rows(match: dict[str, Any]) -> tuple[list[int], int, int]:
+    """Loss points per team, eggs and the next deal's multiplier."""
+    score = match["score"]
+    return score["loss_points"], score["eggs"], score["multiplier"]
+
+
+class TestKozel:
+    def test_deals_are_scored_from_the_loss_point_table(
+        self, client: Client, scorer: dict[str, str]
+    ) -> None:
+        match = kozel(client, scorer)
+        assert "results" == match["recording"]
+        # R24: 31-59 card points give the loser 2, 30 or fewer with a trick 4, no trick 6;
+        # a team with no card points that took a trick is not blank (4, not 6).
+        steps = [
+            ("deal 75 45", [0, 2], 1),
+            ("deal 60 60", [0, 2], 2),
+            ("deal 90 30", [0, 6], 3),
+            ("deal 120 0", [0, 10], 0),
+            ("deal 31 89", [2, 10], 1),
+        ]
+        for text, totals, dealer in steps:
+            answer = enter(client, scorer, match["id"], text)
+            assert 200 == answer.status_code, answer.text
+            live = answer.json()["match"]
+            assert (totals, "live") == (live["score"]["loss_points"], live["status"])
+            assert dealer == live["dealer"], text  # one seat clockwise per deal (R3)
+        assert 1 == live["score"]["eggs"] and 5 == live["score"]["deals"]
+        ended = enter(client, scorer, match["id"], "deal 0 120 blank A").json()["match"]
+        assert [8, 10] == ended["score"]["loss_points"] and "live" == ended["status"]
+        ended = enter(client, scorer, match["id"], "deal 100 20").json()["match"]
+        assert [8, 14] == ended["score"]["loss_points"]
+        assert {"winners": [0, 2], "losers": [1, 3], "reason": "goat-with-eggs"}.items() <= (
+            ended["result"].items()
+        )
+        assert "MATCH_OVER" == refused(enter(client, scorer, match["id"], "deal 60 60"))
+
+    def test_eggs_double_the_next_decided_deal(
+        self, client: Client, scorer: dict[str, str]
+    ) -> None:
+        match = kozel(client, scorer, options={"eggs_double_next": True, "loss_limit": 12})
+        first = enter(client, scorer, match["id"], "deal 60 60", "deal 60 60").json()["match"]
+        assert ([0, 0], 2, 4) == rows(first)
+        # 2 loss points times 4 after two eggs in a row (each eggs doubles the pending
+        # multiplier, R25); then the multiplier is back to 1.
+        second = enter(client, scorer, match["id"], "deal 70 50").json()["match"]
+        assert ([0, 8], 2, 1) == rows(second)
+        third = enter(client, scorer, match["id"], "deal 60 60", "deal 120 0 blank B")
+        ended = third.json()["match"]
+        assert ([0, 20], 3, 1) == rows(ended) and "finished" == ended["status"]
+        rounds = client.get(f"/matches/{match['id']}/series").json()["rounds"]
+        assert [1, 2, 4, 1, 2] == [r["multiplier"] for r in rounds]
+        assert [0, 0, 8, 0, 12] == [r["loss_points"] for r in rounds]
+        # A sheet says only that team B took no trick in deal 5; other counts are unknown.
+        assert [None, 0] == rounds[-1]["tricks"]
+
+    def test_the_timeline_and_legal_moves(self, client: Client, scorer: dict[str, str]) -> None:
+        match = kozel(client, scorer)
+        legal = client.get(f"/matches/{match['id']}/legal-moves", headers=scorer).json()
+        assert ([], [], []) == (legal["moves"], legal["choices"], legal["service_moves"])
+        enter(client, scorer, match["id"], "deal 75 45", "deal 60 60", "deal 120 0 blank B")
+        steps = client.get(f"/matches/{match['id']}/timeline").json()["steps"]
+        assert [
+            "Deal 1: 75-45, team B takes 2 loss points",
+            "Deal 2: 60-60, eggs",
+            "Deal 3: 120-0, team B took no trick and takes 6 loss points",
+        ] == [s["sentence"] for s in steps]
+        assert [1, 2, 3] == [s["round"] for s in steps]
+
+    @pytest.mark.parametrize(
+        ("text", "code"),
+        [
+            ("S0 lead 7S", "WRONG_RECORDING"),
+            ("S1 concede", "WRONG_RECORDING"),
+            ("result P1", "WRONG_RECORDING"),
+            ("deal", "MALFORMED"),
+            ("deal 60", "MALFORMED"),
+            ("deal sixty 60", "MALFORMED"),
+            ("deal 60 60 blank", "MALFORMED"),
+            ("deal 60 60 blank C", "MALFORMED"),
+            ("deal 70 60", "INVALID_RESULT"),
+            ("deal 60.5 59.5", "INVALID_RESULT"),
+            ("deal 130 -10", "INVALID_RESULT"),
+            ("deal 0 120 blank B", "INVALID_RESULT"),
+            ("deal 60 60 blank A B", "INVALID_RESULT"),
+        ],
+    )
+    def test_refusals(self, client: Client, scorer: dict[str, str], text: str, code: str) -> None:
+        match = kozel(client, scorer)
+        assert code == refused(enter(client, scorer, match["id"], text))
+        assert match["version"] == version_of(client, match["id"])
+
+    def test_a_deal_is_taken_back(self, client: Client, scorer: dict[str, str]) -> None:
+        match = kozel(client, scorer)
+        first = enter(client, scorer, match["id"], "deal 75 45").json()
+        second = enter(client, scorer, match["id"], "deal 20 100").json()
+        assert [4, 2] == second["match"]["score"]["loss_points"]
+        back = client.post(
+            f"/matches/{match['id']}/takeback",
+            json={
+                "to_version": first["version"],
+                "reason": "the card points were swapped",
+                "expected_version": second["version"],
+            },
+            headers=scorer,
+        )
+        assert 200 == back.status_code, back.text
+        assert [0, 2] == back.json()["match"]["score"]["loss_points"]
+        again = enter(client, scorer, match["id"], "deal 100 20").json()["match"]
+        assert ([0, 6], 2) == (again["score"]["loss_points"], again["score"]["deals"])
+
+
+# Hand-worked from R24 (loss points 2/4/6) and section 10 (the goat at 12): each script
+# is one table's deals, team A being the table's first entrant; the figures are, per
+# side, (won, deals_won, deals_lost, loss_points_taken, loss_points_given, eggs, goat).
+SCRIPTS: list[tuple[list[str], tuple[int, ...], tuple[int, ...]]] = [
+    (
+        # B takes 2, eggs, B takes 4 (20 points), B takes 6 (blank): B is the goat at 12.
+        ["deal 75 45", "deal 60 60", "deal 100 20", "deal 120 0 blank B"],
+        (1, 3, 0, 0, 12, 1, 0),
+        (0, 0, 3, 12, 0, 1, 1),
+    ),
+    (
+        # A takes 2 (31), 4 (30), 4 (no points but a trick), 2 (59): A is the goat at 12.
+        ["deal 31 89", "deal 30 90", "deal 0 120", "deal 59 61"],
+        (0, 0, 4, 12, 0, 0, 1),
+        (1, 4, 0, 0, 12, 0, 0),
+    ),
+    (
+        # eggs; A 2; B 4; B 6 (blank); A 4; B 2: B reaches 12 with A at 6.
+        [
+            "deal 60 60",
+            "deal 45 75",
+            "deal 90 30",
+            "deal 120 0 blank B",
+            "deal 10 110",
+            "deal 70 50",
+        ],
+        (1, 3, 2, 6, 12, 1, 0),
+        (0, 2, 3, 12, 6, 1, 1),
+    ),
+]
+STATS = ("won", "deals_won", "deals_lost", "loss_points_taken", "loss_points_given", "eggs", "goat")
+
+
+def test_a_kozel_league_of_fixed_pairs_on_score_sheets(
+    client: Client, admin: dict[str, str]
+) -> None:
+    made = client.post("/competitions", json={"name": "Cup", "game": "kozel"}, headers=admin)
+    assert 201 == made.status_code, made.text
+    cup = made.json()["id"]
+    people = named_players(client, admin, [f"K{i}" for i in range(6)])
+    pairs = [people[0:2], people[2:4], people[4:6]]
+    entrants = {}
+    for members in pairs:
+        entered = client.post(
+            f"/competitions/{cup}/entrants", json={"players": members}, headers=admin
+        )
+        assert 201 == entered.status_code, entered.text
+        entrants[entered.json()["id"]] = "+".join(sorted(members))
+    fixtures = client.post(
+        f"/competitions/{cup}/fixtures", json={"system": "round-robin"}, headers=admin
+    )
+    assert 201 == fixtures.status_code, fixtures.text
+    tables = [t for r in fixtures.json()["rounds"] for t in r["tables"]]
+    assert 3 == len(tables)
+    expected: dict[str, list[int]] = {key: [0] * len(STATS) for key in entrants.values()}
+    for table, (script, first, second) in zip(tables, SCRIPTS, strict=True):
+        match = sheet_match(
+            client, admin, game="kozel", players=table["players"], fixture_id=table["id"]
+        )
+        answer = enter(client, admin, match["id"], *script)
+        assert 200 == answer.status_code, answer.text
+        assert "finished" == answer.json()["match"]["status"]
+        for entrant, figures in zip(table["entrants"], (first, second), strict=True):
+            line = expected[entrants[entrant]]
+            expected[entrants[entrant]] = [a + b for a, b in zip(line, figures, strict=True)]
+    standings = client.get(f"/competitions/{cup}/standings").json()
+    assert 3 == standings["matches"]
+    got = {line["entity"]: [line[s] for s in STATS] for line in standings["pairs"]}
+    assert expected == got
+    # Ratings count score-sheet matches too: every player has played two.
+    assert {2} == {line["played"] for line in standings["players"]}
+    assert all(line["rating"]["sigma"] < 8.3 for line in standings["players"])
+    listed = client.get(f"/competitions/{cup}/fixtures").json()["rounds"]
+    assert all(t["result"] is not None for r in listed for t in r["tables"])
