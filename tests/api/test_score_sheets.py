@@ -28,6 +28,18 @@ def enter(client: Client, headers: dict[str, str], match_id: str, *results: str)
     return client.post(f"/matches/{match_id}/moves", json=body, headers=headers)
 
 
+def take_back(
+    client: Client, headers: dict[str, str], match_id: str, to_version: int, reason: str
+) -> dict[str, Any]:
+    """Take the match back to ``to_version`` from the version it is at; return the answer."""
+    version = version_of(client, match_id)
+    body = {"to_version": to_version, "reason": reason, "expected_version": version}
+    back = client.post(f"/matches/{match_id}/takeback", json=body, headers=headers)
+    assert 200 == back.status_code, back.text
+    answer: dict[str, Any] = back.json()
+    return answer
+
+
 def version_of(client: Client, match_id: str) -> int:
     return int(client.get(f"/matches/{match_id}").json()["version"])
 
@@ -164,31 +176,21 @@ class TestCuttle:
     ) -> None:
         match = cuttle(client, scorer, format="normal")
         first = enter(client, scorer, match["id"], "result P1").json()
-        second = enter(client, scorer, match["id"], "result draw").json()
-        back = client.post(
-            f"/matches/{match['id']}/takeback",
-            json={
-                "to_version": first["version"],
-                "reason": "the draw was entered by mistake",
-                "expected_version": second["version"],
-            },
-            headers=scorer,
-        )
-        assert 200 == back.status_code, back.text
-        after = back.json()["match"]
+        enter(client, scorer, match["id"], "result draw")
+        # Not behind the last result, as not behind the last round with a move.
+        version = version_of(client, match["id"])
+        far = {"to_version": 1, "reason": "both", "expected_version": version}
+        too_far = client.post(f"/matches/{match['id']}/takeback", json=far, headers=scorer)
+        assert "TAKEBACK_OUT_OF_RANGE" == refused(too_far)
+        back = take_back(client, scorer, match["id"], first["version"], "not a draw")
+        after = back["match"]
         assert [0, 1] == after["score"]["wins"] and 0 == after["score"]["drawn_rounds"]
         assert 1 == after["rounds_started"]
-        # Only the last result can be taken back, as only the last round's moves can.
-        too_far = client.post(
-            f"/matches/{match['id']}/takeback",
-            json={"to_version": 1, "reason": "more", "expected_version": back.json()["version"]},
-            headers=scorer,
-        )
-        assert 200 == too_far.status_code, too_far.text
-        assert 0 == too_far.json()["match"]["rounds_started"]
+        # The result before it is now the last one: it can be taken back in turn.
+        again = take_back(client, scorer, match["id"], 1, "the wrong table")
+        assert 0 == again["match"]["rounds_started"]
         steps = client.get(f"/matches/{match['id']}/timeline").json()["steps"]
-        assert all(s["taken_back"] is not None for s in steps)
-        assert second["version"] > first["version"]
+        assert 2 == len(steps) and all(s["taken_back"] is not None for s in steps)
 
 
 def kozel(client: Client, headers: dict[str, str], **body: Any) -> dict[str, Any]:
@@ -293,17 +295,8 @@ class TestKozel:
         first = enter(client, scorer, match["id"], "deal 75 45").json()
         second = enter(client, scorer, match["id"], "deal 20 100").json()
         assert [4, 2] == second["match"]["score"]["loss_points"]
-        back = client.post(
-            f"/matches/{match['id']}/takeback",
-            json={
-                "to_version": first["version"],
-                "reason": "the card points were swapped",
-                "expected_version": second["version"],
-            },
-            headers=scorer,
-        )
-        assert 200 == back.status_code, back.text
-        assert [0, 2] == back.json()["match"]["score"]["loss_points"]
+        back = take_back(client, scorer, match["id"], first["version"], "points swapped")
+        assert [0, 2] == back["match"]["score"]["loss_points"]
         again = enter(client, scorer, match["id"], "deal 100 20").json()["match"]
         assert ([0, 6], 2) == (again["score"]["loss_points"], again["score"]["deals"])
 
