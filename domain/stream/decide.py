@@ -282,7 +282,14 @@ def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
 
 
 def _enter_result(state: MatchState, rules: GameRules, move: str) -> tuple[list[Event], MatchState]:
-    """Record a score-sheet result: ``ResultEntered``, the round's score, the end if it ends."""
+    """Record a score-sheet result: ``ResultEntered``, the round's score, the end if it ends.
+
+    The round is scored by the game's own ``score`` (the series' ``record``), so its
+    ``RoundScored``/``DealScored`` and ``MatchEnded`` are the very events a played round
+    ends with: series, standings, ratings and exports, which read only those, count a
+    score-sheet match unchanged. ``ResultEntered`` keeps what the scorer wrote, for the
+    timeline, the logs and replays (it is the result's "move").
+    """
     if not rules.is_result(move):
         raise _wrong_recording(state, "a move")
     assert state.series is not None
