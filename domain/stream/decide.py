@@ -8,7 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.errors import IllegalMoveError, InvalidSetupError, MalformedError, NotFoundError
+from domain.errors import (
+    DomainError,
+    IllegalMoveError,
+    InvalidSetupError,
+    MalformedError,
+    NotFoundError,
+)
 from domain.events import Event
 from domain.game_rules import GameRules, Series
 from domain.games import rules_for
@@ -247,20 +253,27 @@ def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
     rules = found.rules
     if config.recording == "results":
         return _enter_result(state, rules, command.move)
-    if rules.is_result(command.move):
-        raise _wrong_recording(state, "a result")
     conceding = rules.concession(command.move)
     if conceding is not None:  # ends the match at any moment (Kozel R47)
         events = _resign_match(state, conceding)
         return events, fold(events, state)
     if state.position is None:
+        if rules.is_result(command.move):
+            raise _wrong_recording(state, "a result")
         what = rules.round_word
         raise IllegalMoveError(
             f"no {what} is in progress: the scorer must start the next {what}",
             code=rules.not_started_code,
             details={"move": command.move},
         )
-    events, position = rules.step(state.position, command.move)
+    try:
+        events, position = rules.step(state.position, command.move)
+    except DomainError:
+        # No engine reads a result (``result ...``, ``deal ...``) as a move, so a result
+        # is only looked for once the engine has refused: a legal move pays nothing.
+        if rules.is_result(command.move):
+            raise _wrong_recording(state, "a result") from None
+        raise
     after = after_engine_events(state, found, events, position)
     outcome = rules.outcome(position)
     if outcome is None:
