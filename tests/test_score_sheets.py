@@ -16,6 +16,7 @@ from domain.stream import (
     MatchConfig,
     MatchState,
     Play,
+    ResignMatch,
     StartRound,
     TakeBack,
     fold,
@@ -72,6 +73,14 @@ def test_the_rules_order_of_refusals() -> None:
     assert over.is_over
     for text in ("deal 60 60", "S0 lead 7S", "deal sixty", "deal 61 60"):
         assert "MATCH_OVER" == code_of(over, Play(text))
+
+
+def test_a_whole_match_resignation_is_no_move_and_is_taken() -> None:
+    _, state = created(CUTTLE)
+    _, state = step(state, Play("result P0"))
+    events, state = step(state, ResignMatch(0))
+    assert ["MatchResigned", "MatchEnded"] == [e.type for e in events]
+    assert state.result is not None and (1,) == state.result.winners
 
 
 def test_a_takeback_undoes_the_last_result_only() -> None:
