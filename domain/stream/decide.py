@@ -271,6 +271,8 @@ def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
     except DomainError:
         # No engine reads a result (``result ...``, ``deal ...``) as a move, so a result
         # is only looked for once the engine has refused: a legal move pays nothing.
+        # Looking first cost 96,101 instructions a command against 92,534 this way and
+        # 93,668 before score sheets (callgrind, 232 commands of simulated matches x 40).
         if rules.is_result(command.move):
             raise _wrong_recording(state, "a result") from None
         raise
