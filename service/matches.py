@@ -16,7 +16,15 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from domain.errors import ConflictError, InvalidSetupError, MalformedError, NotFoundError
-from domain.stream import Command, CreateMatch, Dealing, MatchConfig, Play, rules_for
+from domain.stream import (
+    Command,
+    CreateMatch,
+    Dealing,
+    MatchConfig,
+    Play,
+    Recording,
+    rules_for,
+)
 from store import accounts, fixtures
 from store.idempotency import OnceKey
 from store.recorder import AfterAppend, Recorded, Recorder, draw_first_dealer, match_stream
@@ -33,6 +41,7 @@ class MatchSetup:
     options: Mapping[str, Any] | None = None
     first_dealer: int | None = None
     dealing: Dealing = "server"
+    recording: Recording = "moves"
     competition_id: UUID | None = None
     fixture_id: UUID | None = None
 
@@ -200,6 +209,7 @@ async def match_config(pool: AsyncConnectionPool[Any], data: MatchSetup) -> Matc
         format=fmt,
         options=options or {},
         competition_id=None if data.competition_id is None else str(data.competition_id),
+        recording=data.recording,
     )
     draft = rules.validate(draft)
     if fixture_dealer is not None:
