@@ -271,8 +271,8 @@ def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
     except DomainError:
         # No engine reads a result (``result ...``, ``deal ...``) as a move, so a result
         # is only looked for once the engine has refused: a legal move pays nothing.
-        # Looking first cost 96,101 instructions a command against 92,534 this way and
-        # 93,668 before score sheets (callgrind, 232 commands of simulated matches x 40).
+        # Looking first cost 95,051 instructions a command against 92,401 this way and
+        # 91,823 before score sheets (callgrind on bench/step_instructions.py 40 less 0).
         if rules.is_result(command.move):
             raise _wrong_recording(state, "a result") from None
         raise
