@@ -476,7 +476,9 @@ class TestLive:
         now = http.get(f"/matches/{match['id']}").json()
         stop_after(http, scorer_headers, now, rng, 2)
         page.wait_for_selector('#timeline-list li[data-ply="5"]', state="attached")
-        page.wait_for_function("document.getElementById('ply-label').textContent === 'Ply 3 / 5'")
+        page.wait_for_function(
+            "() => document.getElementById('ply-label').textContent === 'Ply 3 / 5'"
+        )
         assert "3" == page.get_attribute("#table", "data-ply")
         assert page.url.endswith("ply=3")
         page.keyboard.press("End")  # the reader asks for the newest ply: now they follow
