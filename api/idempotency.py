@@ -112,9 +112,11 @@ class Answer:
     """A write's answer, made once: the body stored for its Idempotency-Key (rendered
     in the write's transaction) is the body sent back, not a second rendering of it.
 
-    The body is pydantic's own JSON (``model_dump_json``), sent as bytes: Litestar's
-    encoder would dump the model to a dict and encode that, and the stored answer
-    took a dict and ``json.dumps`` too (FIGURE).
+    The body is pydantic's own JSON (``model_dump_json``), sent as bytes, byte for
+    byte what Litestar's encoder made of the model by dumping it to a dict first; a
+    stored answer took that dict through ``json.dumps`` too. A move's answer, built
+    and rendered, side by side (9 interleaved runs, medians of CPU time): 101 -> 85
+    µs unkeyed (0.84x), 162 -> 85 µs keyed (0.53x).
     """
 
     def __init__(self, make: Callable[[Recorded], BaseModel]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from cli.http_protocol import _OneWriteAnswer, set_nodelay
+from cli.http_protocol import set_nodelay
 
 
 class _Transport(asyncio.Transport):
@@ -35,52 +35,3 @@ def test_a_unix_socket_is_left_alone() -> None:
     left, right = socket.socketpair()
     with left, right:
         set_nodelay(_Transport(left))
-
-
-class _Cycle:
-    def __init__(self, chunked_encoding: bool | None) -> None:
-        self.response_started = False
-        self.chunked_encoding = chunked_encoding
-
-
-class _Writes(asyncio.Transport):
-    def __init__(self) -> None:
-        super().__init__()
-        self.writes: list[bytes] = []
-
-    def write(self, data: bytes | bytearray | memoryview) -> None:
-        self.writes.append(bytes(data))
-
-    def is_closing(self) -> bool:
-        return False
-
-
-def test_a_sized_answer_is_one_write_after_a_continue() -> None:
-    cycle, transport = _Cycle(chunked_encoding=None), _Writes()
-    answer = _OneWriteAnswer(cycle, transport)
-    answer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-    cycle.response_started, cycle.chunked_encoding = True, False
-    answer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n")
-    assert transport.writes == [b"HTTP/1.1 100 Continue\r\n\r\n"]
-    answer.write(b"{}")
-    assert transport.writes[1:] == [b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}"]
-
-
-def test_an_empty_body_sends_the_held_head() -> None:
-    cycle, transport = _Cycle(chunked_encoding=False), _Writes()
-    answer = _OneWriteAnswer(cycle, transport)
-    cycle.response_started = True
-    answer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
-    answer.write(b"")
-    assert transport.writes == [b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n"]
-
-
-def test_a_streamed_answer_sends_its_head_at_once() -> None:
-    cycle, transport = _Cycle(chunked_encoding=True), _Writes()
-    answer = _OneWriteAnswer(cycle, transport)
-    cycle.response_started = True
-    answer.write(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n")
-    assert transport.writes == [b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n"]
-    answer.write(b"5\r\nhello\r\n")
-    assert len(transport.writes) == 2
-    assert answer.is_closing() is False
