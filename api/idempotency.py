@@ -115,8 +115,8 @@ class Answer:
     The body is pydantic's own JSON (``model_dump_json``), sent as bytes, byte for
     byte what Litestar's encoder made of the model by dumping it to a dict first; a
     stored answer took that dict through ``json.dumps`` too. A move's answer, built
-    and rendered, side by side (9 interleaved runs, medians of CPU time): 101 -> 85
-    µs unkeyed (0.84x), 162 -> 85 µs keyed (0.53x).
+    and rendered (bench/write_answer.py: 9 interleaved runs, CPU medians): 120 -> 97
+    µs unkeyed (0.81x), 189 -> 97 µs keyed (0.52x).
     """
 
     def __init__(self, make: Callable[[Recorded], BaseModel]) -> None:
