@@ -259,11 +259,9 @@ async def append(
     params = _append_params(stream, events, expected_version, channel)
     try:
         cur = await conn.execute(_APPEND_SQL, params)
-        # Fetched in the ``try``: in pipeline mode the error comes with the result.
-        rows = await cur.fetchall()
     except psycopg.Error as e:
         raise _translate(e, stream, expected_version, ids) from e
-    return _append_result(stream, events, rows)
+    return _append_result(stream, events, await cur.fetchall())
 
 
 async def claim_position(conn: psycopg.AsyncConnection[Any]) -> None:
@@ -329,10 +327,9 @@ async def append_batch(
     )
     try:
         cur = await conn.execute(_APPEND_BATCH_SQL, params)
-        # Fetched in the ``try``: in pipeline mode the error comes with the result.
-        rows = await cur.fetchall()
     except psycopg.Error as e:
         raise _translate_batch(e, streams, expected, arrays.ids) from e
+    rows = await cur.fetchall()
     results = []
     first = 0
     for stream, events, _ in appends:

@@ -17,7 +17,6 @@ import secrets
 import uuid
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -379,8 +378,7 @@ class Recorder:
         error is its outcome).
         """
         decided: list[tuple[int, _Decided]] = []
-        hooked = after_append is not None or on_transaction_start is not None
-        async with self._pool.connection() as conn, _pipelined(conn, not hooked):
+        async with self._pool.connection() as conn:
             try:
                 async with conn.transaction():
                     if on_transaction_start is not None:
@@ -601,24 +599,6 @@ class Recorder:
         self._cache.move_to_end(stream)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
-
-
-def _pipelined(
-    conn: psycopg.AsyncConnection[Any], wanted: bool
-) -> AbstractAsyncContextManager[Any]:
-    """Pipeline mode on ``conn`` if ``wanted`` (a transaction without hooks).
-
-    In pipeline mode a statement whose result nobody reads goes out with the next
-    one that is read, so a batch waits on 3 round trips, not 7 (keyed: 4, not 10):
-    BEGIN with the token check, (the keys,) the append, the projection with COMMIT.
-    bench/api_load.py --seconds 10 --rounds 4 --compare (the tree without it),
-    paired per round: unkeyed moves/s 1.12 0.82 1.07 1.14 (median 1.10x), server
-    CPU a move 1.01x; keyed 0.83 1.27 1.07 1.06 (1.07x), CPU 1.02x: shorter
-    batches, same CPU. A hook may count on its statement having run (an import's
-    turn fixes its place in the log) or catch its error where it executes it:
-    hooked transactions are not pipelined.
-    """
-    return conn.pipeline() if wanted else nullcontext()
 
 
 def _new_events(
