@@ -104,31 +104,40 @@ class IdempotentRequest:
         return OnceKey(self.principal.token_id, self.key, self.request_hash, status_code, render)
 
 
-Render = Callable[[Recorded], dict[str, Any]]
-"""Makes a write's answer body from what it recorded."""
+Render = Callable[[Recorded], str]
+"""Makes a write's answer body (JSON text) from what it recorded."""
 
 
 class Answer:
     """A write's answer, made once: the body stored for its Idempotency-Key (rendered
-    in the write's transaction) is the body sent back, not a second rendering of it."""
+    in the write's transaction) is the body sent back, not a second rendering of it.
+
+    The body is pydantic's own JSON (``model_dump_json``), sent as bytes, byte for
+    byte what Litestar's encoder made of the model by dumping it to a dict first; a
+    stored answer took that dict through ``json.dumps`` too. A move's answer, built
+    and rendered (bench/write_answer.py: 9 interleaved runs, CPU medians): 120 -> 97
+    µs unkeyed (0.81x), 189 -> 97 µs keyed (0.52x).
+    """
 
     def __init__(self, make: Callable[[Recorded], BaseModel]) -> None:
         self._make = make
-        self._rendered: tuple[Recorded, dict[str, Any]] | None = None
+        self._rendered: tuple[Recorded, str] | None = None
 
-    def render(self, recorded: Recorded) -> dict[str, Any]:
+    def render(self, recorded: Recorded) -> str:
         """Return the JSON body for ``recorded`` (the ``Render`` a keyed write stores)."""
-        body = self._make(recorded).model_dump(mode="json")
+        body = self._make(recorded).model_dump_json()
         self._rendered = (recorded, body)
         return body
 
     def content(self, recorded: Recorded) -> Any:
-        """Return the body to send for ``recorded``: the stored one if it was rendered."""
+        """Return the body to send for ``recorded`` (JSON bytes): the stored one if it
+        was rendered. ``Any``: the handlers' ``Response[...]`` name the model, for the
+        OpenAPI schema, that these bytes are the JSON of."""
         # A batch that failed and was recorded again rendered an earlier Recorded:
         # only the one this write returned counts.
         if self._rendered is not None and self._rendered[0] is recorded:
-            return self._rendered[1]
-        return self._make(recorded)
+            return self._rendered[1].encode()
+        return self.render(recorded).encode()
 
 
 async def record_once(

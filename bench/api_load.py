@@ -35,6 +35,12 @@ statements and transactions per request from a short window with PostgreSQL's
 ``log_statement = 'all'`` (the embedded server has no pg_stat_statements; logging is
 off for the timed runs), the ratios matchlog/baseline and the targets, met or not.
 
+``--compare DIR`` serves matchlog a second time from another tree (a ``git worktree``
+or ``git archive`` of the code before a change, run with this tree's venv), as
+``compare``, next to ``matchlog`` in every round, and prints the paired ratios
+matchlog/compare per round (moves/s, CPU a move), with their median: the measure
+of one change, side by side, on a machine whose load swings the raw rates.
+
 ``--idempotency-keys`` sends every write an ``Idempotency-Key`` of its own, as the
 scorer's pad does (the baseline gets the header too, and ignores it).
 
@@ -312,6 +318,8 @@ def summarize(
         f"p99 {ours['p99'] / base['p99']:.2f}x, CPU/move server "
         f"{ours['server'] / base['server']:.2f}x, PostgreSQL {ours['pg'] / base['pg']:.2f}x"
     )
+    if "compare" in medians:
+        compare_rounds(runs)
     rss_mb = rss["matchlog"] / 2**20
     print(
         f"targets: >= {TARGET_RATIO}x moves/s: {verdict(ratio >= TARGET_RATIO)} ({ratio:.2f}x); "
@@ -319,6 +327,29 @@ def summarize(
         f"({ours['p99']:.0f} ms); RSS <= {TARGET_RSS_MB:.0f} MB: "
         f"{verdict(rss_mb <= TARGET_RSS_MB)} ({rss_mb:.0f} MB); beyond it, >= "
         f"{TARGET_BEYOND}x: {verdict(ratio >= TARGET_BEYOND)}"
+    )
+
+
+def compare_rounds(runs: list[Run]) -> None:
+    """Print matchlog/compare per round (the two runs side by side) and the medians."""
+    ours = [r for r in runs if r.server == "matchlog"]
+    other = [r for r in runs if r.server == "compare"]
+    rates, cpus, pgs = [], [], []
+    for a, b in zip(ours, other, strict=True):
+        rates.append(a.rate / b.rate)
+        cpus.append(a.per_move_ms(a.server_cpu) / b.per_move_ms(b.server_cpu))
+        pgs.append(a.per_move_ms(a.pg_cpu) / b.per_move_ms(b.pg_cpu))
+    print(
+        "matchlog/compare per round: moves/s "
+        + " ".join(f"{x:.2f}" for x in rates)
+        + "; CPU/move server "
+        + " ".join(f"{x:.2f}" for x in cpus)
+        + "; PostgreSQL "
+        + " ".join(f"{x:.2f}" for x in pgs)
+    )
+    print(
+        f"matchlog/compare medians: {statistics.median(rates):.2f}x moves/s, CPU/move server "
+        f"{statistics.median(cpus):.2f}x, PostgreSQL {statistics.median(pgs):.2f}x"
     )
 
 
@@ -373,6 +404,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="send every write an Idempotency-Key of its own, as the scorer's pad does",
     )
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        default=None,
+        help="also serve matchlog from this tree (before a change), next to ours each round",
+    )
     parser.add_argument("--length", action="store_true", help="latency against match length")
     parser.add_argument("--late", type=int, default=300, help="--length: the late move number")
     parser.add_argument(
@@ -421,6 +458,14 @@ def main(argv: list[str] | None = None) -> int:
             Server("matchlog", f"http://127.0.0.1:{ours_port}", ours.pid, checks=True),
             Server("baseline", f"http://127.0.0.1:{base_port}", base.pid, checks=False),
         ]
+        if args.compare is not None:
+            other_port = free_port()
+            other = start_server(matchlog_command(args, other_port), env, other_port, args.compare)
+            started.append(other)
+            # Next to matchlog in every round's order: the pair runs under one load.
+            servers.insert(
+                1, Server("compare", f"http://127.0.0.1:{other_port}", other.pid, checks=True)
+            )
         with httpx.Client(
             base_url=servers[0].url, headers={"Authorization": f"Bearer {token}"}, timeout=60
         ) as client:

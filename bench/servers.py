@@ -53,10 +53,13 @@ class RssMonitor:
             time.sleep(0.1)
 
 
-def start_server(command: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
-    """Start ``command`` from the project root and wait until ``port`` accepts connections."""
+def start_server(
+    command: list[str], env: dict[str, str], port: int, cwd: Path = ROOT
+) -> subprocess.Popen[bytes]:
+    """Start ``command`` from ``cwd`` (the project root) and wait until ``port`` accepts
+    connections. ``python -m`` imports from ``cwd`` first: another tree serves its code."""
     proc = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

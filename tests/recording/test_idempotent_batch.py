@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from collections import Counter
 from typing import Any
@@ -17,7 +18,9 @@ from tests.recording.test_group_commit import _dealt, _legal
 
 
 def _key(token: uuid.UUID, key: str, request: bytes) -> OnceKey:
-    return OnceKey(token, key, request, 200, lambda r: {"stream": r.stream, "version": r.version})
+    return OnceKey(
+        token, key, request, 200, lambda r: json.dumps({"stream": r.stream, "version": r.version})
+    )
 
 
 async def _stored(url: str, token: uuid.UUID) -> dict[str, tuple[bytes, dict[str, Any]]]:
