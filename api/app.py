@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
-from litestar import Litestar
+from litestar import Litestar, Request
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import KnownTokens, provide_principal, reject_bad_tokens
+from api.auth import KnownTokens, authorize, provide_principal
 from api.competitions import CompetitionController
 from api.docs_ui import docs_plugins
 from api.entrants import EntrantController
@@ -34,6 +35,12 @@ from projections.replay import ReplayCache
 from service.settings import Settings
 from service.wiring import serving
 from store.recorder import Recorder
+
+
+async def before_request(request: Request[Any, Any, Any]) -> None:
+    """Every route's checks before its body is read: the token and role, then the input."""
+    await authorize(request)
+    await check_request(request)
 
 
 def create_app(settings: Settings) -> Litestar:
@@ -91,8 +98,7 @@ def create_app(settings: Settings) -> Litestar:
             "live": Provide(provide_live, sync_to_thread=False),
             "principal": Provide(provide_principal),
         },
-        guards=[reject_bad_tokens],
-        before_request=check_request,
+        before_request=before_request,
         before_send=[add_security_headers],
         request_max_body_size=settings.max_body_size,
         plugins=[problem_details_plugin()],

@@ -100,7 +100,7 @@ class CompetitionController(Controller):
             }
         ),
         summary="Create a competition (admin token)",
-        guards=[requires(Role.ADMIN)],
+        opt=requires(Role.ADMIN),
         responses={
             **problem_responses(400, 401, 403, 409, 413, 422),
             200: ResponseSpec(

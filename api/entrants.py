@@ -25,7 +25,7 @@ class EntrantController(Controller):
         "/{competition_id:uuid}/entrants",
         operation_id="AddEntrant",
         summary="Enter a player (Cuttle) or a fixed pair (Kozel) (admin or scorer token)",
-        guards=[requires(Role.SCORER)],
+        opt=requires(Role.SCORER),
         responses=problem_responses(401, 403, 404, 409, 413, 422),
         security=[{"bearer": []}],
     )

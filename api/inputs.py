@@ -2,8 +2,8 @@
 
 PostgreSQL stores no NUL in text or ``jsonb``, Python's JSON decoders recurse, and a
 body must be UTF-8 to be JSON at all; each of these once made a request a 500. The
-app-wide ``check_request`` refuses them first, on every route (after the guards, so
-401/403 still come before 400/422):
+app-wide ``check_request`` refuses them first, on every route (after ``api.auth.authorize``,
+so 401/403 still come before 400/422):
 
 - a query parameter (name or value) with a control character: 422 ``VALIDATION_FAILED``;
 - a body that is not UTF-8, or JSON nested deeper than ``MAX_DEPTH``: 400 ``MALFORMED``;

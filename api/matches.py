@@ -1,7 +1,7 @@
 """``/matches``: create a match, start rounds, record moves, read it back.
 
 Every write goes through the recorder (one transaction: events, inline projections,
-the idempotent answer). A write is checked in this order: the token (guards), the
+the idempotent answer). A write is checked in this order: the token (``api.auth.authorize``), the
 body's shape, the version the client last saw (``If-Match`` or ``expected_version``),
 then the rules engine's codes. Until a match is over, readers without a scorer's
 rights on it see only what the table could see.
@@ -247,7 +247,7 @@ class Writer(NamedTuple):
 
 
 async def provide_writer(request: Request[Any, Any, Any]) -> Writer:
-    """Dependency ``writer`` of the match writes (their guards made sure of a principal).
+    """Dependency ``writer`` of the match writes (``authorize`` made sure of a principal).
 
     One dependency where three would do: Litestar resolves several dependencies of a
     handler in an anyio task group, a task each, which took 9% of a worker's CPU at
@@ -282,11 +282,10 @@ class MatchController(Controller):
             }
         ),
         summary="Create a match (scorer or admin token)",
-        guards=[requires(Role.SCORER)],
         status_code=201,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
-        opt={WRITE_CHECKS_TOKEN: True},
+        opt={**requires(Role.SCORER), WRITE_CHECKS_TOKEN: True},
     )
     async def create_match(
         self,
@@ -361,11 +360,10 @@ class MatchController(Controller):
         operation_id="RecordMoves",
         operation_class=documented(example={"moves": ["P1 points 7H"], "expected_version": 2}),
         summary="Record one move or a batch, all or nothing (scorer token)",
-        guards=[requires(Role.SCORER)],
         status_code=200,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
-        opt={WRITE_CHECKS_TOKEN: True},
+        opt={**requires(Role.SCORER), WRITE_CHECKS_TOKEN: True},
     )
     async def record_moves(
         self,
@@ -403,11 +401,10 @@ class MatchController(Controller):
             }
         ),
         summary="Start the next round or deal from a given deck or dealt hands (scorer token)",
-        guards=[requires(Role.SCORER)],
         status_code=201,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
-        opt={WRITE_CHECKS_TOKEN: True},
+        opt={**requires(Role.SCORER), WRITE_CHECKS_TOKEN: True},
     )
     async def start_round(
         self,
@@ -440,11 +437,10 @@ class MatchController(Controller):
         operation_id="ResignMatch",
         operation_class=documented(example={"seat": 0, "expected_version": 9}),
         summary="Resign a whole 2-player Cuttle match, or concede a Kozel one (scorer token)",
-        guards=[requires(Role.SCORER)],
         status_code=200,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
-        opt={WRITE_CHECKS_TOKEN: True},
+        opt={**requires(Role.SCORER), WRITE_CHECKS_TOKEN: True},
     )
     async def resign_match(
         self,
@@ -478,11 +474,10 @@ class MatchController(Controller):
             example={"to_version": 5, "reason": "the wrong card was entered", "expected_version": 7}
         ),
         summary="Go back to an earlier version of the current round (scorer token)",
-        guards=[requires(Role.SCORER)],
         status_code=200,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
-        opt={WRITE_CHECKS_TOKEN: True},
+        opt={**requires(Role.SCORER), WRITE_CHECKS_TOKEN: True},
     )
     async def take_back(
         self,
@@ -520,11 +515,10 @@ class MatchController(Controller):
             example={"reason": "played with a short deck", "expected_version": 40}
         ),
         summary="Void a finished match: it stays in the log and counts nowhere (admin token)",
-        guards=[requires(Role.ADMIN)],
         status_code=200,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
-        opt={WRITE_CHECKS_TOKEN: True},
+        opt={**requires(Role.ADMIN), WRITE_CHECKS_TOKEN: True},
     )
     async def void_match(
         self,
@@ -562,11 +556,10 @@ class MatchController(Controller):
             }
         ),
         summary="Attach a short note to a recorded move (scorer token; finished matches too)",
-        guards=[requires(Role.SCORER)],
         status_code=201,
         responses=_WRITE_ERRORS,
         security=[{"bearer": []}],
-        opt={WRITE_CHECKS_TOKEN: True},
+        opt={**requires(Role.SCORER), WRITE_CHECKS_TOKEN: True},
     )
     async def add_note(
         self,

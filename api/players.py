@@ -115,7 +115,7 @@ class PlayerController(Controller):
         operation_id="CreatePlayer",
         operation_class=documented(example={"display_name": "Ada"}),
         summary="Create a player (scorer or admin token)",
-        guards=[requires(Role.SCORER)],
+        opt=requires(Role.SCORER),
         responses={
             **problem_responses(400, 401, 403, 409, 413, 422),
             200: ResponseSpec(PlayerOut, description="The same id and name again: the player"),
