@@ -7,7 +7,7 @@
 
 (() => {
   const T = window.MatchTable;
-  const { el, card, cardText, getJSON, follow, debounce, playersText, scoreText, resultText, takenBackText, noteText, cuttleTable, kozelTable } = T;
+  const { el, card, cardText, getJSON, follow, debounce, playersText, scoreText, resultText, takenBackText, noteText, entrantText, fixtureResultText, cuttleTable, kozelTable } = T;
 
   const TOKEN_KEY = "matchlog.scorer-token";
   const app = document.getElementById("app");
@@ -99,6 +99,24 @@
 
   // -- /score: matches and a new match -----------------------------------------------
 
+  // Starts matches: the match's id and Idempotency-Key are made once per body and sent
+  // again when the same body is sent again (after a lost answer), so a retry makes no
+  // second match; another body makes a new attempt. On success the pad opens the match.
+  function matchStarter() {
+    let attempt = null;
+    return async (body) => {
+      const signature = JSON.stringify(body);
+      if (!attempt || attempt.signature !== signature) attempt = { signature, id: newKey(), key: newKey() };
+      const made = await send("/matches", { ...body, id: attempt.id }, { "Idempotency-Key": attempt.key });
+      if (made.status !== 201) {
+        const error = new Error(problemText(made.body, made.status));
+        error.code = made.body && made.body.code;
+        throw error;
+      }
+      location.assign("/matches/" + made.body.id + "/score");
+    };
+  }
+
   const VARIANTS = { cuttle: ["standard", "classic", "cutthroat"], kozel: ["default"] };
   const SEATS = { standard: 2, classic: 2, cutthroat: 3, default: 4 };
 
@@ -148,11 +166,120 @@
           ),
         )
       : el("p", { id: "live-matches", class: "empty", text: "No live match this token may record." });
+    const fixtures = el("section", { id: "fixtures", "aria-label": "fixtures" });
     app.replaceChildren(
       el("header", {}, el("h1", { text: "Scorer's pad" }), signOutButton()),
       el("section", { id: "matches" }, el("h2", { text: "Live matches" }), list),
+      fixtures,
       newMatchForm(players),
     );
+    fixturesSection(fixtures, names);
+  }
+
+  // How many competitions the home page reads the fixtures of, newest first: one
+  // request each, and a club night's token is limited to one or two.
+  const FIXTURE_COMPETITIONS = 20;
+
+  // The current round of each competition this token may record in: the first round
+  // with a table still to play (no match yet, or a live one), else the last round.
+  function currentRound(rounds, live) {
+    const open = (t) => !t.match_id || live.has(t.match_id);
+    return rounds.find((r) => r.tables.some(open)) || rounds[rounds.length - 1];
+  }
+
+  async function fixturesSection(box, names) {
+    // One starter per table, kept across redraws, so a retry after a lost answer sends
+    // the same match id and key.
+    const starters = new Map();
+    const dealing = el(
+      "select",
+      { id: "fixture-dealing", "aria-label": "dealing of the matches started here" },
+      el("option", { value: "physical", text: "Physical cards (the table deals)" }),
+      el("option", { value: "scorer", text: "Scorer's deck order" }),
+      el("option", { value: "server", text: "Server shuffles" }),
+    );
+
+    function tableItem(competition, table, entrants, live) {
+      const problem = el("p", { class: "message error", role: "alert", hidden: true });
+      const players = (id) => entrantText(entrants.get(id) || [id], names);
+      const who = table.entrants.map(players).join(" v ");
+      let action;
+      if (!table.match_id) {
+        if (!starters.has(table.id)) starters.set(table.id, matchStarter());
+        action = el("button", {
+          type: "button",
+          class: "primary start-fixture",
+          text: "Start",
+          "aria-label": "start " + who,
+          onclick: async (event) => {
+            const button = event.currentTarget;
+            button.disabled = true;
+            problem.hidden = true;
+            const body = { game: competition.game, players: table.players, fixture_id: table.id, dealing: dealing.value };
+            try {
+              await starters.get(table.id)(body);
+            } catch (error) {
+              button.disabled = false;
+              problem.hidden = false;
+              problem.textContent = error.message;
+              // Another device started it first: read the round again to open that match.
+              if (error.code === "FIXTURE_TAKEN") draw();
+            }
+          },
+        });
+      } else if (live.has(table.match_id)) {
+        action = el("a", { class: "open-fixture", href: "/matches/" + table.match_id + "/score", text: "Open" });
+      } else {
+        action = el("a", { class: "view-fixture", href: "/matches/" + table.match_id + "/view", text: "Viewer" });
+      }
+      const status = table.result ? undefined : live.has(table.match_id) ? "live" : "void";
+      return el(
+        "li",
+        { class: "fixture", "data-table": table.id, "data-match": table.match_id },
+        el("span", { class: "who", text: who }),
+        el("span", { class: "fixture-result", text: fixtureResultText(table, status) }),
+        action,
+        problem,
+      );
+    }
+
+    async function competitionBox(competition, live) {
+      const base = "/competitions/" + competition.id;
+      const [fixtures, entrants] = await Promise.all([getJSON(base + "/fixtures", auth()), getJSON(base + "/entrants", auth())]);
+      if (!fixtures.rounds.length) return null;
+      const round = currentRound(fixtures.rounds, live);
+      const players = new Map(entrants.items.map((e) => [e.id, e.players]));
+      return el(
+        "div",
+        { class: "competition", "data-competition": competition.id, "data-round": round.number },
+        el("h3", { text: competition.name + " · round " + round.number + " of " + fixtures.rounds.length }),
+        el("ul", { class: "fixture-list" }, ...round.tables.map((t) => tableItem(competition, t, players, live))),
+        round.byes.length ? el("p", { class: "hint byes", text: "Bye: " + round.byes.map((e) => entrantText(players.get(e) || [e], names)).join(", ") }) : null,
+      );
+    }
+
+    async function draw() {
+      let boxes;
+      try {
+        const [competitions, live] = await Promise.all([
+          getJSON("/competitions?writable=true&limit=" + FIXTURE_COMPETITIONS, auth()),
+          allPages("/matches?status=live&writable=true"),
+        ]);
+        const liveIds = new Set(live.map((m) => m.id));
+        boxes = (await Promise.all(competitions.items.map((c) => competitionBox(c, liveIds)))).filter(Boolean);
+      } catch (error) {
+        box.replaceChildren(el("h2", { text: "Fixtures" }), message("fixtures-error", error.message, "error"));
+        return;
+      }
+      box.hidden = !boxes.length;
+      box.replaceChildren(
+        el("h2", { text: "Fixtures" }),
+        el("label", { class: "field" }, el("span", { text: "Dealing of the matches started here" }), dealing),
+        ...boxes,
+      );
+    }
+    box.hidden = true;
+    await draw();
   }
 
   function newMatchForm(players) {
@@ -207,10 +334,9 @@
     variant.addEventListener("change", syncSeats);
     redraw();
 
-    // The match's id and Idempotency-Key are made once per form content and sent again
-    // when the same form is sent again (after a lost answer), so a retry makes no second
-    // match; any change to the form makes a new attempt.
-    let attempt = null;
+    // One attempt per form content (matchStarter): sending the same form again after a
+    // lost answer makes no second match.
+    const start = matchStarter();
 
     async function submit(event) {
       event.preventDefault();
@@ -231,11 +357,7 @@
         const body = { game: game.value, variant: variant.value, players: chosen, dealing: dealing.value };
         if (game.value === "kozel") body.options = { loss_limit: Number(lossLimit.value) };
         else body.format = format.value.trim() || "normal";
-        const signature = JSON.stringify(body);
-        if (!attempt || attempt.signature !== signature) attempt = { signature, id: newKey(), key: newKey() };
-        const made = await send("/matches", { ...body, id: attempt.id }, { "Idempotency-Key": attempt.key });
-        if (made.status !== 201) throw new Error(problemText(made.body, made.status));
-        location.assign("/matches/" + made.body.id + "/score");
+        await start(body);
       } catch (error) {
         problem.hidden = false;
         problem.textContent = error.message;
