@@ -176,6 +176,17 @@
     fixturesSection(fixtures, names);
   }
 
+  // How a new match is dealt: the same choice in the new-match form and for fixtures.
+  function dealingSelect(id) {
+    return el(
+      "select",
+      { id },
+      el("option", { value: "physical", text: "Physical cards (the table deals)" }),
+      el("option", { value: "scorer", text: "Scorer's deck order" }),
+      el("option", { value: "server", text: "Server shuffles" }),
+    );
+  }
+
   // How many competitions the home page reads the fixtures of, newest first: one
   // request each, and a club night's token is limited to one or two.
   const FIXTURE_COMPETITIONS = 20;
@@ -191,13 +202,7 @@
     // One starter per table, kept across redraws, so a retry after a lost answer sends
     // the same match id and key.
     const starters = new Map();
-    const dealing = el(
-      "select",
-      { id: "fixture-dealing", "aria-label": "dealing of the matches started here" },
-      el("option", { value: "physical", text: "Physical cards (the table deals)" }),
-      el("option", { value: "scorer", text: "Scorer's deck order" }),
-      el("option", { value: "server", text: "Server shuffles" }),
-    );
+    const dealing = dealingSelect("fixture-dealing");
 
     function tableItem(competition, table, entrants, live) {
       const problem = el("p", { class: "message error", role: "alert", hidden: true });
@@ -289,13 +294,7 @@
     const format = el("input", { id: "format", value: "normal", list: "formats", autocomplete: "off" });
     const formats = el("datalist", { id: "formats" }, ...["quick", "short", "normal", "extended", "best-of-3"].map((f) => el("option", { value: f })));
     const lossLimit = el("input", { id: "loss-limit", type: "number", min: 1, value: 12, inputmode: "numeric" });
-    const dealing = el(
-      "select",
-      { id: "dealing" },
-      el("option", { value: "physical", text: "Physical cards (the table deals)" }),
-      el("option", { value: "scorer", text: "Scorer's deck order" }),
-      el("option", { value: "server", text: "Server shuffles" }),
-    );
+    const dealing = dealingSelect("dealing");
     const seats = el("div", { id: "seats" });
     const problem = el("p", { class: "message error", role: "alert", hidden: true });
     const formatField = field("Format", format);
