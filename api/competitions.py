@@ -111,6 +111,7 @@ class CompetitionController(Controller):
                 "format": "normal",
                 "tiebreaks": ["head-to-head", "wins"],
                 "public_reads": True,
+                "bye": "win",
             }
         ),
         summary="Create a competition (admin token)",
@@ -138,6 +139,7 @@ class CompetitionController(Controller):
                 tiebreaks=data.tiebreaks,
                 public_reads=data.public_reads,
                 competition_id=data.id,
+                bye=data.bye,
             )
         return Response(
             CompetitionOut.from_record(competition),

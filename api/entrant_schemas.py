@@ -77,8 +77,23 @@ class TableOut(BaseModel):
     id: UUID = Field(description="The fixture id: send it as fixture_id on POST /matches.")
     entrants: list[UUID]
     players: list[UUID] = Field(description="The match's players by seat.")
+    first_dealer: int | None = Field(
+        description="The seat that deals first: POST /matches with this fixture_id takes it. "
+        "Null on tables made before tables carried one (the match draws it)."
+    )
     match_id: UUID | None
-    result: dict[str, Any] | None = Field(description="The finished match's result, else null.")
+    result: dict[str, Any] | None = Field(
+        description="The finished match's result with forfeit false, or a forfeit's: "
+        "{winners (seats), draw false, forfeit true, forfeited_by (entrant ids)}; else null."
+    )
+
+
+class ForfeitIn(BaseModel):
+    """Who forfeits a table: one or more of its entrants (all of them: a double forfeit)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    forfeited_by: list[UUID] = Field(min_length=1, description="Entrant ids at the table.")
 
 
 class RoundOut(BaseModel):

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+from uuid import UUID
+
 from litestar import Controller, Response, get, post
 from litestar.di import NamedDependency
-from litestar.params import JSONBody
+from litestar.params import JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Principal, require_read, require_scope, requires
 from api.competitions import CompetitionId
-from api.entrant_schemas import FixturesOut, PairingIn
+from api.entrant_schemas import FixturesOut, ForfeitIn, PairingIn, TableOut
 from api.openapi import documented
 from api.schemas import problem_responses
 from service import fixtures
-from service.fixture_reports import rounds_report
+from service.fixture_reports import rounds_report, table_report
 from store import accounts
 from store.accounts import Role
 
@@ -45,6 +48,27 @@ class FixtureController(Controller):
         legs = data.checked_legs()
         rounds = await fixtures.make_rounds(pool, competition_id, data.system, legs)
         return Response(FixturesOut.model_validate(rounds_report(rounds)), status_code=201)
+
+    @post(
+        "/{competition_id:uuid}/fixtures/{fixture_id:uuid}/forfeit",
+        operation_id="ForfeitFixture",
+        operation_class=documented(example={"forfeited_by": ["<entrant id>"]}),
+        summary="Mark a table forfeited by one or more of its entrants (admin token)",
+        guards=[requires(Role.ADMIN)],
+        status_code=200,
+        responses=problem_responses(401, 403, 404, 409, 413, 422),
+        security=[{"bearer": []}],
+    )
+    async def forfeit_fixture(
+        self,
+        competition_id: CompetitionId,
+        fixture_id: Annotated[UUID, Parameter(title="Fixture id", description="A table's id.")],
+        data: JSONBody[ForfeitIn],
+        pool: NamedDependency[AsyncConnectionPool],
+    ) -> TableOut:
+        """Mark the table forfeited and return it; the same forfeit again changes nothing."""
+        table = await fixtures.forfeit_table(pool, competition_id, fixture_id, data.forfeited_by)
+        return TableOut.model_validate(table_report(table))
 
     @get(
         "/{competition_id:uuid}/fixtures",

@@ -14,6 +14,7 @@ from domain.stream import Choice
 from projections.matches import match_summary
 
 Dealing = Literal["server", "scorer", "physical"]
+Recording = Literal["moves", "results"]
 
 
 class MatchIn(BaseModel):
@@ -48,12 +49,21 @@ class MatchIn(BaseModel):
         "trump_indicator_bottom, open_throws}; defaults to the competition's format.",
     )
     first_dealer: StrictInt | None = Field(
-        default=None, description="Seat of the first dealer; drawn at random when omitted."
+        default=None,
+        description="Seat of the first dealer; drawn at random when omitted. A fixture's "
+        "match takes its table's first_dealer (another seat is FIXTURE_MISMATCH).",
     )
     dealing: Dealing = Field(
         default="server",
         description="server: the server shuffles every round; scorer: the scorer gives each "
         "round's deck order; physical: the scorer gives the dealt hands and names drawn cards.",
+    )
+    recording: Recording = Field(
+        default="moves",
+        description="moves: every move is recorded; results: a score sheet, each round "
+        "entered as its result through POST /matches/{id}/moves (cuttle 'result P1' or "
+        "'result draw'; kozel 'deal 75 45' or 'deal 120 0 blank B'), no deals "
+        "(docs/competitions.md, Score-sheet matches).",
     )
     competition_id: UUID | None = None
     fixture_id: UUID | None = Field(
@@ -204,6 +214,7 @@ class MatchOut(BaseModel):
     first_dealer: int
     first_dealer_drawn: bool
     dealing: Dealing
+    recording: Recording
     competition_id: UUID | None
     status: Literal["live", "finished", "void"]
     version: int
@@ -300,6 +311,7 @@ class MatchSummaryOut(BaseModel):
     competition_id: UUID | None
     players: list[UUID]
     dealing: Dealing
+    recording: Recording
     status: Literal["live", "finished", "void"]
     version: int
     rounds: int

@@ -78,6 +78,7 @@ from domain.stream import (
     VoidMatch,
     choices,
     public_event_data,
+    result_choices,
     rules_for,
 )
 from projections.matches import find_match, list_matches, result_of, status_of
@@ -163,6 +164,7 @@ def match_out(match_id: UUID, state: MatchState, version: int) -> MatchOut:
         first_dealer=config.first_dealer,
         first_dealer_drawn=config.first_dealer_drawn,
         dealing=config.dealing,
+        recording=config.recording,
         competition_id=None if config.competition_id is None else UUID(config.competition_id),
         status=status_of(state),  # type: ignore[arg-type]
         version=version,
@@ -311,6 +313,7 @@ class MatchController(Controller):
             options=data.options,
             first_dealer=data.first_dealer,
             dealing=data.dealing,
+            recording=data.recording,
             competition_id=competition_id,
             fixture_id=data.fixture_id,
         )
@@ -711,7 +714,12 @@ class MatchController(Controller):
         nameable: list[str] = []
         awaited = 0
         if state.config is not None and not state.is_over:
-            service = choices(state, state.rules.service_moves(state.position), names)
+            if state.config.recording == "results":
+                # A score sheet takes results only: no moves, no concessions (§27, R48).
+                listed = result_choices(state, names)
+                moves = [c.move for c in listed]
+            else:
+                service = choices(state, state.rules.service_moves(state.position), names)
         if state.position is not None and not state.is_over:
             rules = state.rules
             to_act = list(rules.to_act(state.position))

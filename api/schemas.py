@@ -38,7 +38,7 @@ from api.problems import validation_failed
 from domain.errors import DomainError, InvalidSetupError
 from domain.games import GAMES, rules_for
 from domain.kozel.outcome import KozelOptions
-from store.accounts import Competition, Player, Role, Token
+from store.accounts import ByeScore, Competition, Player, Role, Token
 
 T = TypeVar("T")
 
@@ -284,6 +284,10 @@ class CompetitionIn(BaseModel):
     public_reads: bool = Field(
         default=True, description="Whether anyone may read its matches and standings."
     )
+    bye: ByeScore = Field(
+        default="win",
+        description="What a bye scores in its Swiss rounds: win (1), draw (1/2) or loss (0).",
+    )
 
     @field_validator("variant", mode="before")
     @classmethod
@@ -341,6 +345,7 @@ class CompetitionOut(BaseModel):
     format: str | KozelFormat
     tiebreaks: list[Tiebreak]
     public_reads: bool
+    bye: ByeScore
     created_at: datetime
 
     @classmethod
@@ -355,6 +360,7 @@ class CompetitionOut(BaseModel):
             format=KozelFormat.model_validate(fmt) if isinstance(fmt, dict) else fmt,
             tiebreaks=list(competition.tiebreaks),  # type: ignore[arg-type]
             public_reads=competition.public_reads,
+            bye=competition.bye,
             created_at=competition.created_at,
         )
 

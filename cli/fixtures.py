@@ -17,7 +17,13 @@ from cli.database import resolve, use_database
 from cli.errors import friendly_errors
 from cli.tables import Column, fitted_table
 from service import fixtures
-from service.fixture_reports import fixture_rows, rounds_report, rows_csv, rows_markdown
+from service.fixture_reports import (
+    fixture_rows,
+    rounds_report,
+    row_columns,
+    rows_csv,
+    rows_markdown,
+)
 from service.wiring import open_pool
 from store import accounts
 
@@ -72,13 +78,21 @@ def _print(name: str, report: dict[str, Any], names: dict[str, str], fmt: Format
 
 
 def fixtures_table(rows: list[dict[str, str]], console: Console) -> Any:
-    """Return the rounds as a table fitted to ``console``: names wrap, match ids go first."""
+    """Return the rounds as a table fitted to ``console``: names wrap, match ids go first.
+
+    ``dealer`` is the seat that deals first (as ``first_dealer`` on POST /matches).
+    """
+    names = [
+        Column(c, [r[c] for r in rows], wrap=True, min_width=8 if c == "third" else 10)
+        for c in row_columns(rows)
+        if c in ("first", "second", "third")
+    ]
     columns = [
         Column("round", [r["round"] for r in rows], justify="right"),
         Column("table", [r["table"] for r in rows], justify="right"),
-        Column("first", [r["first"] for r in rows], wrap=True, min_width=10),
-        Column("second", [r["second"] for r in rows], wrap=True, min_width=10),
+        *names,
         Column("result", [r["result"] for r in rows]),
+        Column("dealer", [r["dealer"] for r in rows], justify="right", drop=1),
         Column("match", [r["match"] for r in rows], short=[r["match"][:8] for r in rows], drop=0),
     ]
     return fitted_table(columns, console)
@@ -111,6 +125,8 @@ def pair(
     fmt: FormatOption = None,
 ) -> None:
     """Make every round-robin round, or the next Swiss round; print all rounds.
+
+    A cutthroat competition's Swiss rounds seat three at a table (it has no round robin).
 
     Examples: matchlog pair 5a1c --system round-robin --legs 2 · matchlog pair 5a1c -s swiss
     """

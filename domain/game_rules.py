@@ -19,6 +19,13 @@ if TYPE_CHECKING:
     from domain.stream.config import MatchConfig
 
 
+RESULT_ENTERED = "ResultEntered"
+"""The event of a round entered as its result in a match recorded by results (Cuttle §27,
+Kozel R48). It holds the result as written (``result``) and the round's number; the
+game's scoring event (``RoundScored``, ``DealScored``) follows it, as it follows a
+played round's last move, so every read model counts the round as a played one."""
+
+
 @dataclass(frozen=True, slots=True)
 class DealSpec:
     """What a server needs to deal a round: the pack, and where an indicator may lie."""
@@ -165,6 +172,26 @@ class GameRules(Protocol):
         """
         ...
 
+    def is_result(self, move: str) -> bool:
+        """Whether ``move`` is written as a score-sheet result (readable or not)."""
+        ...
+
+    def enter_result(self, series: Series, text: str, round_no: int) -> tuple[Series, list[Event]]:
+        """Return the series after a result entered as round ``round_no``, and its events.
+
+        The events are ``ResultEntered`` and the game's scoring event, scored by the
+        series exactly as a played round's outcome.
+
+        Raises:
+            MalformedError (MALFORMED): an unreadable result, or a seat the variant lacks.
+            IllegalMoveError (INVALID_RESULT): a readable result no deal can have (Kozel).
+        """
+        ...
+
+    def results(self, config: MatchConfig) -> tuple[str, ...]:
+        """Return every result a round may have, when they are few enough to list (else ``()``)."""
+        ...
+
     def service_moves(self, position: Any | None) -> Iterable[Any]:
         """Return the moves any seat may make besides playing (``None``: between rounds)."""
         ...
@@ -286,4 +313,4 @@ class GameRules(Protocol):
         ...
 
 
-__all__ = ["DealSpec", "GameRules", "MoveParts", "Series", "Tables", "bad_deal"]
+__all__ = ["RESULT_ENTERED", "DealSpec", "GameRules", "MoveParts", "Series", "Tables", "bad_deal"]

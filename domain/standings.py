@@ -56,6 +56,18 @@ class FinishedMatch:
         return rules_for(self.game).places(self)
 
 
+@dataclass(frozen=True, slots=True)
+class ForfeitedTable:
+    """What standings need of a forfeited fixture: its entrants' players, who forfeited.
+
+    ``entrants`` holds each entrant's players (one, or a Kozel pair's two); ``forfeited``
+    the indexes in it of the entrants who forfeited (all of them: a double forfeit).
+    """
+
+    entrants: tuple[tuple[str, ...], ...]
+    forfeited: frozenset[int]
+
+
 @dataclass(slots=True)
 class Line:
     """One entity's line in a table (a player, or a Kozel pair)."""
@@ -102,4 +114,4 @@ def encounters(entities: Sequence[str], places: Sequence[int]) -> list[Encounter
     return out
 
 
-__all__ = ["Encounter", "FinishedMatch", "Line", "encounters", "pair_key"]
+__all__ = ["Encounter", "FinishedMatch", "ForfeitedTable", "Line", "encounters", "pair_key"]

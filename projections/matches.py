@@ -58,6 +58,7 @@ MATCH_COLUMNS: Final = (
     ("competition_id", "uuid"),
     ("players", "uuid[]"),
     ("dealing", "text"),
+    ("recording", "text"),
     ("created_at", "timestamptz"),
     ("version", "bigint"),
     ("status", "text"),
@@ -105,7 +106,13 @@ async def project_match_summary(
             continue
         config = state.config
         created.append(
-            (*match_identity(stream, config), config.dealing, started.recorded_at, *summary)
+            (
+                *match_identity(stream, config),
+                config.dealing,
+                config.recording,
+                started.recorded_at,
+                *summary,
+            )
         )
     await _MATCHES.execute(conn, created)
     await _SUMMARIES.execute(conn, updated)
@@ -198,6 +205,7 @@ SUMMARY_FIELDS: Final = (
     "competition_id",
     "players",
     "dealing",
+    "recording",
     "status",
     "version",
     "rounds",

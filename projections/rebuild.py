@@ -114,6 +114,11 @@ async def rebuild(
                 if progress is not None:
                     progress(done, total)
             await _project(conn, chunk)
+        # A competition whose only results are forfeited tables has standings too.
+        cur = await conn.execute(
+            "SELECT DISTINCT competition_id::text FROM fixtures WHERE forfeited_by IS NOT NULL"
+        )
+        competitions.update(row[0] for row in await cur.fetchall())
         for competition_id in sorted(competitions):
             await recompute_standings(conn, competition_id)
     return RebuildStats(events=done, streams=len(streams), competitions=len(competitions))

@@ -28,6 +28,7 @@ from typing import Any
 import psycopg
 
 from domain.events import Event
+from domain.game_rules import RESULT_ENTERED
 from domain.match import series_score
 from domain.stream import (
     MatchConfig,
@@ -121,9 +122,10 @@ class Track:
             config = self.config
             if config is not None:
                 rules = rules_for(config.game)
-                if event.type == rules.round_started:
+                if event.type == rules.round_started or event.type == RESULT_ENTERED:
+                    # A score-sheet result is a round of its own (and its one ply, below).
                     self.round_starts.append(index)
-                elif event.type == "NoteAdded":
+                if event.type == "NoteAdded":
                     note = Correction(version, dict(event.data), who)
                     self.notes.setdefault(event.data["version"], []).append(note)
                 elif is_move(config, event):

@@ -40,8 +40,10 @@ async def standings_report(
         "game": competition.game,
         "tiebreaks": list(competition.tiebreaks),
         "matches": 0,
+        "forfeits": 0,
         **{table: [] for table in rules.standings_tables},
     }
+    body.setdefault("forfeits", 0)
     members = {m for t in ("players", "pairs") for r in body.get(t, []) for m in r["members"]}
     names = dict(zip(sorted(members), await player_names(conn, sorted(members)), strict=True))
     stats = rules.standings_stats
@@ -118,6 +120,9 @@ def _ordered(row: dict[str, Any], names: dict[str, str], stats: Sequence[str]) -
     }
     out.update({key: row[key] for key in stats if key in row})
     out["points"] = row["points"]
+    # Rows stored before forfeits were counted have neither.
+    out["forfeits_won"] = row.get("forfeits_won", 0)
+    out["forfeits_lost"] = row.get("forfeits_lost", 0)
     out["tiebreaks"] = row["tiebreaks"]
     if "rating" in row:
         out["rating"] = row["rating"]

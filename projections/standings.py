@@ -18,8 +18,9 @@ import psycopg
 from openskill.models import PlackettLuce
 from psycopg.rows import dict_row
 
+from domain.game_rules import Tables
 from domain.games import rules_for
-from domain.standings import Encounter, FinishedMatch, Line
+from domain.standings import Encounter, FinishedMatch, ForfeitedTable, Line, pair_key
 from store.recorder import Projection
 
 TIEBREAKS = (
@@ -138,18 +139,119 @@ def ratings(matches: Sequence[FinishedMatch]) -> dict[str, dict[str, float]]:
     }
 
 
+_FORFEIT_STATS = ("forfeits_won", "forfeits_lost")
+
+
+def tally_results(
+    game: str, matches: Sequence[FinishedMatch], forfeits: Sequence[ForfeitedTable] = ()
+) -> Tables:
+    """Return the standings tables' lines and encounters of matches and forfeited tables.
+
+    The game tallies its matches (``GameRules.tally``). A forfeited table then counts as
+    a match played, won by each entrant who did not forfeit and lost by each who did
+    (a double forfeit: lost by all), for a win's point; it counts in ``forfeits_won``
+    or ``forfeits_lost`` and in nothing else: no rounds, deals or encounters, since
+    none were played. A Kozel pair's forfeit counts for the pair and both partners.
+    """
+    rules = rules_for(game)
+    tables = rules.tally(matches)
+    for lines, _ in tables.values():
+        for line in lines.values():
+            for stat in _FORFEIT_STATS:
+                line.stats.setdefault(stat, 0)
+    for table in forfeits:
+        for index, players in enumerate(table.entrants):
+            won = index not in table.forfeited
+            for name, (lines, _) in tables.items():
+                if name == "pairs":
+                    entities = [(pair_key(players), tuple(sorted(players)))]
+                else:
+                    entities = [(p, (p,)) for p in players]
+                for entity, members in entities:
+                    if entity not in lines:
+                        stats: dict[str, int | float] = dict.fromkeys(
+                            (*rules.standings_stats, *_FORFEIT_STATS), 0
+                        )
+                        lines[entity] = Line(entity, members, stats)
+                    line = lines[entity]
+                    line.add("played", 1)
+                    line.add("won" if won else "lost", 1)
+                    line.add("forfeits_won" if won else "forfeits_lost", 1)
+                    # A win's point in either game (Cuttle: won + drawn / 2; Kozel: won).
+                    line.add("points", 1 if won else 0)
+    return tables
+
+
 def compute_standings(
-    game: str, tiebreaks: Sequence[str], matches: Sequence[FinishedMatch]
+    game: str,
+    tiebreaks: Sequence[str],
+    matches: Sequence[FinishedMatch],
+    forfeits: Sequence[ForfeitedTable] = (),
 ) -> dict[str, Any]:
-    """Return a competition's standings: its tables (players; pairs for Kozel) and ratings."""
+    """Return a competition's standings: its tables (players; pairs for Kozel) and ratings.
+
+    Forfeited tables count as ``tally_results`` says; ratings are of played matches only
+    (a player with none has a null rating).
+    """
     rated = ratings(matches)
     tables = {
         name: rank_lines(lines, encounters, tiebreaks)
-        for name, (lines, encounters) in rules_for(game).tally(matches).items()
+        for name, (lines, encounters) in tally_results(game, matches, forfeits).items()
     }
     for row in tables["players"]:
-        row["rating"] = rated[row["entity"]]
-    return {"game": game, "tiebreaks": list(tiebreaks), "matches": len(matches), **tables}
+        # Null for a player whose only results are forfeits: every row has the key.
+        row["rating"] = rated.get(row["entity"])
+    return {
+        "game": game,
+        "tiebreaks": list(tiebreaks),
+        "matches": len(matches),
+        "forfeits": len(forfeits),
+        **tables,
+    }
+
+
+async def competition_results(
+    conn: psycopg.AsyncConnection[Any], competition_id: Any
+) -> tuple[list[FinishedMatch], list[ForfeitedTable], int]:
+    """Return what a competition's standings count: its finished matches, in the order
+    they ended, its forfeited tables, and the last match's ``ended_position`` (0: none).
+
+    Void matches count nowhere, and neither does a match at a forfeited table: the
+    forfeit is the table's result.
+    """
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            "SELECT s.match_id, s.game, s.players, s.rounds, s.result, s.ended_position"
+            " FROM match_series s WHERE s.competition_id = %s AND s.ended_position IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.id = s.match_id"
+            " AND m.status = 'void')"
+            " AND NOT EXISTS (SELECT 1 FROM fixtures f WHERE f.match_id = s.match_id"
+            " AND f.forfeited_by IS NOT NULL)"
+            " ORDER BY s.ended_position",
+            (competition_id,),
+        )
+        rows = await cur.fetchall()
+        await cur.execute(
+            "SELECT f.forfeited_by, ARRAY(SELECT array_to_string(e.players, ',')"
+            " FROM unnest(f.entrants) WITH ORDINALITY AS u(entrant, i)"
+            " JOIN entrants AS e ON e.id = u.entrant ORDER BY u.i) AS players,"
+            " f.entrants FROM fixtures AS f"
+            " WHERE f.competition_id = %s AND f.forfeited_by IS NOT NULL"
+            " ORDER BY f.round, f.table_number",
+            (competition_id,),
+        )
+        forfeited = await cur.fetchall()
+    forfeits = [
+        ForfeitedTable(
+            entrants=tuple(tuple(p.split(",")) for p in row["players"]),
+            forfeited=frozenset(
+                i for i, e in enumerate(row["entrants"]) if e in row["forfeited_by"]
+            ),
+        )
+        for row in forfeited
+    ]
+    last = rows[-1]["ended_position"] if rows else 0
+    return [FinishedMatch.from_row(row) for row in rows], forfeits, last
 
 
 async def recompute_standings(conn: psycopg.AsyncConnection[Any], competition_id: Any) -> None:
@@ -170,23 +272,15 @@ async def recompute_standings(conn: psycopg.AsyncConnection[Any], competition_id
             "SELECT game, tiebreaks FROM competitions WHERE id = %s", (competition_id,)
         )
         competition = await cur.fetchone()
-        await cur.execute(
-            "SELECT s.match_id, s.game, s.players, s.rounds, s.result, s.ended_position"
-            " FROM match_series s WHERE s.competition_id = %s AND s.ended_position IS NOT NULL"
-            " AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.id = s.match_id"
-            " AND m.status = 'void') ORDER BY s.ended_position",
-            (competition_id,),
-        )
-        rows = await cur.fetchall()
     if competition is None:
         return
-    if not rows:
+    matches, forfeits, last_position = await competition_results(conn, competition_id)
+    if not matches and not forfeits:
         await conn.execute(
             "DELETE FROM competition_standings WHERE competition_id = %s", (competition_id,)
         )
         return
-    matches = [FinishedMatch.from_row(row) for row in rows]
-    body = compute_standings(competition["game"], competition["tiebreaks"], matches)
+    body = compute_standings(competition["game"], competition["tiebreaks"], matches, forfeits)
     await conn.execute(
         "INSERT INTO competition_standings (competition_id, game, matches, last_position,"
         " standings) VALUES (%s, %s, %s, %s, %s) ON CONFLICT (competition_id) DO UPDATE SET"
@@ -196,7 +290,7 @@ async def recompute_standings(conn: psycopg.AsyncConnection[Any], competition_id
             competition_id,
             competition["game"],
             len(matches),
-            rows[-1]["ended_position"],
+            last_position,
             json.dumps(body),
         ),
     )
@@ -236,9 +330,11 @@ async def find_standings(
 __all__ = [
     "TIEBREAKS",
     "FinishedMatch",
+    "competition_results",
     "compute_standings",
     "find_standings",
     "project_standings",
     "ratings",
     "recompute_standings",
+    "tally_results",
 ]

@@ -87,6 +87,7 @@ async def logged_match(
         options=dict(config.options),
         rules_version=config.rules_version,
         first_dealer_drawn=config.first_dealer_drawn,
+        recording=config.recording,
         competition_id=config.competition_id,
         competition_name=competition_name,
         created_at=events[0].recorded_at,

@@ -7,10 +7,20 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from store.fixtures import StoredRound
+from store.fixtures import StoredRound, Table
 
-ROW_COLUMNS = ("round", "table", "first", "second", "result", "match")
-"""The flat rows' columns: a table's two entrants by seat order, or a bye in ``first``."""
+ROW_COLUMNS = ("round", "table", "first", "second", "result", "dealer", "match")
+"""The flat rows' columns: a table's entrants by seat order (a bye in ``first``), the
+result from their sides, and the seat that deals first. Rows of a competition with
+tables of three add ``third`` after ``second`` (``row_columns``)."""
+
+
+def row_columns(rows: Sequence[Mapping[str, str]]) -> tuple[str, ...]:
+    """Return the columns of these rows: ``ROW_COLUMNS``, with ``third`` if a table has one."""
+    if any(row.get("third") for row in rows):
+        at = ROW_COLUMNS.index("second") + 1
+        return (*ROW_COLUMNS[:at], "third", *ROW_COLUMNS[at:])
+    return ROW_COLUMNS
 
 
 def rounds_report(rounds: Sequence[StoredRound]) -> dict[str, Any]:
@@ -21,16 +31,7 @@ def rounds_report(rounds: Sequence[StoredRound]) -> dict[str, Any]:
                 "number": r.number,
                 "system": r.system,
                 "rematches": r.rematches,
-                "tables": [
-                    {
-                        "id": str(t.id),
-                        "entrants": [str(e) for e in t.entrants],
-                        "players": [str(p) for p in t.players],
-                        "match_id": None if t.match_id is None else str(t.match_id),
-                        "result": t.result,
-                    }
-                    for t in r.tables
-                ],
+                "tables": [table_report(t) for t in r.tables],
                 "byes": [str(e) for e in r.byes],
             }
             for r in rounds
@@ -38,23 +39,40 @@ def rounds_report(rounds: Sequence[StoredRound]) -> dict[str, Any]:
     }
 
 
+def table_report(table: Table) -> dict[str, Any]:
+    """Return one table as the fixtures' body gives it (JSON-ready)."""
+    return {
+        "id": str(table.id),
+        "entrants": [str(e) for e in table.entrants],
+        "players": [str(p) for p in table.players],
+        "first_dealer": table.first_dealer,
+        "match_id": None if table.match_id is None else str(table.match_id),
+        "result": table.result,
+    }
+
+
 def result_text(table: Mapping[str, Any]) -> str:
-    """Return a table's result as the first entrant's score to the second's ('' if none).
+    """Return a table's result as each entrant's score in seat order ('' if none).
 
     A seat's entrant is ``seat % entrants``: a Kozel pair holds seats 0 and 2 (or 1 and 3).
+    A forfeit is marked ``ff``; a double forfeit scores nobody.
 
     >>> result_text({"entrants": ["a", "b"], "result": {"winners": [1, 3], "draw": False}})
     '0-1'
     >>> result_text({"entrants": ["a", "b"], "result": {"winners": [], "draw": True}})
     '½-½'
+    >>> result_text({"entrants": "abc", "result": {"winners": [2], "forfeit": True}})
+    '0-0-1 ff'
     """
     result = table["result"]
     if result is None:
         return ""
+    count = len(table["entrants"])
     if result.get("draw"):
-        return "½-½"
-    first_won = any(s % len(table["entrants"]) == 0 for s in result["winners"])
-    return "1-0" if first_won else "0-1"
+        return "-".join(["½" if count == 2 else "draw"] * count)
+    won = {s % count for s in result["winners"]}
+    text = "-".join("1" if i in won else "0" for i in range(count))
+    return f"{text} ff" if result.get("forfeit") else text
 
 
 def fixture_rows(report: Mapping[str, Any], names: Mapping[str, str]) -> list[dict[str, str]]:
@@ -62,14 +80,17 @@ def fixture_rows(report: Mapping[str, Any], names: Mapping[str, str]) -> list[di
     rows = []
     for r in report["rounds"]:
         for number, t in enumerate(r["tables"], start=1):
-            first, second = (names.get(e, e) for e in t["entrants"])
+            seated = [names.get(e, e) for e in t["entrants"]]
+            dealer = t.get("first_dealer")
             rows.append(
                 {
                     "round": str(r["number"]),
                     "table": str(number),
-                    "first": first,
-                    "second": second,
+                    "first": seated[0],
+                    "second": seated[1],
+                    "third": seated[2] if len(seated) > 2 else "",
                     "result": result_text(t),
+                    "dealer": "" if dealer is None else str(dealer),
                     "match": t["match_id"] or "",
                 }
             )
@@ -80,7 +101,9 @@ def fixture_rows(report: Mapping[str, Any], names: Mapping[str, str]) -> list[di
                     "table": "bye",
                     "first": names.get(entrant, entrant),
                     "second": "",
+                    "third": "",
                     "result": "",
+                    "dealer": "",
                     "match": "",
                 }
             )
@@ -91,19 +114,21 @@ def rows_csv(rows: Sequence[Mapping[str, str]]) -> str:
     """Render fixture rows as CSV with a header."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(ROW_COLUMNS)
+    columns = row_columns(rows)
+    writer.writerow(columns)
     for row in rows:
-        writer.writerow([row[c] for c in ROW_COLUMNS])
+        writer.writerow([row[c] for c in columns])
     return buffer.getvalue()
 
 
 def rows_markdown(rows: Sequence[Mapping[str, str]], title: str) -> str:
     """Render fixture rows as a Markdown table under ``title``."""
     lines = [f"# {title}: fixtures", ""]
-    lines.append("| " + " | ".join(ROW_COLUMNS) + " |")
-    lines.append("|" + "|".join("---" for _ in ROW_COLUMNS) + "|")
+    columns = row_columns(rows)
+    lines.append("| " + " | ".join(columns) + " |")
+    lines.append("|" + "|".join("---" for _ in columns) + "|")
     for row in rows:
-        cells = (row[c].replace("|", "\\|") for c in ROW_COLUMNS)
+        cells = (row[c].replace("|", "\\|") for c in columns)
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -113,6 +138,8 @@ __all__ = [
     "fixture_rows",
     "result_text",
     "rounds_report",
+    "row_columns",
     "rows_csv",
     "rows_markdown",
+    "table_report",
 ]

@@ -16,7 +16,15 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from domain.errors import ConflictError, InvalidSetupError, MalformedError, NotFoundError
-from domain.stream import Command, CreateMatch, Dealing, MatchConfig, Play, rules_for
+from domain.stream import (
+    Command,
+    CreateMatch,
+    Dealing,
+    MatchConfig,
+    Play,
+    Recording,
+    rules_for,
+)
 from store import accounts, fixtures
 from store.idempotency import OnceKey
 from store.recorder import AfterAppend, Recorded, Recorder, draw_first_dealer, match_stream
@@ -33,6 +41,7 @@ class MatchSetup:
     options: Mapping[str, Any] | None = None
     first_dealer: int | None = None
     dealing: Dealing = "server"
+    recording: Recording = "moves"
     competition_id: UUID | None = None
     fixture_id: UUID | None = None
 
@@ -165,8 +174,9 @@ async def match_config(pool: AsyncConnectionPool[Any], data: MatchSetup) -> Matc
         competition = None
         if data.competition_id is not None:
             competition = await accounts.get_competition(conn, data.competition_id)
+        fixture_dealer = None
         if data.fixture_id is not None:
-            await _check_fixture(conn, data)
+            fixture_dealer = (await _check_fixture(conn, data)).first_dealer
         for player_id in data.players:
             try:
                 await accounts.get_player(conn, player_id)
@@ -199,20 +209,28 @@ async def match_config(pool: AsyncConnectionPool[Any], data: MatchSetup) -> Matc
         format=fmt,
         options=options or {},
         competition_id=None if data.competition_id is None else str(data.competition_id),
+        recording=data.recording,
     )
     draft = rules.validate(draft)
+    if fixture_dealer is not None:
+        # The fixture chose it so first deals are shared out over the competition.
+        return _with_dealer(draft, fixture_dealer, drawn=False)
     if data.first_dealer is None:
         return _with_dealer(draft, draw_first_dealer(rules.seats(draft)), drawn=True)
     return _with_dealer(draft, data.first_dealer, drawn=False)
 
 
-async def _check_fixture(conn: AsyncConnection[Any], data: MatchSetup) -> None:
-    """Refuse a match that is not the one its fixture's table is to play.
+async def _check_fixture(conn: AsyncConnection[Any], data: MatchSetup) -> fixtures.Table:
+    """Return the fixture's table; refuse a match that is not the one it is to play.
+
+    A ``first_dealer`` given must be the table's, when the table has one.
 
     Raises:
         NotFoundError (FIXTURE_NOT_FOUND): no such fixture.
-        InvalidSetupError (FIXTURE_MISMATCH): another competition, or other players or seats.
-        ConflictError (FIXTURE_TAKEN): the table already has a match.
+        InvalidSetupError (FIXTURE_MISMATCH): another competition, other players or seats,
+            or another first dealer.
+        ConflictError (FIXTURE_TAKEN, FIXTURE_FORFEITED): the table already has a match,
+            or was forfeited.
     """
     assert data.fixture_id is not None
     table = await fixtures.get_table(conn, data.fixture_id)
@@ -233,6 +251,19 @@ async def _check_fixture(conn: AsyncConnection[Any], data: MatchSetup) -> None:
             code="FIXTURE_TAKEN",
             details={"fixture_id": str(table.id), "match_id": str(table.match_id)},
         )
+    if table.forfeited_by:
+        raise ConflictError(
+            "this fixture's table was forfeited: its result is the forfeit",
+            code="FIXTURE_FORFEITED",
+            details={"fixture_id": str(table.id)},
+        )
+    if table.first_dealer is not None and data.first_dealer not in (None, table.first_dealer):
+        raise InvalidSetupError(
+            f"the fixture's first dealer is seat {table.first_dealer}: leave first_dealer out",
+            code="FIXTURE_MISMATCH",
+            details={**details, "first_dealer": table.first_dealer},
+        )
+    return table
 
 
 def _with_dealer(config: MatchConfig, dealer: int, *, drawn: bool) -> MatchConfig:

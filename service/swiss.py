@@ -15,6 +15,8 @@ from typing import Generic, TypeVar
 
 import networkx as nx
 
+from domain.fixtures.byes import bye_for
+
 T = TypeVar("T")
 
 
@@ -46,20 +48,6 @@ def pairing_cost(
     rematches = sum(1 for a, b in tables if frozenset((a, b)) in met)
     gaps = sum(gap_cost(scores[a], scores[b]) for a, b in tables)
     return rematches, gaps
-
-
-def bye_for(ranked: Sequence[T], byes_had: Mapping[T, int]) -> T:
-    """Return who sits out: the lowest-ranked of those with the fewest byes so far.
-
-    So nobody has a second bye while someone has none, nor a third before all have two.
-
-    >>> bye_for("abcd", {"d": 1})
-    'c'
-    >>> bye_for("abc", {"a": 1, "b": 2, "c": 2})
-    'a'
-    """
-    fewest = min(byes_had.get(e, 0) for e in ranked)
-    return next(e for e in reversed(ranked) if byes_had.get(e, 0) == fewest)
 
 
 def swiss_round(

@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 from uuid import UUID
 
 from psycopg import AsyncConnection
@@ -45,6 +45,10 @@ _log = logging.getLogger(__name__)
 
 TOKEN_PREFIX = "mlt_"
 """Every token starts with this, so a leaked one is easy to recognise in logs and scanners."""
+
+
+ByeScore = Literal["win", "draw", "loss"]
+"""What a bye scores in a competition's Swiss rounds."""
 
 
 class Role(StrEnum):
@@ -77,7 +81,8 @@ class Competition:
     """A club season or a tournament whose matches share a game, variant and format.
 
     ``match_format`` is JSON: the canonical Cuttle format text (``'normal'``), or the
-    Kozel options object (``{'loss_limit': 12, 'eggs_double_next': False}``).
+    Kozel options object (``{'loss_limit': 12, 'eggs_double_next': False}``). ``bye``
+    is what a bye scores in its Swiss rounds: ``win``, ``draw`` or ``loss``.
     """
 
     id: UUID
@@ -89,6 +94,7 @@ class Competition:
     public_reads: bool
     created_at: datetime
     position: int
+    bye: ByeScore = "win"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +120,7 @@ class Token:
 
 _PLAYER_COLUMNS = "id, display_name, created_at, position"
 _COMPETITION_COLUMNS = (
-    "id, name, game, variant, match_format, tiebreaks, public_reads, created_at, position"
+    "id, name, game, variant, match_format, tiebreaks, public_reads, created_at, position, bye"
 )
 _TOKEN_COLUMNS = "id, name, role, competitions, created_at, revoked_at, expires_at"
 # A token that may still be used: neither revoked nor past its expiry.
@@ -136,6 +142,7 @@ def _competition(row: dict[str, Any]) -> Competition:
         public_reads=row["public_reads"],
         created_at=row["created_at"],
         position=row["position"],
+        bye=row["bye"],
     )
 
 
@@ -322,6 +329,7 @@ async def create_competition(
     tiebreaks: Sequence[str] = (),
     public_reads: bool = True,
     competition_id: UUID | None = None,
+    bye: ByeScore = "win",
 ) -> tuple[Competition, bool]:
     """Create a competition; return it and whether it is new.
 
@@ -336,16 +344,16 @@ async def create_competition(
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(
             "INSERT INTO competitions "
-            "(id, name, game, variant, match_format, tiebreaks, public_reads) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s) "
+            "(id, name, game, variant, match_format, tiebreaks, public_reads, bye) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
             f"ON CONFLICT (id) DO NOTHING RETURNING {_COMPETITION_COLUMNS}",
-            (new_id, name, game, variant, Jsonb(match_format), list(tiebreaks), public_reads),
+            (new_id, name, game, variant, Jsonb(match_format), list(tiebreaks), public_reads, bye),
         )
         row = await cur.fetchone()
     if row is not None:
         return _competition(row), True
     existing = await get_competition(conn, new_id)
-    wanted = (name, game, variant, _json_value(match_format), tuple(tiebreaks), public_reads)
+    wanted = (name, game, variant, _json_value(match_format), tuple(tiebreaks), public_reads, bye)
     stored = (
         existing.name,
         existing.game,
@@ -353,6 +361,7 @@ async def create_competition(
         existing.match_format,
         existing.tiebreaks,
         existing.public_reads,
+        existing.bye,
     )
     if wanted != stored:
         raise _already_exists("competition", new_id)

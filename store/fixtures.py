@@ -15,24 +15,32 @@ from uuid import UUID
 from psycopg import AsyncConnection, errors
 from psycopg.rows import dict_row
 
-from domain.errors import ConflictError, NotFoundError
+from domain.errors import ConflictError, InvalidSetupError, NotFoundError
+from domain.fixtures.results import forfeit_result, played_result
 
 
 @dataclass(frozen=True, slots=True)
 class NewRound:
-    """A round to store: tables of entrant ids in seat order, byes, unavoidable rematches."""
+    """A round to store: tables of entrant ids in seat order, byes, unavoidable rematches.
+
+    ``first_dealers`` gives each table's first dealer seat (empty: none chosen).
+    """
 
     tables: Sequence[Sequence[UUID]]
     byes: Sequence[UUID]
     rematches: int = 0
+    first_dealers: Sequence[int] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """One table of a round; ``match_id`` and ``result`` (the matches projection's) once played.
+    """One table of a round; ``match_id`` and ``result`` once played or forfeited.
 
     ``players`` are the match's players in seat order: each entrant's first player, then
-    each one's second (a Kozel pair's partners sit opposite).
+    each one's second (a Kozel pair's partners sit opposite). ``result`` is the finished
+    match's (the matches projection's) with ``forfeit: false``, or a forfeit's
+    (``domain.fixtures.results.forfeit_result``). ``played`` says whether a finished
+    match is linked, forfeited or not.
     """
 
     id: UUID
@@ -43,6 +51,9 @@ class Table:
     players: tuple[UUID, ...]
     match_id: UUID | None
     result: dict[str, Any] | None
+    first_dealer: int | None = None
+    forfeited_by: tuple[UUID, ...] = ()
+    played: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +90,22 @@ async def add_rounds(
                     " VALUES (%s, %s, %s, %s)",
                     (competition_id, number, system, r.rematches),
                 )
-                for table_number, entrants in enumerate(r.tables, start=1):
+                dealers: list[int | None] = [*r.first_dealers] or [None] * len(r.tables)
+                for table_number, (entrants, dealer) in enumerate(
+                    zip(r.tables, dealers, strict=True), start=1
+                ):
                     await conn.execute(
                         "INSERT INTO fixtures"
-                        " (id, competition_id, round, table_number, entrants)"
-                        " VALUES (%s, %s, %s, %s, %s)",
-                        (uuid.uuid4(), competition_id, number, table_number, list(entrants)),
+                        " (id, competition_id, round, table_number, entrants, first_dealer)"
+                        " VALUES (%s, %s, %s, %s, %s, %s)",
+                        (
+                            uuid.uuid4(),
+                            competition_id,
+                            number,
+                            table_number,
+                            list(entrants),
+                            dealer,
+                        ),
                     )
                 for entrant in r.byes:
                     await conn.execute(
@@ -105,7 +126,7 @@ async def add_rounds(
 # one's second, so a Kozel pair's partners sit at seats 0 and 2 (or 1 and 3).
 _TABLES = """
     SELECT f.id, f.competition_id, f.round, f.table_number, f.entrants, f.match_id,
-           m.result,
+           f.first_dealer, f.forfeited_by, m.result,
            ARRAY(
                SELECT e.players[k]
                FROM generate_subscripts(f.entrants, 1) AS i
@@ -119,22 +140,34 @@ _TABLES = """
 
 
 def _table(row: dict[str, Any]) -> Table:
+    entrants = tuple(row["entrants"])
+    players = tuple(row["players"])
+    forfeited = tuple(row["forfeited_by"] or ())
+    result = row["result"]
+    if forfeited:
+        result = forfeit_result(entrants, forfeited, len(players))
+    elif result is not None:
+        result = played_result(result)
     return Table(
         id=row["id"],
         competition_id=row["competition_id"],
         round=row["round"],
         number=row["table_number"],
-        entrants=tuple(row["entrants"]),
-        players=tuple(row["players"]),
+        entrants=entrants,
+        players=players,
         match_id=row["match_id"],
-        result=row["result"],
+        result=result,
+        first_dealer=row["first_dealer"],
+        forfeited_by=forfeited,
+        played=row["result"] is not None,
     )
 
 
 async def list_rounds(conn: AsyncConnection[Any], competition_id: UUID) -> list[StoredRound]:
     """Return the competition's rounds in order, with results as the matches projection has them.
 
-    A table's ``result`` is that of a finished match; a live or voided one shows none.
+    A table's ``result`` is that of a finished match or a forfeit; a live or voided
+    match shows none.
     """
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(
@@ -201,3 +234,50 @@ async def link_match(conn: AsyncConnection[Any], fixture_id: UUID, match_id: UUI
             code="FIXTURE_TAKEN",
             details={"fixture_id": str(fixture_id)},
         )
+
+
+async def forfeit(
+    conn: AsyncConnection[Any], fixture_id: UUID, forfeited_by: Sequence[UUID]
+) -> tuple[Table, bool]:
+    """Mark the table forfeited by ``forfeited_by``; return it and whether this changed it.
+
+    Marking it again by the same entrants changes nothing. The fixture's row is locked,
+    so a forfeit and a match's link or end are decided one after the other.
+
+    Raises:
+        NotFoundError (FIXTURE_NOT_FOUND): no such fixture.
+        InvalidSetupError (UNKNOWN_ENTRANT): an entrant who is not at the table.
+        ConflictError (FIXTURE_PLAYED, FIXTURE_FORFEITED): the table has a finished
+            match, or was forfeited by other entrants.
+    """
+    await conn.execute("SELECT 1 FROM fixtures WHERE id = %s FOR UPDATE", (fixture_id,))
+    table = await get_table(conn, fixture_id)
+    strangers = [str(e) for e in forfeited_by if e not in table.entrants]
+    if strangers or not forfeited_by:
+        raise InvalidSetupError(
+            "forfeited_by must name one or more of the table's entrants",
+            code="UNKNOWN_ENTRANT",
+            details={"entrants": [str(e) for e in table.entrants], "unknown": strangers},
+        )
+    wanted = tuple(e for e in table.entrants if e in forfeited_by)
+    if table.forfeited_by:
+        if table.forfeited_by == wanted:
+            return table, False
+        raise ConflictError(
+            "this table was already forfeited by other entrants",
+            code="FIXTURE_FORFEITED",
+            details={
+                "fixture_id": str(fixture_id),
+                "forfeited_by": [str(e) for e in table.forfeited_by],
+            },
+        )
+    if table.played:
+        raise ConflictError(
+            "this table's match is finished: its result stands",
+            code="FIXTURE_PLAYED",
+            details={"fixture_id": str(fixture_id), "match_id": str(table.match_id)},
+        )
+    await conn.execute(
+        "UPDATE fixtures SET forfeited_by = %s WHERE id = %s", (list(wanted), fixture_id)
+    )
+    return await get_table(conn, fixture_id), True

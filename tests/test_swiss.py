@@ -6,7 +6,8 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.swiss import bye_for, pairing_cost, swiss_round
+from domain.fixtures.byes import bye_for
+from service.swiss import pairing_cost, swiss_round
 
 Score = Fraction
 

@@ -229,23 +229,18 @@ window.MatchTable = (() => {
     return players.map((p) => names.get(p) || p.slice(0, 8)).join(" & ");
   }
 
-  // A fixture table's result as the CLI writes it (`matchlog fixtures`), from the first
-  // entrant's side: a seat's entrant is seat % entrants. Winners may also be named by
-  // entrant id, and a result's flags (a forfeit) follow in words, so a result of
-  // another shape still reads sensibly. Without a result: the match's status ("live",
-  // "void") when it has one, else "not started".
+  // A fixture table's result as the CLI writes it (`matchlog fixtures`): each entrant's
+  // score in seat order (a seat's entrant is seat % entrants), `ff` after a forfeit.
+  // Without a result: the match's status ("live", "void") when it has one, else
+  // "not started".
   function fixtureResultText(table, status) {
     const result = table.result;
     if (!result) return table.match_id ? status || "live" : "not started";
-    const first = table.entrants[0];
-    const won = (w) => (typeof w === "number" ? w % table.entrants.length === 0 : w === first);
-    const winners = Array.isArray(result.winners) ? result.winners : result.winner != null ? [result.winner] : [];
-    const score = result.draw ? "\u00BD-\u00BD" : winners.length ? (winners.some(won) ? "1-0" : "0-1") : "";
-    const words = Object.keys(result)
-      .filter((k) => result[k] === true && k !== "draw")
-      .map((k) => k.replace(/_/g, " "));
-    if (!score) return words.join(", ") || "decided";
-    return words.length ? score + " (" + words.join(", ") + ")" : score;
+    const count = table.entrants.length;
+    if (result.draw) return Array(count).fill(count === 2 ? "\u00BD" : "draw").join("-");
+    const won = new Set((result.winners || []).map((s) => s % count));
+    const text = table.entrants.map((_, i) => (won.has(i) ? "1" : "0")).join("-");
+    return result.forfeit ? text + " ff" : text;
   }
 
   // -- Cuttle ------------------------------------------------------------------------------

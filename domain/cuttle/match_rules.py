@@ -12,17 +12,25 @@ from typing import TYPE_CHECKING, Any
 
 from domain import cuttle
 from domain.cards import RANKS, Card, parse_cards
-from domain.cuttle import describe
+from domain.cuttle import describe, sheet
 from domain.errors import InvalidSetupError, MalformedError
 from domain.events import Event
-from domain.game_rules import DealSpec, GameRules, MoveParts, Series, Tables, bad_deal
+from domain.game_rules import (
+    RESULT_ENTERED,
+    DealSpec,
+    GameRules,
+    MoveParts,
+    Series,
+    Tables,
+    bad_deal,
+)
 from domain.match import CuttleFormat, CuttleSeries
 
 if TYPE_CHECKING:
     from domain.standings import FinishedMatch
     from domain.stream.config import MatchConfig
 
-_MOVES = frozenset({"MovePlayed"})
+_MOVES = frozenset({"MovePlayed", RESULT_ENTERED})
 
 
 class CuttleRules:
@@ -146,12 +154,30 @@ class CuttleRules:
         assert isinstance(series, CuttleSeries)
         return {"wins": list(series.wins), "drawn_rounds": series.drawn_rounds}
 
+    def is_result(self, move: str) -> bool:
+        """Whether ``move`` is written ``result ...`` (§27)."""
+        return sheet.is_result(move)
+
+    def enter_result(self, series: Series, text: str, round_no: int) -> tuple[Series, list[Event]]:
+        """Record ``result P1`` or ``result draw`` as round ``round_no`` (ruling 41)."""
+        assert isinstance(series, CuttleSeries)
+        canonical, outcome = sheet.read_result(text, series.players)
+        after, scored = self.score(series, outcome, round_no)
+        entered = Event(RESULT_ENTERED, {"result": canonical, self.round_word: round_no})
+        return after, [entered, scored]
+
+    def results(self, config: MatchConfig) -> tuple[str, ...]:
+        """Each seat's win and a draw."""
+        return sheet.results(self.seats(config))
+
     def move_events(self, dealing: str) -> frozenset[str]:
-        """Every Cuttle move is one ``MovePlayed``, however the round was dealt."""
+        """Every Cuttle move is one ``MovePlayed``, however the round was dealt; a result too."""
         return _MOVES
 
     def move_text(self, kind: str, data: Mapping[str, Any]) -> str:
-        """Return the move ``MovePlayed`` holds."""
+        """Return the move ``MovePlayed`` holds, or the result ``ResultEntered`` holds."""
+        if kind == RESULT_ENTERED:
+            return str(data["result"])
         return str(data["move"])
 
     def public_data(self, config: MatchConfig, kind: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -166,6 +192,9 @@ class CuttleRules:
         self, kind: str, data: Mapping[str, Any], names: Sequence[str]
     ) -> tuple[str, str, int | None]:
         """Return the move's notation, its sentence, and the seat its first word names."""
+        if kind == RESULT_ENTERED:
+            text = str(data["result"])
+            return text, sheet.describe_result(text, data[self.round_word], names), None
         first = str(data.get("move", "")).split()[:1]
         seat = int(first[0][1:]) if first and first[0] != "cards" else None
         return describe.notation(data), describe.describe_move(data, names), seat

@@ -30,6 +30,8 @@ class Termination(StrEnum):
     """Every player accepted a draw offer (§25, ruling 39)."""
     RESIGNATION = "resignation"
     """A player resigned the round (§15.3, ruling 40)."""
+    SCORE_SHEET = "score-sheet"
+    """Entered as a result from a score sheet (§27, ruling 41): how it ended is not known."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,16 @@ from domain import kozel
 from domain.cards import Card
 from domain.errors import InvalidSetupError, MalformedError
 from domain.events import Event
-from domain.game_rules import DealSpec, GameRules, MoveParts, Series, Tables, bad_deal
-from domain.kozel import describe
+from domain.game_rules import (
+    RESULT_ENTERED,
+    DealSpec,
+    GameRules,
+    MoveParts,
+    Series,
+    Tables,
+    bad_deal,
+)
+from domain.kozel import describe, sheet
 from domain.kozel.context import format_match_position, parse_match_position
 from domain.kozel.options import (
     KozelOptions,
@@ -33,7 +41,7 @@ _COMPETITION_FORMAT = {"loss_limit": 12, "eggs_double_next": False}
 """What a competition's match format holds, with its defaults."""
 _PLAYS = {"CardsLed": "lead", "CardsBeaten": "beat", "CardsThrown": "throw"}
 # A concession (R47) is recorded as the match's resignation; it is a move of the timeline.
-_MOVES = frozenset({*_PLAYS, "MolodkaDeclared", "MatchResigned"})
+_MOVES = frozenset({*_PLAYS, "MolodkaDeclared", "MatchResigned", RESULT_ENTERED})
 # With physical dealing the scorer names the cards each seat draws: a move too.
 _PHYSICAL_MOVES = _MOVES | {"CardsDrawn"}
 
@@ -193,6 +201,31 @@ class KozelRules:
         """Return the concessions (R47): any seat, in a deal or between deals."""
         return kozel.service_moves(position) if position is not None else _CONCESSIONS
 
+    def is_result(self, move: str) -> bool:
+        """Whether ``move`` is written ``deal ...`` (R48)."""
+        return sheet.is_result(move)
+
+    def enter_result(self, series: Series, text: str, round_no: int) -> tuple[Series, list[Event]]:
+        """Record ``deal 75 45`` or ``deal 120 0 blank B`` as deal ``round_no`` (R48).
+
+        ``ResultEntered`` repeats the losing team and loss points ``DealScored`` gives,
+        as a score sheet's line shows them: the timeline reads the line alone.
+        """
+        assert isinstance(series, KozelSeries)
+        canonical, outcome = sheet.read_deal(text, series.dealer)
+        after, scored = self.score(series, outcome, round_no)
+        data = {
+            "result": canonical,
+            self.round_word: round_no,
+            "losing_team": scored.data["losing_team"],
+            "loss_points": scored.data["loss_points"],
+        }
+        return after, [Event(RESULT_ENTERED, data), scored]
+
+    def results(self, config: MatchConfig) -> tuple[str, ...]:
+        """None listed: 121 splits of the card points, and blanks (a pad builds a form)."""
+        return ()
+
     def ended_data(self, series: Series) -> dict[str, Any]:
         """Return the final loss points and eggs."""
         assert isinstance(series, KozelSeries)
@@ -210,6 +243,8 @@ class KozelRules:
             return f"S{data['seat']} molodka"
         if kind == "MatchResigned":
             return f"S{data['seat']} concede"
+        if kind == RESULT_ENTERED:
+            return str(data["result"])
         return "cards " + " ".join(card for _, card in data["draws"])
 
     def public_data(self, config: MatchConfig, kind: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -231,6 +266,12 @@ class KozelRules:
         self, kind: str, data: Mapping[str, Any], names: Sequence[str]
     ) -> tuple[str, str, int | None]:
         """Return the move's notation, its sentence, and the seat in its data."""
+        if kind == RESULT_ENTERED:
+            text = str(data["result"])
+            sentence = sheet.describe_deal(
+                data[self.round_word], text, data["losing_team"], data["loss_points"]
+            )
+            return text, sentence, None
         notation = describe.notation(kind, data) or ""
         sentence = describe.describe_move(kind, data, names) or ""
         return notation, sentence, data.get("seat")

@@ -21,10 +21,12 @@ class DealOutcome:
 
     The two card totals add up to 120; the loss points follow from these in
     ``domain.match`` (R24, R25), which also decides who leads the next deal (R6).
+    A deal entered from a score sheet (R48) knows only whether a team took no trick:
+    its other team's tricks are ``None``.
     """
 
     card_points: tuple[int, int]
-    tricks: tuple[int, int]
+    tricks: tuple[int | None, int | None]
     last_trick_seat: int
 
     @property

@@ -74,6 +74,8 @@ class LogHeader:
     ended_at: str | None = None
     events: int | None = None
     line: int = 1
+    recording: str = "moves"
+    """``results`` for a score-sheet match (written only then: older logs lack it)."""
     tags: Mapping[str, str] = field(default_factory=dict)
     """A text log's informational tags (``Event``, ``Site``, ``Scorer``); an import keeps
     them in ``MatchCreated``'s metadata."""

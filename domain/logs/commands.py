@@ -110,6 +110,7 @@ def config_of(header: LogHeader, player_ids: Sequence[str]) -> MatchConfig:
         first_dealer_drawn=header.first_dealer_drawn,
         competition_id=header.competition_id,
         rules_version=header.rules_version,
+        recording=header.recording,  # type: ignore[arg-type]
     )
 
 
@@ -238,6 +239,7 @@ def _header_mismatch(header: LogHeader, config: MatchConfig) -> str | None:
         ("players", [p.id for p in header.players], list(config.players)),
         ("competition", header.competition_id, config.competition_id),
         ("rules_version", header.rules_version, config.rules_version),
+        ("recording", header.recording, config.recording),
     )
     for name, said, recorded in pairs:
         if said != recorded:
@@ -420,6 +422,9 @@ def fingerprint(header: LogHeader, moves: Sequence[LogMove]) -> str:
         "competition": header.competition_id,
         "moves": [_played(m) for m in moves if m.kind not in ("note", "void")],
     }
+    if header.recording != "moves":
+        # Only then: a match recorded by moves keeps the id older versions gave it.
+        body["recording"] = header.recording
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 

@@ -27,6 +27,7 @@ from domain.logs.base import (
     is_text_line,
 )
 from domain.records import builder
+from domain.stream.config import RECORDINGS
 
 T = TypeVar("T")
 
@@ -67,6 +68,11 @@ def header_line(header: LogHeader) -> str:
         ("ended_at", header.ended_at),
         ("events", header.events),
     ]
+    if header.recording != "moves":
+        # Written only for a score-sheet match: other logs stay as older versions wrote them.
+        fields.insert(
+            fields.index(("dealing", header.dealing)) + 1, ("recording", header.recording)
+        )
     return "{" + ",".join(f"{dumps(k)}:{dumps(v)}" for k, v in fields) + "}"
 
 
@@ -239,6 +245,10 @@ def _header(number: int, value: dict[str, Any], visitor: BaseVisitor[Any]) -> Lo
     if events is not None and (not isinstance(events, int) or events < 0):
         bad(f"'events' is a count of event lines, not {events!r}")
         return None
+    recording = value.get("recording", "moves")
+    if recording not in RECORDINGS:
+        bad(f"'recording' is moves or results, not {recording!r}")
+        return None
     if not _is_uuid(value["match"]):
         bad(f"'match' is a match id (a UUID), not {value['match']!r}")
         return None
@@ -259,6 +269,7 @@ def _header(number: int, value: dict[str, Any], visitor: BaseVisitor[Any]) -> Lo
         ended_at=value.get("ended_at"),
         events=events,
         line=number,
+        recording=recording,
     )
 
 

@@ -42,7 +42,7 @@ from domain.logs.base import (
     is_text_line,
 )
 from domain.logs.commands import move_positions
-from domain.stream import MatchConfig, VersionedEvent, effective_events, move_text
+from domain.stream import RECORDINGS, MatchConfig, VersionedEvent, effective_events, move_text
 
 T = TypeVar("T")
 
@@ -62,6 +62,7 @@ _VOID = re.compile(rf"^void\b(?:\s+{_QUOTED}$)?", re.IGNORECASE)
 _KNOWN_TAGS = {
     "Game", "Variant", "Format", "Options", "Dealing", "FirstDealer", "RulesVersion",
     "FirstDealerDrawn", "Match", "Competition", "CompetitionId", "Date", "Event", "Site", "Scorer",
+    "Recording",
 }  # fmt: skip
 
 
@@ -345,6 +346,14 @@ def _header(
         else:
             bad("HEADER_INVALID", f"{tag} is a number, not {given[1]!r}", given[0])
             return None
+    recording = tags["Recording"][1].strip().lower() if "Recording" in tags else "moves"
+    if recording not in RECORDINGS:
+        bad(
+            "HEADER_INVALID",
+            f"Recording is moves or results, not {recording!r}",
+            tags["Recording"][0],
+        )
+        return None
     played_on = None
     if "Date" in tags:
         try:
@@ -376,6 +385,7 @@ def _header(
         created_at=played_on,
         line=first_line,
         tags={name: tags[name][1] for name in INFO_TAGS if name in tags},
+        recording=recording,
     )
 
 
@@ -462,6 +472,8 @@ def write_match(header: LogHeader, events: Iterable[LogEvent]) -> str:
     tags += [("Dealing", header.dealing), ("FirstDealer", str(header.first_dealer))]
     if header.first_dealer_drawn:
         tags.append(("FirstDealerDrawn", "yes"))
+    if header.recording != "moves":
+        tags.append(("Recording", header.recording))
     if header.rules_version != 1:
         tags.append(("RulesVersion", str(header.rules_version)))
     for p in header.players:

@@ -22,7 +22,7 @@ events), ``decide`` (the decider), ``public`` (what a live match shows) and
 
 from domain.game_rules import DealSpec, GameRules, Series
 from domain.games import GAMES, rules_for
-from domain.stream.choices import Choice, choices
+from domain.stream.choices import Choice, choices, result_choices
 from domain.stream.commands import (
     MAX_NOTE_LENGTH,
     MAX_REASON_LENGTH,
@@ -35,7 +35,14 @@ from domain.stream.commands import (
     TakeBack,
     VoidMatch,
 )
-from domain.stream.config import DEALINGS, RULES_VERSION, Dealing, MatchConfig
+from domain.stream.config import (
+    DEALINGS,
+    RECORDINGS,
+    RULES_VERSION,
+    Dealing,
+    MatchConfig,
+    Recording,
+)
 from domain.stream.decide import decide, step
 from domain.stream.facts import is_move, move_text, starts_command
 from domain.stream.fold import (
@@ -56,6 +63,7 @@ __all__ = [
     "GAMES",
     "MAX_NOTE_LENGTH",
     "MAX_REASON_LENGTH",
+    "RECORDINGS",
     "RULES_VERSION",
     "UNDOING_EVENTS",
     "AddNote",
@@ -68,6 +76,7 @@ __all__ = [
     "MatchConfig",
     "MatchState",
     "Play",
+    "Recording",
     "ResignMatch",
     "Series",
     "StartRound",
@@ -84,6 +93,7 @@ __all__ = [
     "is_move",
     "move_text",
     "public_event_data",
+    "result_choices",
     "rules_for",
     "starts_command",
     "step",

@@ -48,17 +48,36 @@ def choices(state: MatchState, moves: Iterable[Any], names: Sequence[str]) -> li
     """
     config = state.config
     assert config is not None
-    found = facts(config)
-    rules = found.rules
-    listed = []
-    for move in moves:
-        text = move.text()
-        events, _ = step(state, Play(text))
-        plies = (e for e in events if e.type in found.moves)
-        ply = next(plies, None)
-        sentence = "" if ply is None else rules.describe_step(ply.type, ply.data, names)[1]
-        listed.append(Choice(text, rules.move_parts(move), sentence))
-    return listed
+    rules = facts(config).rules
+    return [_choice(state, move.text(), rules.move_parts(move), names) for move in moves]
 
 
-__all__ = ["Choice", "choices"]
+def result_choices(state: MatchState, names: Sequence[str]) -> list[Choice]:
+    """Return the results a score-sheet match may take now (Cuttle ``result P1``, ...).
+
+    No seat makes a result: the scorer enters it. A Kozel deal has too many results
+    to list (``GameRules.results``): a pad builds a form for them instead.
+
+    >>> from domain.stream import CreateMatch, MatchConfig
+    >>> config = MatchConfig('cuttle', 'standard', ('a', 'b'), 0, recording='results')
+    >>> state = step(MatchState(), CreateMatch(config))[1]
+    >>> [(c.move, c.sentence) for c in result_choices(state, ['Ann', 'Bob'])][1:]
+    [('result P1', 'Bob won round 1'), ('result draw', 'Round 1 was drawn')]
+    """
+    config = state.config
+    assert config is not None
+    rules = facts(config).rules
+    return [_choice(state, text, MoveParts(None), names) for text in rules.results(config)]
+
+
+def _choice(state: MatchState, text: str, parts: MoveParts, names: Sequence[str]) -> Choice:
+    """Decide ``text`` on ``state`` and describe the first ply it records."""
+    assert state.config is not None
+    found = facts(state.config)
+    events, _ = step(state, Play(text))
+    ply = next((e for e in events if e.type in found.moves), None)
+    sentence = "" if ply is None else found.rules.describe_step(ply.type, ply.data, names)[1]
+    return Choice(text, parts, sentence)
+
+
+__all__ = ["Choice", "choices", "result_choices"]

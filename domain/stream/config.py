@@ -10,6 +10,10 @@ from domain.records import builder
 
 Dealing = Literal["server", "scorer", "physical"]
 DEALINGS: tuple[Dealing, ...] = ("server", "scorer", "physical")
+Recording = Literal["moves", "results"]
+RECORDINGS: tuple[Recording, ...] = ("moves", "results")
+"""How a match's rounds are entered: move by move, or as results from a score sheet
+(Cuttle §27, Kozel R48)."""
 RULES_VERSION = 1
 """Bumped when a rule changes; old matches replay under the version they recorded."""
 
@@ -28,6 +32,7 @@ class MatchConfig:
     first_dealer_drawn: bool = False
     competition_id: str | None = None
     rules_version: int = RULES_VERSION
+    recording: Recording = "moves"
 
     def to_data(self) -> dict[str, Any]:
         """Return the JSON-ready data of ``MatchCreated``."""
@@ -42,6 +47,7 @@ class MatchConfig:
             "first_dealer_drawn": self.first_dealer_drawn,
             "dealing": self.dealing,
             "competition_id": self.competition_id,
+            "recording": self.recording,
         }
 
     @classmethod
@@ -59,6 +65,8 @@ class MatchConfig:
             bool(data.get("first_dealer_drawn", False)),
             data.get("competition_id"),
             data.get("rules_version", RULES_VERSION),
+            # Matches created before score-sheet matches existed were all recorded by moves.
+            data.get("recording", "moves"),
         )
 
     def with_settings(self, format: str | None, options: Mapping[str, Any]) -> MatchConfig:
@@ -80,9 +88,10 @@ class MatchConfig:
             self.first_dealer_drawn,
             self.competition_id,
             self.rules_version,
+            self.recording,
         )
 
 
 _match_config = builder(MatchConfig)
 
-__all__ = ["DEALINGS", "RULES_VERSION", "Dealing", "MatchConfig"]
+__all__ = ["DEALINGS", "RECORDINGS", "RULES_VERSION", "Dealing", "MatchConfig", "Recording"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.events import Event
-from domain.game_rules import GameRules, Series
+from domain.game_rules import RESULT_ENTERED, GameRules, Series
 from domain.games import rules_for
 from domain.match import MatchResult
 from domain.records import builder
@@ -71,19 +71,27 @@ def _window(
     """Return the takeback window, its round start and ``moved`` after ``events`` from ``at``.
 
     The one rule of the window: every event joins it; a round start opens a new
-    round in it; the first move after a round start closes the round before it.
+    round in it; the first move after a round start closes the round before it. A
+    result entered from a score sheet is a round's start and its move at once: it
+    closes the round before it, so a takeback reaches back to just before it.
     """
     window, round_start, moved = state.window, state.round_start, state.moved_since_start
     if moved and len(events) == 1:
         # Most events come one at a time mid-round: nothing to cut, one entry to add.
         kind = events[0].type
-        if kind != found.round_started:
+        if kind != found.round_started and kind != RESULT_ENTERED:
             window += ((at, kind in found.opening),)
             return window, round_start, moved
     entries = list(window)
     for event in events:
         kind = event.type
-        if kind == found.round_started:
+        if kind == RESULT_ENTERED:
+            entries.append((at, True))
+            round_start, moved = len(entries) - 1, True
+            cut = max(round_start - 1, 0)
+            del entries[:cut]
+            round_start -= cut
+        elif kind == found.round_started:
             entries.append((at, found.round_start_opens))
             round_start, moved = len(entries) - 1, False
         else:
@@ -121,7 +129,7 @@ def evolve(state: MatchState, event: Event, version: int | None = None) -> Match
     found = facts(config)
     rules = found.rules
     entries, round_start, moved = state.window, state.round_start, state.moved_since_start
-    if moved and kind != found.round_started:
+    if moved and kind != found.round_started and kind != RESULT_ENTERED:
         # ``_window``'s first case, inlined: a fold meets it on nearly every event, and
         # the call would cost it several per cent.
         entries += ((at, kind in found.opening),)
@@ -132,6 +140,8 @@ def evolve(state: MatchState, event: Event, version: int | None = None) -> Match
         if not rounds_started:  # only a match's first round may carry a match context
             assert series is not None
             series = rules.series_at_start(series, data["setup"])
+        rounds_started += 1
+    elif kind == RESULT_ENTERED:  # a round started and ended on a score sheet
         rounds_started += 1
     elif kind == "NoteAdded":
         pass

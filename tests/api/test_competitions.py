@@ -38,6 +38,7 @@ class TestCreateCompetition:
             "format": "normal",
             "tiebreaks": [],
             "public_reads": True,
+            "bye": "win",
         } == {k: v for k, v in body.items() if k not in ("id", "created_at")}
         assert body == client.get(f"/competitions/{body['id']}").json()
 

@@ -42,14 +42,18 @@ def play(client: Client, headers: dict[str, str], table: dict[str, Any], loser: 
         headers=headers,
     )
     assert 201 == made.status_code, made.text
-    match = made.json()
+    resign(client, headers, made.json(), loser)
+    return str(made.json()["id"])
+
+
+def resign(client: Client, headers: dict[str, str], match: dict[str, Any], loser: int) -> None:
+    """End a match just created (``match``: its body) by seat ``loser`` resigning."""
     resigned = client.post(
         f"/matches/{match['id']}/resign",
         json={"seat": loser, "expected_version": match["version"]},
         headers=headers,
     )
     assert 200 == resigned.status_code, resigned.text
-    return str(match["id"])
 
 
 def test_a_round_robin_of_five_over_two_legs(client: Client, admin: dict[str, str]) -> None:
@@ -163,3 +167,54 @@ def test_a_retried_fixture_match_gets_its_first_answer(
     assert first.json()["id"] == again.json()["id"]
     shown = client.get(f"/competitions/{league}/fixtures").json()["rounds"][0]["tables"][0]
     assert first.json()["id"] == shown["match_id"]
+
+
+def test_swiss_ranks_equal_scores_by_the_competitions_tiebreaks(
+    client: Client, admin: dict[str, str]
+) -> None:
+    body = {"name": "L", "game": "cuttle", "variant": "standard", "tiebreaks": ["wins"]}
+    league = str(client.post("/competitions", json=body, headers=admin).json()["id"])
+    ids = entered(client, admin, league, 4)
+    players = [
+        e["players"][0] for e in client.get(f"/competitions/{league}/entrants").json()["items"]
+    ]
+    # A match of the competition outside its fixtures: the last entrant beats the third.
+    made = client.post(
+        "/matches",
+        json={
+            "game": "cuttle",
+            "players": [players[3], players[2]],
+            "format": "quick",
+            "competition_id": league,
+        },
+        headers=admin,
+    )
+    assert 201 == made.status_code, made.text
+    resign(client, admin, made.json(), loser=1)
+    # All on no Swiss points; the tiebreak (wins) ranks the last entrant first.
+    first = pair(client, admin, league, system="swiss").json()["rounds"][0]["tables"][0]
+    assert ids[3] == first["entrants"][0]
+
+
+def test_a_fixtures_match_takes_its_tables_first_dealer(
+    client: Client, admin: dict[str, str]
+) -> None:
+    league = competition(client, admin)
+    entered(client, admin, league, 4)
+    rounds = pair(client, admin, league, system="round-robin", legs=2).json()["rounds"]
+    first, second = rounds[0]["tables"]
+    dealer = first["first_dealer"]
+    assert dealer in (0, 1) and second["first_dealer"] in (0, 1)
+    body = {"game": "cuttle", "players": first["players"], "fixture_id": first["id"]}
+    other = client.post("/matches", json={**body, "first_dealer": 1 - dealer}, headers=admin)
+    assert (422, "FIXTURE_MISMATCH") == (other.status_code, other.json()["code"])
+    assert dealer == other.json()["details"]["first_dealer"]
+    made = client.post("/matches", json=body, headers=admin)
+    assert 201 == made.status_code, made.text
+    got = client.get(f"/matches/{made.json()['id']}").json()
+    assert (dealer, False) == (got["first_dealer"], got["first_dealer_drawn"])
+    same = {"game": "cuttle", "players": second["players"], "fixture_id": second["id"]}
+    given = client.post(
+        "/matches", json={**same, "first_dealer": second["first_dealer"]}, headers=admin
+    )
+    assert 201 == given.status_code, given.text

@@ -66,7 +66,7 @@ def _is_text_list(schema: dict[str, Any]) -> bool:
 
 def _url(path: str) -> str:
     """The path with every path parameter (all UUIDs) filled in."""
-    for name in ("match_id", "player_id", "competition_id", "token_id"):
+    for name in ("match_id", "player_id", "competition_id", "token_id", "fixture_id"):
         path = path.replace("{" + name + "}", str(uuid4()))
     return path
 

@@ -1,0 +1,82 @@
+"""Score-sheet rounds (rules §27, rulings 41-42): ``result P1`` or ``result draw``.
+
+A match recorded by results takes each round as its result, which the series
+scores exactly as a played round's outcome (``CuttleSeries.record``).
+
+>>> text, outcome = read_result(' Result p1 ', 2)
+>>> text, outcome.winner, outcome.termination.value
+('result P1', 1, 'score-sheet')
+>>> read_result('result draw', 3)[1].winner is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.cuttle.outcome import Outcome, Termination
+from domain.errors import MalformedError
+
+RESULT_WORD = "result"
+"""The first word of a score-sheet result."""
+DRAW = "draw"
+
+
+def is_result(text: str) -> bool:
+    """Whether ``text`` is written as a result (its first word is ``result``), readable or not.
+
+    >>> is_result('result P0'), is_result('P0 draw'), is_result('results')
+    (True, False, False)
+    """
+    words = text.split(maxsplit=1)
+    return bool(words) and words[0].lower() == RESULT_WORD
+
+
+def read_result(text: str, players: int) -> tuple[str, Outcome]:
+    """Return a result's canonical text and the round outcome it records.
+
+    Raises:
+        MalformedError (MALFORMED): not ``result`` followed by a seat of the
+            variant or ``draw``.
+    """
+    words = text.split()
+    if len(words) == 2 and words[0].lower() == RESULT_WORD:
+        word = words[1].lower()
+        if word == DRAW:
+            return f"{RESULT_WORD} {DRAW}", Outcome(Termination.SCORE_SHEET, None)
+        if word[:1] == "p" and word[1:].isdigit() and int(word[1:]) < players:
+            seat = int(word[1:])
+            return f"{RESULT_WORD} P{seat}", Outcome(Termination.SCORE_SHEET, seat)
+    seats = ", ".join(f"P{s}" for s in range(players))
+    raise MalformedError(
+        f"{text!r} is not a result: write 'result' and a seat ({seats}) or 'draw'",
+        details={"result": text},
+    )
+
+
+def results(players: int) -> tuple[str, ...]:
+    """Return every result a round may have: each seat's win, then a draw.
+
+    >>> results(3)
+    ('result P0', 'result P1', 'result P2', 'result draw')
+    """
+    return (*(f"{RESULT_WORD} P{seat}" for seat in range(players)), f"{RESULT_WORD} {DRAW}")
+
+
+def describe_result(text: str, round_no: int, names: Sequence[str]) -> str:
+    """Return the timeline's sentence for a result entered as round ``round_no``.
+
+    >>> describe_result('result P1', 2, ['Ann', 'Bob'])
+    'Bob won round 2'
+    >>> describe_result('result draw', 3, ['Ann', 'Bob'])
+    'Round 3 was drawn'
+    """
+    _, outcome = read_result(text, max(len(names), 2))
+    if outcome.winner is None:
+        return f"Round {round_no} was drawn"
+    seat = outcome.winner
+    who = names[seat] if seat < len(names) else f"P{seat}"
+    return f"{who} won round {round_no}"
+
+
+__all__ = ["RESULT_WORD", "describe_result", "is_result", "read_result", "results"]
