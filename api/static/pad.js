@@ -192,9 +192,10 @@
   const FIXTURE_COMPETITIONS = 20;
 
   // The current round of each competition this token may record in: the first round
-  // with a table still to play (no match yet, or a live one), else the last round.
+  // with a table still to play (neither a match nor a forfeit yet, or a live match),
+  // else the last round.
   function currentRound(rounds, live) {
-    const open = (t) => !t.match_id || live.has(t.match_id);
+    const open = (t) => (!t.match_id && !t.result) || live.has(t.match_id);
     return rounds.find((r) => r.tables.some(open)) || rounds[rounds.length - 1];
   }
 
@@ -208,8 +209,9 @@
       const problem = el("p", { class: "message error", role: "alert", hidden: true });
       const players = (id) => entrantText(entrants.get(id) || [id], names);
       const who = table.entrants.map(players).join(" v ");
-      let action;
-      if (!table.match_id) {
+      // A forfeited table (a result without a match) takes no match: no action.
+      let action = null;
+      if (!table.match_id && !table.result) {
         if (!starters.has(table.id)) starters.set(table.id, matchStarter());
         action = el("button", {
           type: "button",
@@ -234,7 +236,7 @@
         });
       } else if (live.has(table.match_id)) {
         action = el("a", { class: "open-fixture", href: "/matches/" + table.match_id + "/score", text: "Open" });
-      } else {
+      } else if (table.match_id) {
         action = el("a", { class: "view-fixture", href: "/matches/" + table.match_id + "/view", text: "Viewer" });
       }
       const status = table.result ? undefined : live.has(table.match_id) ? "live" : "void";

@@ -26,7 +26,14 @@ from tests.viewer.test_pad import (
     lose_first_answer,
     version_of,
 )
-from tests.viewer.test_rounds import enter, fixture_match, league, resign, round_robin
+from tests.viewer.test_rounds import (
+    enter,
+    fixture_match,
+    forfeit,
+    league,
+    resign,
+    round_robin,
+)
 from tests.viewer.test_viewer import make_players, screenshot
 
 __all__ = ["_club", "_club_browser", "_secret"]  # the fixtures this module shares
@@ -58,7 +65,7 @@ def listed(page: Page) -> dict[str, Any]:
           table: li.dataset.table,
           who: li.querySelector('.who').textContent,
           result: li.querySelector('.fixture-result').textContent,
-          action: li.querySelector('button, a').textContent,
+          action: (li.querySelector('button, a') || {}).textContent || null,
         })),
         byes: (c.querySelector('.byes') || {}).textContent || null,
       }]))""")
@@ -154,27 +161,32 @@ def test_the_pad_starts_and_opens_the_current_rounds_matches(
         page.context.close()
 
 
-def test_a_finished_round_moves_the_pad_to_the_next(
+def test_a_played_round_moves_the_pad_to_the_next(
     club_browser: Any,
     club: str,
     http: httpx.Client,
     viewer_database: str,
     scorer_headers: dict[str, str],
 ) -> None:
-    """Round 1's table finished: round 2 is the current one; at 390 px every target of
-    the page is at least 44 px."""
+    """Round 1's tables finished or forfeited: round 2 is the current one, where a
+    forfeited table offers no Start; at 390 px every target is at least 44 px."""
     admin = token_headers(viewer_database, Role.ADMIN)
     competition = league(http, admin, "Two-round league", "cuttle", "standard")
-    for player in make_players(http, scorer_headers, ["Uri", "Val", "Wim"]):
+    for player in make_players(http, scorer_headers, ["Uri", "Val", "Wim", "Xia"]):
         enter(http, admin, competition, {"player_id": player})
     rounds = round_robin(http, admin, competition)
-    finished = fixture_match(http, scorer_headers, "cuttle", rounds[0]["tables"][0])
-    resign(http, scorer_headers, finished, 0)
+    played, walked = rounds[0]["tables"]
+    resign(http, scorer_headers, fixture_match(http, scorer_headers, "cuttle", played), 0)
+    forfeit(http, admin, competition, walked["id"], [walked["entrants"][0]])
+    gone, to_play = rounds[1]["tables"]
+    forfeit(http, admin, competition, gone["id"], [gone["entrants"][1]])
     page = open_home(club_browser, club, limited_secret(viewer_database, [competition]), PHONE)
     try:
         shown = listed(page)[competition]
         assert "2" == shown["round"]
-        assert [rounds[1]["tables"][0]["id"]] == [t["table"] for t in shown["tables"]]
+        assert [(gone["id"], "1-0 ff", None), (to_play["id"], "not started", "Start")] == [
+            (t["table"], t["result"], t["action"]) for t in shown["tables"]
+        ]
         assert "round 2 of 3" in page.inner_text(f'[data-competition="{competition}"] h3')
         assert [] == page.evaluate(SMALL_TARGETS)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -202,4 +202,3 @@ def test_no_rounds_section_without_fixtures(
     page.goto(f"{server}/competitions/{competition}/view")
     page.wait_for_selector("#standings")
     assert 0 == page.locator("#rounds").count()
-
