@@ -7,7 +7,7 @@
 
 (() => {
   const T = window.MatchTable;
-  const { el, card, cardText, getJSON, follow, debounce, playersText, scoreText, resultText, takenBackText, noteText, entrantText, fixtureResultText, cuttleTable, kozelTable } = T;
+  const { el, card, cardText, getJSON, follow, debounce, playersText, roundWord, scoreText, resultText, scoreSheet, takenBackText, noteText, entrantText, fixtureResultText, cuttleTable, kozelTable } = T;
 
   const TOKEN_KEY = "matchlog.scorer-token";
   const app = document.getElementById("app");
@@ -187,6 +187,28 @@
     );
   }
 
+  // Recorded move by move, or as a score sheet (each round's result only: no deal).
+  function recordingSelect(id) {
+    return el(
+      "select",
+      { id },
+      el("option", { value: "moves", text: "Move by move" }),
+      el("option", { value: "results", text: "Score sheet (results only)" }),
+    );
+  }
+
+  // The part of a new match's body the two choices give: a score sheet deals nothing.
+  function howRecorded(dealing, recording) {
+    return recording.value === "results" ? { recording: "results" } : { dealing: dealing.value };
+  }
+
+  // The dealing choice only matters to a match recorded move by move.
+  function hideDealingForResults(dealingField, recording) {
+    const sync = () => (dealingField.hidden = recording.value === "results");
+    recording.addEventListener("change", sync);
+    sync();
+  }
+
   // How many competitions the home page reads the fixtures of, newest first: one
   // request each, and a club night's token is limited to one or two.
   const FIXTURE_COMPETITIONS = 20;
@@ -204,6 +226,9 @@
     // the same match id and key.
     const starters = new Map();
     const dealing = dealingSelect("fixture-dealing");
+    const recording = recordingSelect("fixture-recording");
+    const dealingField = el("label", { class: "field" }, el("span", { text: "Dealing of the matches started here" }), dealing);
+    hideDealingForResults(dealingField, recording);
 
     function tableItem(competition, table, entrants, live) {
       const problem = el("p", { class: "message error", role: "alert", hidden: true });
@@ -222,7 +247,7 @@
             const button = event.currentTarget;
             button.disabled = true;
             problem.hidden = true;
-            const body = { game: competition.game, players: table.players, fixture_id: table.id, dealing: dealing.value };
+            const body = { game: competition.game, players: table.players, fixture_id: table.id, ...howRecorded(dealing, recording) };
             try {
               await starters.get(table.id)(body);
             } catch (error) {
@@ -281,7 +306,8 @@
       box.hidden = !boxes.length;
       box.replaceChildren(
         el("h2", { text: "Fixtures" }),
-        el("label", { class: "field" }, el("span", { text: "Dealing of the matches started here" }), dealing),
+        el("label", { class: "field" }, el("span", { text: "Recording of the matches started here" }), recording),
+        dealingField,
         ...boxes,
       );
     }
@@ -297,10 +323,13 @@
     const formats = el("datalist", { id: "formats" }, ...["quick", "short", "normal", "extended", "best-of-3"].map((f) => el("option", { value: f })));
     const lossLimit = el("input", { id: "loss-limit", type: "number", min: 1, value: 12, inputmode: "numeric" });
     const dealing = dealingSelect("dealing");
+    const recording = recordingSelect("recording");
     const seats = el("div", { id: "seats" });
     const problem = el("p", { class: "message error", role: "alert", hidden: true });
     const formatField = field("Format", format);
     const lossField = field("Loss limit", lossLimit);
+    const dealingField = field("Dealing", dealing);
+    hideDealingForResults(dealingField, recording);
 
     function seatControl(s) {
       const pick = el(
@@ -355,7 +384,7 @@
           } else if (pick.value) chosen.push(pick.value);
           else throw new Error("Pick a player for every seat.");
         }
-        const body = { game: game.value, variant: variant.value, players: chosen, dealing: dealing.value };
+        const body = { game: game.value, variant: variant.value, players: chosen, ...howRecorded(dealing, recording) };
         if (game.value === "kozel") body.options = { loss_limit: Number(lossLimit.value) };
         else body.format = format.value.trim() || "normal";
         await start(body);
@@ -374,7 +403,8 @@
       formatField,
       formats,
       lossField,
-      field("Dealing", dealing),
+      field("Recording", recording),
+      dealingField,
       el("fieldset", {}, el("legend", { text: "Players" }), seats),
       problem,
       el("button", { id: "create-match", type: "submit", class: "primary", text: "Start the match" }),
@@ -412,6 +442,8 @@
       target: null, // then a target tapped on the table
       picker: null, // the deal being entered
       picks: [], // the drawn cards being named
+      series: null, // a match recorded by results: its score sheet
+      sheet: { a: "", blank: [false, false] }, // the Kozel deal being entered on it
       conflict: null,
       offline: false,
       problem: null,
@@ -459,7 +491,12 @@
         getJSON(base + "/legal-moves", auth()),
       ]);
       S.steps = timelineBody.steps;
-      const replay = await getJSON(base + "/replay?ply=" + latest() + "&seat=full", auth());
+      // A match recorded by results has no table: the pad shows its score sheet (the series).
+      const [replay, series] = await Promise.all([
+        getJSON(base + "/replay?ply=" + latest() + "&seat=full", auth()),
+        match.recording === "results" ? getJSON(base + "/series", auth()) : null,
+      ]);
+      S.series = series;
       S.match = match;
       S.names = timelineBody.players;
       S.legal = legal;
@@ -644,7 +681,13 @@
         const tag = known ? S.legal.moves.map((m) => m.split(" ")[0]).find((word) => word !== "cards") : null;
         S.typed = tag ? tag + " " : "";
       }
-      const examples = S.match.game === "kozel" ? "S0 lead 7S KS, S1 beat TS AS, cards 7H" : "P0 points 7H, P1 scuttle 9S>7H, cards 7H";
+      const examples = results()
+        ? S.match.game === "kozel"
+          ? "deal 75 45, deal 120 0 blank B"
+          : "result P1, result draw"
+        : S.match.game === "kozel"
+          ? "S0 lead 7S KS, S1 beat TS AS, cards 7H"
+          : "P0 points 7H, P1 scuttle 9S>7H, cards 7H";
       const text = el("input", { id: "next-move", value: S.typed, autocomplete: "off", spellcheck: "false", placeholder: "e.g. " + examples.split(",")[0], "aria-label": "the next move, in the move notation" });
       text.addEventListener("input", () => (S.typed = text.value));
       return el(
@@ -691,7 +734,8 @@
     }
 
     const movesPending = () => S.queue.length > 0;
-    const needsDeal = () => S.match && S.match.status === "live" && !S.match.round && S.match.dealing !== "server" && !(S.legal && S.legal.cards_awaited);
+    const results = () => Boolean(S.match && S.match.recording === "results");
+    const needsDeal = () => S.match && S.match.status === "live" && !results() && !S.match.round && S.match.dealing !== "server" && !(S.legal && S.legal.cards_awaited);
 
     function clearSelection() {
       S.selected = null;
@@ -747,8 +791,9 @@
       const replay = S.replay;
       const score = scoreText(S.match.game, replay.score, S.names) + (replay.result ? " · " + resultText(replay.result, S.names) : "");
       const view = replay.view;
-      const body =
-        view === null
+      const body = S.series
+        ? [scoreSheet(S.match.game, S.series, S.names)]
+        : view === null
           ? [el("p", { class: "empty", text: "No cards on the table yet." })]
           : S.match.game === "cuttle"
             ? cuttleTable(view, replay.seats, S.names)
@@ -863,6 +908,14 @@
         moves.replaceChildren(dealPicker());
         return;
       }
+      if (results()) {
+        const next = roundWord(match.game) + " " + (S.series.rounds.length + 1);
+        acting.textContent = "Enter the result of " + next.toLowerCase() + ".";
+        // Cuttle's results are the server's choices; Kozel's deal splits are too many to
+        // list (its moves are empty), so they are typed into a form.
+        moves.replaceChildren(list.length ? el("div", { class: "buttons" }, ...list.map(moveButton)) : sheetDealForm(next));
+        return;
+      }
       const who = legal.to_act.map(name).join(" or ");
       acting.textContent = who ? who + " to act." : "Nobody can act.";
       let shown = list;
@@ -889,6 +942,53 @@
             el("div", { class: "buttons" }, ...group.map((choice) => moveButton(choice, index++))),
           ),
         ),
+      );
+    }
+
+    // A Kozel deal on a score sheet: team A's card points (B's are the rest of the 120,
+    // R48) and whether a team took no trick. The server checks it (INVALID_RESULT).
+    function sheetDealForm(next) {
+      const F = S.sheet;
+      const points = el("input", { id: "points-a", type: "number", min: 0, max: 120, step: 1, inputmode: "numeric", required: true, value: F.a, "aria-label": "team A's card points" });
+      const rest = el("output", { id: "points-b", for: "points-a" });
+      const showRest = () => (rest.textContent = points.value === "" ? "—" : String(120 - Number(points.value)));
+      points.addEventListener("input", () => {
+        F.a = points.value;
+        showRest();
+      });
+      showRest();
+      const team = (t) => "Team " + (t ? "B" : "A") + " (" + T.teamName(S.names, t) + ")";
+      const blank = (t) =>
+        el("button", {
+          type: "button",
+          class: "blank",
+          id: "blank-" + (t ? "b" : "a"),
+          "aria-pressed": F.blank[t] ? "true" : "false",
+          text: team(t) + " took no trick",
+          onclick: () => {
+            F.blank[t] = !F.blank[t];
+            draw();
+          },
+        });
+      return el(
+        "form",
+        {
+          id: "sheet-deal",
+          class: "picker",
+          onsubmit: (event) => {
+            event.preventDefault();
+            if (points.value === "") return;
+            const a = Number(points.value);
+            const blanks = ["A", "B"].filter((_, t) => F.blank[t]).map((t) => " blank " + t);
+            const move = "deal " + a + " " + (120 - a) + blanks.join("");
+            S.sheet = { a: "", blank: [false, false] };
+            enqueue("moves", "/moves", { moves: [move] }, next + ": " + move.slice(5));
+          },
+        },
+        el("label", { class: "field" }, el("span", { text: team(0) + ": card points" }), points),
+        el("p", { class: "field" }, el("span", { text: team(1) + ": card points " }), rest),
+        el("div", { class: "buttons" }, blank(0), blank(1)),
+        el("button", { type: "submit", class: "primary", id: "enter-deal", text: "Record " + next.toLowerCase() }),
       );
     }
 

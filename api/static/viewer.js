@@ -17,6 +17,7 @@
     noteText,
     takenBackText,
     resultText,
+    scoreSheet,
     entrantText,
     fixtureResultText,
     cuttleTable,
@@ -29,6 +30,7 @@
     const S = {
       id: matchId,
       match: null,
+      series: null,
       names: [],
       steps: [],
       notes: [],
@@ -188,8 +190,9 @@
         ...notesAt(S.ply).map((note) => el("li", { class: "note", text: noteText(note) })),
       );
       const seats = replay.seats || null;
-      const body =
-        replay.view === null
+      const body = S.series
+        ? [scoreSheet(game, S.series, S.names, sheetRound(replay))]
+        : replay.view === null
           ? [el("p", { class: "empty", text: "No " + roundWord(game).toLowerCase() + " on the table yet." })]
           : game === "cuttle"
             ? cuttleTable(replay.view, seats, S.names)
@@ -208,6 +211,15 @@
       }
       const current = list.querySelector("li.current");
       if (current) reveal(timeline, current);
+    }
+
+    // A score sheet at a ply shows the rounds entered up to it: those before its round,
+    // and its own unless a takeback undid it (the sheet then holds what replaced it).
+    // The replay's round is read, not the timeline step's: after a takeback of a result
+    // the step's round runs one ahead ("Gil won round 1" in round 2).
+    function sheetRound(replay) {
+      if (!replay.round) return 0;
+      return replay.taken_back ? replay.round - 1 : replay.round;
     }
 
     function notesList(list) {
@@ -253,6 +265,8 @@
 
     async function load() {
       const [match, timeline] = await Promise.all([getJSON(base), getJSON(base + "/timeline")]);
+      // A match recorded by results has no table to draw: its score sheet is the series.
+      S.series = match.recording === "results" ? await getJSON(base + "/series") : null;
       S.match = match;
       S.names = timeline.players;
       // A timeline that no longer extends the one drawn (a takeback) invalidates the cache.
