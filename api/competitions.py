@@ -11,7 +11,7 @@ from litestar.openapi import ResponseSpec
 from litestar.params import JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import Principal, readable_private, require_read, requires
+from api.auth import Principal, readable_private, require_read, require_role, requires
 from api.openapi import documented
 from api.schemas import (
     DEFAULT_LIMIT,
@@ -52,16 +52,31 @@ class CompetitionController(Controller):
         principal: NamedDependency[Principal | None],
         limit: Limit = DEFAULT_LIMIT,
         cursor: Cursor = None,
+        writable: Annotated[
+            bool,
+            Parameter(
+                description="true: only the competitions the caller's token may record in"
+                " (a limited scorer's own); needs a token. A page may then hold fewer than"
+                " limit: follow next_cursor."
+            ),
+        ] = False,
     ) -> Response[CompetitionPage]:
-        """Return a page of competitions; private ones only to tokens that may act on them."""
+        """Return a page of competitions; private ones only to tokens that may act on them.
+
+        Raises:
+            UnauthenticatedError (UNAUTHENTICATED): ``writable=true`` without a token.
+        """
         before = decode_cursor(cursor)
+        # Every token may record (admin or scorer), a limited one only in its competitions.
+        acting = require_role(principal, Role.SCORER) if writable else None
         async with pool.connection() as conn:
             page = await accounts.list_competitions(
                 conn, limit=limit, before=before, public_or=readable_private(principal)
             )
+        items = [c for c in page.items if acting is None or acting.may_act_on(c.id)]
         next_cursor, headers = next_page(request, page.next_before)
         body = CompetitionPage(
-            items=[CompetitionOut.from_record(c) for c in page.items], next_cursor=next_cursor
+            items=[CompetitionOut.from_record(c) for c in items], next_cursor=next_cursor
         )
         return Response(body, headers=headers)
 

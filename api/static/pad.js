@@ -7,7 +7,7 @@
 
 (() => {
   const T = window.MatchTable;
-  const { el, card, cardText, getJSON, follow, debounce, playersText, scoreText, resultText, takenBackText, noteText, cuttleTable, kozelTable } = T;
+  const { el, card, cardText, getJSON, follow, debounce, playersText, roundWord, scoreText, resultText, scoreSheet, takenBackText, noteText, entrantText, fixtureResultText, cuttleTable, kozelTable } = T;
 
   const TOKEN_KEY = "matchlog.scorer-token";
   const app = document.getElementById("app");
@@ -99,6 +99,24 @@
 
   // -- /score: matches and a new match -----------------------------------------------
 
+  // Starts matches: the match's id and Idempotency-Key are made once per body and sent
+  // again when the same body is sent again (after a lost answer), so a retry makes no
+  // second match; another body makes a new attempt. On success the pad opens the match.
+  function matchStarter() {
+    let attempt = null;
+    return async (body) => {
+      const signature = JSON.stringify(body);
+      if (!attempt || attempt.signature !== signature) attempt = { signature, id: newKey(), key: newKey() };
+      const made = await send("/matches", { ...body, id: attempt.id }, { "Idempotency-Key": attempt.key });
+      if (made.status !== 201) {
+        const error = new Error(problemText(made.body, made.status));
+        error.code = made.body && made.body.code;
+        throw error;
+      }
+      location.assign("/matches/" + made.body.id + "/score");
+    };
+  }
+
   const VARIANTS = { cuttle: ["standard", "classic", "cutthroat"], kozel: ["default"] };
   const SEATS = { standard: 2, classic: 2, cutthroat: 3, default: 4 };
 
@@ -148,11 +166,153 @@
           ),
         )
       : el("p", { id: "live-matches", class: "empty", text: "No live match this token may record." });
+    const fixtures = el("section", { id: "fixtures", "aria-label": "fixtures" });
     app.replaceChildren(
       el("header", {}, el("h1", { text: "Scorer's pad" }), signOutButton()),
       el("section", { id: "matches" }, el("h2", { text: "Live matches" }), list),
+      fixtures,
       newMatchForm(players),
     );
+    fixturesSection(fixtures, names);
+  }
+
+  // How a new match is dealt: the same choice in the new-match form and for fixtures.
+  function dealingSelect(id) {
+    return el(
+      "select",
+      { id },
+      el("option", { value: "physical", text: "Physical cards (the table deals)" }),
+      el("option", { value: "scorer", text: "Scorer's deck order" }),
+      el("option", { value: "server", text: "Server shuffles" }),
+    );
+  }
+
+  // Recorded move by move, or as a score sheet (each round's result only: no deal).
+  function recordingSelect(id) {
+    return el(
+      "select",
+      { id },
+      el("option", { value: "moves", text: "Move by move" }),
+      el("option", { value: "results", text: "Score sheet (results only)" }),
+    );
+  }
+
+  // The part of a new match's body the two choices give: a score sheet deals nothing.
+  function howRecorded(dealing, recording) {
+    return recording.value === "results" ? { recording: "results" } : { dealing: dealing.value };
+  }
+
+  // The dealing choice only matters to a match recorded move by move.
+  function hideDealingForResults(dealingField, recording) {
+    const sync = () => (dealingField.hidden = recording.value === "results");
+    recording.addEventListener("change", sync);
+    sync();
+  }
+
+  // How many competitions the home page reads the fixtures of, newest first: one
+  // request each, and a club night's token is limited to one or two.
+  const FIXTURE_COMPETITIONS = 20;
+
+  // The current round of each competition this token may record in: the first round
+  // with a table still to play (neither a match nor a forfeit yet, or a live match),
+  // else the last round.
+  function currentRound(rounds, live) {
+    const open = (t) => (!t.match_id && !t.result) || live.has(t.match_id);
+    return rounds.find((r) => r.tables.some(open)) || rounds[rounds.length - 1];
+  }
+
+  async function fixturesSection(box, names) {
+    // One starter per table, kept across redraws, so a retry after a lost answer sends
+    // the same match id and key.
+    const starters = new Map();
+    const dealing = dealingSelect("fixture-dealing");
+    const recording = recordingSelect("fixture-recording");
+    const dealingField = el("label", { class: "field" }, el("span", { text: "Dealing of the matches started here" }), dealing);
+    hideDealingForResults(dealingField, recording);
+
+    function tableItem(competition, table, entrants, live) {
+      const problem = el("p", { class: "message error", role: "alert", hidden: true });
+      const players = (id) => entrantText(entrants.get(id) || [id], names);
+      const who = table.entrants.map(players).join(" v ");
+      // A forfeited table (a result without a match) takes no match: no action.
+      let action = null;
+      if (!table.match_id && !table.result) {
+        if (!starters.has(table.id)) starters.set(table.id, matchStarter());
+        action = el("button", {
+          type: "button",
+          class: "primary start-fixture",
+          text: "Start",
+          "aria-label": "start " + who,
+          onclick: async (event) => {
+            const button = event.currentTarget;
+            button.disabled = true;
+            problem.hidden = true;
+            const body = { game: competition.game, players: table.players, fixture_id: table.id, ...howRecorded(dealing, recording) };
+            try {
+              await starters.get(table.id)(body);
+            } catch (error) {
+              button.disabled = false;
+              problem.hidden = false;
+              problem.textContent = error.message;
+              // Another device started it first: read the round again to open that match.
+              if (error.code === "FIXTURE_TAKEN") draw();
+            }
+          },
+        });
+      } else if (live.has(table.match_id)) {
+        action = el("a", { class: "open-fixture", href: "/matches/" + table.match_id + "/score", text: "Open" });
+      } else if (table.match_id) {
+        action = el("a", { class: "view-fixture", href: "/matches/" + table.match_id + "/view", text: "Viewer" });
+      }
+      const status = table.result ? undefined : live.has(table.match_id) ? "live" : "void";
+      return el(
+        "li",
+        { class: "fixture", "data-table": table.id, "data-match": table.match_id },
+        el("span", { class: "who", text: who }),
+        el("span", { class: "fixture-result", text: fixtureResultText(table, status) }),
+        action,
+        problem,
+      );
+    }
+
+    async function competitionBox(competition, live) {
+      const base = "/competitions/" + competition.id;
+      const [fixtures, entrants] = await Promise.all([getJSON(base + "/fixtures", auth()), getJSON(base + "/entrants", auth())]);
+      if (!fixtures.rounds.length) return null;
+      const round = currentRound(fixtures.rounds, live);
+      const players = new Map(entrants.items.map((e) => [e.id, e.players]));
+      return el(
+        "div",
+        { class: "competition", "data-competition": competition.id, "data-round": round.number },
+        el("h3", { text: competition.name + " · round " + round.number + " of " + fixtures.rounds.length }),
+        el("ul", { class: "fixture-list" }, ...round.tables.map((t) => tableItem(competition, t, players, live))),
+        round.byes.length ? el("p", { class: "hint byes", text: "Bye: " + round.byes.map((e) => entrantText(players.get(e) || [e], names)).join(", ") }) : null,
+      );
+    }
+
+    async function draw() {
+      let boxes;
+      try {
+        const [competitions, live] = await Promise.all([
+          getJSON("/competitions?writable=true&limit=" + FIXTURE_COMPETITIONS, auth()),
+          allPages("/matches?status=live&writable=true"),
+        ]);
+        const liveIds = new Set(live.map((m) => m.id));
+        boxes = (await Promise.all(competitions.items.map((c) => competitionBox(c, liveIds)))).filter(Boolean);
+      } catch (error) {
+        box.replaceChildren(el("h2", { text: "Fixtures" }), message("fixtures-error", error.message, "error"));
+        return;
+      }
+      box.hidden = !boxes.length;
+      box.replaceChildren(
+        el("h2", { text: "Fixtures" }),
+        el("label", { class: "field" }, el("span", { text: "Recording of the matches started here" }), recording),
+        dealingField,
+        ...boxes,
+      );
+    }
+    box.hidden = true;
+    await draw();
   }
 
   function newMatchForm(players) {
@@ -162,17 +322,14 @@
     const format = el("input", { id: "format", value: "normal", list: "formats", autocomplete: "off" });
     const formats = el("datalist", { id: "formats" }, ...["quick", "short", "normal", "extended", "best-of-3"].map((f) => el("option", { value: f })));
     const lossLimit = el("input", { id: "loss-limit", type: "number", min: 1, value: 12, inputmode: "numeric" });
-    const dealing = el(
-      "select",
-      { id: "dealing" },
-      el("option", { value: "physical", text: "Physical cards (the table deals)" }),
-      el("option", { value: "scorer", text: "Scorer's deck order" }),
-      el("option", { value: "server", text: "Server shuffles" }),
-    );
+    const dealing = dealingSelect("dealing");
+    const recording = recordingSelect("recording");
     const seats = el("div", { id: "seats" });
     const problem = el("p", { class: "message error", role: "alert", hidden: true });
     const formatField = field("Format", format);
     const lossField = field("Loss limit", lossLimit);
+    const dealingField = field("Dealing", dealing);
+    hideDealingForResults(dealingField, recording);
 
     function seatControl(s) {
       const pick = el(
@@ -207,10 +364,9 @@
     variant.addEventListener("change", syncSeats);
     redraw();
 
-    // The match's id and Idempotency-Key are made once per form content and sent again
-    // when the same form is sent again (after a lost answer), so a retry makes no second
-    // match; any change to the form makes a new attempt.
-    let attempt = null;
+    // One attempt per form content (matchStarter): sending the same form again after a
+    // lost answer makes no second match.
+    const start = matchStarter();
 
     async function submit(event) {
       event.preventDefault();
@@ -228,14 +384,10 @@
           } else if (pick.value) chosen.push(pick.value);
           else throw new Error("Pick a player for every seat.");
         }
-        const body = { game: game.value, variant: variant.value, players: chosen, dealing: dealing.value };
+        const body = { game: game.value, variant: variant.value, players: chosen, ...howRecorded(dealing, recording) };
         if (game.value === "kozel") body.options = { loss_limit: Number(lossLimit.value) };
         else body.format = format.value.trim() || "normal";
-        const signature = JSON.stringify(body);
-        if (!attempt || attempt.signature !== signature) attempt = { signature, id: newKey(), key: newKey() };
-        const made = await send("/matches", { ...body, id: attempt.id }, { "Idempotency-Key": attempt.key });
-        if (made.status !== 201) throw new Error(problemText(made.body, made.status));
-        location.assign("/matches/" + made.body.id + "/score");
+        await start(body);
       } catch (error) {
         problem.hidden = false;
         problem.textContent = error.message;
@@ -251,7 +403,8 @@
       formatField,
       formats,
       lossField,
-      field("Dealing", dealing),
+      field("Recording", recording),
+      dealingField,
       el("fieldset", {}, el("legend", { text: "Players" }), seats),
       problem,
       el("button", { id: "create-match", type: "submit", class: "primary", text: "Start the match" }),
@@ -289,6 +442,8 @@
       target: null, // then a target tapped on the table
       picker: null, // the deal being entered
       picks: [], // the drawn cards being named
+      series: null, // a match recorded by results: its score sheet
+      sheet: { a: "", blank: [false, false] }, // the Kozel deal being entered on it
       conflict: null,
       offline: false,
       problem: null,
@@ -336,7 +491,12 @@
         getJSON(base + "/legal-moves", auth()),
       ]);
       S.steps = timelineBody.steps;
-      const replay = await getJSON(base + "/replay?ply=" + latest() + "&seat=full", auth());
+      // A match recorded by results has no table: the pad shows its score sheet (the series).
+      const [replay, series] = await Promise.all([
+        getJSON(base + "/replay?ply=" + latest() + "&seat=full", auth()),
+        match.recording === "results" ? getJSON(base + "/series", auth()) : null,
+      ]);
+      S.series = series;
       S.match = match;
       S.names = timelineBody.players;
       S.legal = legal;
@@ -521,7 +681,13 @@
         const tag = known ? S.legal.moves.map((m) => m.split(" ")[0]).find((word) => word !== "cards") : null;
         S.typed = tag ? tag + " " : "";
       }
-      const examples = S.match.game === "kozel" ? "S0 lead 7S KS, S1 beat TS AS, cards 7H" : "P0 points 7H, P1 scuttle 9S>7H, cards 7H";
+      const examples = results()
+        ? S.match.game === "kozel"
+          ? "deal 75 45, deal 120 0 blank B"
+          : "result P1, result draw"
+        : S.match.game === "kozel"
+          ? "S0 lead 7S KS, S1 beat TS AS, cards 7H"
+          : "P0 points 7H, P1 scuttle 9S>7H, cards 7H";
       const text = el("input", { id: "next-move", value: S.typed, autocomplete: "off", spellcheck: "false", placeholder: "e.g. " + examples.split(",")[0], "aria-label": "the next move, in the move notation" });
       text.addEventListener("input", () => (S.typed = text.value));
       return el(
@@ -568,7 +734,8 @@
     }
 
     const movesPending = () => S.queue.length > 0;
-    const needsDeal = () => S.match && S.match.status === "live" && !S.match.round && S.match.dealing !== "server" && !(S.legal && S.legal.cards_awaited);
+    const results = () => Boolean(S.match && S.match.recording === "results");
+    const needsDeal = () => S.match && S.match.status === "live" && !results() && !S.match.round && S.match.dealing !== "server" && !(S.legal && S.legal.cards_awaited);
 
     function clearSelection() {
       S.selected = null;
@@ -624,8 +791,9 @@
       const replay = S.replay;
       const score = scoreText(S.match.game, replay.score, S.names) + (replay.result ? " · " + resultText(replay.result, S.names) : "");
       const view = replay.view;
-      const body =
-        view === null
+      const body = S.series
+        ? [scoreSheet(S.match.game, S.series, S.names)]
+        : view === null
           ? [el("p", { class: "empty", text: "No cards on the table yet." })]
           : S.match.game === "cuttle"
             ? cuttleTable(view, replay.seats, S.names)
@@ -740,6 +908,14 @@
         moves.replaceChildren(dealPicker());
         return;
       }
+      if (results()) {
+        const next = roundWord(match.game) + " " + (S.series.rounds.length + 1);
+        acting.textContent = "Enter the result of " + next.toLowerCase() + ".";
+        // Cuttle's results are the server's choices; Kozel's deal splits are too many to
+        // list (its moves are empty), so they are typed into a form.
+        moves.replaceChildren(list.length ? el("div", { class: "buttons" }, ...list.map(moveButton)) : sheetDealForm(next));
+        return;
+      }
       const who = legal.to_act.map(name).join(" or ");
       acting.textContent = who ? who + " to act." : "Nobody can act.";
       let shown = list;
@@ -766,6 +942,53 @@
             el("div", { class: "buttons" }, ...group.map((choice) => moveButton(choice, index++))),
           ),
         ),
+      );
+    }
+
+    // A Kozel deal on a score sheet: team A's card points (B's are the rest of the 120,
+    // R48) and whether a team took no trick. The server checks it (INVALID_RESULT).
+    function sheetDealForm(next) {
+      const F = S.sheet;
+      const points = el("input", { id: "points-a", type: "number", min: 0, max: 120, step: 1, inputmode: "numeric", required: true, value: F.a, "aria-label": "team A's card points" });
+      const rest = el("output", { id: "points-b", for: "points-a" });
+      const showRest = () => (rest.textContent = points.value === "" ? "—" : String(120 - Number(points.value)));
+      points.addEventListener("input", () => {
+        F.a = points.value;
+        showRest();
+      });
+      showRest();
+      const team = (t) => "Team " + (t ? "B" : "A") + " (" + T.teamName(S.names, t) + ")";
+      const blank = (t) =>
+        el("button", {
+          type: "button",
+          class: "blank",
+          id: "blank-" + (t ? "b" : "a"),
+          "aria-pressed": F.blank[t] ? "true" : "false",
+          text: team(t) + " took no trick",
+          onclick: () => {
+            F.blank[t] = !F.blank[t];
+            draw();
+          },
+        });
+      return el(
+        "form",
+        {
+          id: "sheet-deal",
+          class: "picker",
+          onsubmit: (event) => {
+            event.preventDefault();
+            if (points.value === "") return;
+            const a = Number(points.value);
+            const blanks = ["A", "B"].filter((_, t) => F.blank[t]).map((t) => " blank " + t);
+            const move = "deal " + a + " " + (120 - a) + blanks.join("");
+            S.sheet = { a: "", blank: [false, false] };
+            enqueue("moves", "/moves", { moves: [move] }, next + ": " + move.slice(5));
+          },
+        },
+        el("label", { class: "field" }, el("span", { text: team(0) + ": card points" }), points),
+        el("p", { class: "field" }, el("span", { text: team(1) + ": card points " }), rest),
+        el("div", { class: "buttons" }, blank(0), blank(1)),
+        el("button", { type: "submit", class: "primary", id: "enter-deal", text: "Record " + next.toLowerCase() }),
       );
     }
 

@@ -222,6 +222,68 @@ window.MatchTable = (() => {
     return "Won by " + winners.join(" & ") + reason;
   }
 
+  // -- score sheets ------------------------------------------------------------------------
+
+  // A match recorded by results (`"recording": "results"`) drawn as its score sheet: a
+  // row per round or deal of GET /matches/{id}/series, with the running score after it.
+  // ``upTo``: only the rows of rounds up to that one (the viewer at an earlier ply).
+  function scoreSheet(game, series, names, upTo) {
+    const rows = series.rounds.filter((r) => upTo === undefined || (r.round || r.deal) <= upTo);
+    const kozel = game === "kozel";
+    const head = kozel
+      ? ["Deal", "Team A", "Team B", "Loss points", teamName(names, 0), teamName(names, 1)]
+      : ["Round", "Result", ...names];
+    const team = (t) => "team " + (t ? "B" : "A");
+    const cells = (r) => {
+      if (!kozel) return [r.draw ? "drawn" : (names[r.winner] || "seat " + r.winner) + " won", ...r.wins];
+      // A score sheet keeps no trick count; 0 tricks marks a team that took none.
+      const points = (t) => r.card_points[t] + (r.tricks[t] === 0 ? " (no trick)" : "");
+      const loss = r.eggs
+        ? "eggs"
+        : r.losing_team === null
+          ? "—"
+          : team(r.losing_team) + " +" + r.loss_points + (r.multiplier > 1 ? " (\u00D7" + r.multiplier + ")" : "");
+      return [points(0), points(1), loss, ...r.totals];
+    };
+    return el(
+      "div",
+      { class: "scroll" },
+      el(
+        "table",
+        { class: "score-sheet", "data-game": game },
+        el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h })))),
+        el(
+          "tbody",
+          {},
+          ...rows.map((r) =>
+            el("tr", { "data-round": r.round || r.deal }, el("th", { scope: "row", text: String(r.round || r.deal) }), ...cells(r).map((c) => el("td", { text: String(c) }))),
+          ),
+        ),
+      ),
+      rows.length ? null : el("p", { class: "empty", text: "No " + roundWord(game).toLowerCase() + " entered yet." }),
+    );
+  }
+
+  // -- fixtures ----------------------------------------------------------------------------
+
+  // An entrant by its players' names: "Ann" (Cuttle), "Ada & Cy" (a Kozel pair).
+  function entrantText(players, names) {
+    return players.map((p) => names.get(p) || p.slice(0, 8)).join(" & ");
+  }
+
+  // A fixture table's result as the CLI writes it (`matchlog fixtures`): each entrant's
+  // score in seat order (a seat's entrant is seat % entrants), `ff` after a forfeit.
+  // Without a result: the match's status ("live", "void") when it has one, else
+  // "not started".
+  function fixtureResultText(table, status) {
+    const result = table.result;
+    if (!result) return table.match_id ? status || "live" : "not started";
+    const count = table.entrants.length;
+    if (result.draw) return Array(count).fill(count === 2 ? "\u00BD" : "draw").join("-");
+    const won = new Set((result.winners || []).map((s) => s % count));
+    const text = table.entrants.map((_, i) => (won.has(i) ? "1" : "0")).join("-");
+    return result.forfeit ? text + " ff" : text;
+  }
 
   // -- Cuttle ------------------------------------------------------------------------------
 
@@ -448,6 +510,9 @@ window.MatchTable = (() => {
     noteText,
     takenBackText,
     resultText,
+    scoreSheet,
+    entrantText,
+    fixtureResultText,
     stackCards,
     cuttleTable,
     phaseText,

@@ -17,6 +17,9 @@
     noteText,
     takenBackText,
     resultText,
+    scoreSheet,
+    entrantText,
+    fixtureResultText,
     cuttleTable,
     kozelTable,
   } = window.MatchTable;
@@ -27,6 +30,7 @@
     const S = {
       id: matchId,
       match: null,
+      series: null,
       names: [],
       steps: [],
       notes: [],
@@ -186,8 +190,9 @@
         ...notesAt(S.ply).map((note) => el("li", { class: "note", text: noteText(note) })),
       );
       const seats = replay.seats || null;
-      const body =
-        replay.view === null
+      const body = S.series
+        ? [scoreSheet(game, S.series, S.names, sheetRound(replay))]
+        : replay.view === null
           ? [el("p", { class: "empty", text: "No " + roundWord(game).toLowerCase() + " on the table yet." })]
           : game === "cuttle"
             ? cuttleTable(replay.view, seats, S.names)
@@ -206,6 +211,15 @@
       }
       const current = list.querySelector("li.current");
       if (current) reveal(timeline, current);
+    }
+
+    // A score sheet at a ply shows the rounds entered up to it: those before its round,
+    // and its own unless a takeback undid it (the sheet then holds what replaced it).
+    // The replay's round is read, not the timeline step's: after a takeback of a result
+    // the step's round runs one ahead ("Gil won round 1" in round 2).
+    function sheetRound(replay) {
+      if (!replay.round) return 0;
+      return replay.taken_back ? replay.round - 1 : replay.round;
     }
 
     function notesList(list) {
@@ -251,6 +265,8 @@
 
     async function load() {
       const [match, timeline] = await Promise.all([getJSON(base), getJSON(base + "/timeline")]);
+      // A match recorded by results has no table to draw: its score sheet is the series.
+      S.series = match.recording === "results" ? await getJSON(base + "/series") : null;
       S.match = match;
       S.names = timeline.players;
       // A timeline that no longer extends the one drawn (a takeback) invalidates the cache.
@@ -382,12 +398,61 @@
       );
     }
 
+    // Each round a section: its tables (entrants by their players' names, the result
+    // from the first entrant's side, a link to the match) and its byes.
+    async function roundsSection(fixtures, entrants, matches) {
+      if (!fixtures.rounds.length) return null;
+      const ids = new Set(entrants.flatMap((e) => e.players));
+      for (const round of fixtures.rounds) for (const t of round.tables) t.players.forEach((p) => ids.add(p));
+      const names = new Map(await Promise.all([...ids].map(async (p) => [p, await playerName(p)])));
+      const players = new Map(entrants.map((e) => [e.id, e.players]));
+      const entrant = (id) => entrantText(players.get(id) || [id], names);
+      const status = new Map(matches.map((m) => [m.id, m.status]));
+      const sections = fixtures.rounds.map((round) =>
+          el(
+            "section",
+            { class: "round", "data-round": round.number, "aria-label": "round " + round.number },
+            el("h3", { text: "Round " + round.number + (round.rematches ? " · " + plural(round.rematches, "rematch", "rematches") : "") }),
+            el(
+              "div",
+              { class: "scroll" },
+              el(
+                "table",
+                { class: "fixtures" },
+                el("thead", {}, el("tr", {}, ...["Table", "Entrants", "Result", "Match"].map((h) => el("th", { scope: "col", text: h })))),
+                el(
+                  "tbody",
+                  {},
+                  ...round.tables.map((t, i) =>
+                    el(
+                      "tr",
+                      { "data-table": t.id, "data-match": t.match_id },
+                      el("td", { text: String(i + 1) }),
+                      el("td", { class: "entrants" }, ...t.entrants.flatMap((e, k) => [k ? el("span", { class: "versus", text: " v " }) : null, el("span", { class: "entrant", "data-entrant": e, text: entrant(e) })])),
+                      el("td", { class: "result", text: fixtureResultText(t, status.get(t.match_id)) }),
+                      el("td", {}, t.match_id ? el("a", { href: "/matches/" + t.match_id + "/view", text: "view" }) : null),
+                    ),
+                  ),
+                ),
+              ),
+            ),
+            round.byes.length
+              ? el("p", { class: "byes" }, "Bye: ", ...round.byes.flatMap((e, k) => [k ? ", " : null, el("span", { class: "entrant", "data-entrant": e, text: entrant(e) })]))
+              : null,
+          ),
+        );
+      return el("section", { id: "rounds" }, el("h2", { text: "Rounds" }), ...sections);
+    }
+
     async function render() {
-      const [competition, standings, matches] = await Promise.all([
+      const [competition, standings, matches, fixtures, entrants] = await Promise.all([
         getJSON(base),
         getJSON(base + "/standings"),
         allMatches(),
+        getJSON(base + "/fixtures"),
+        getJSON(base + "/entrants"),
       ]);
+      const rounds = await roundsSection(fixtures, entrants.items, matches);
       const rows = await Promise.all(
         matches.map(async (m) => {
           const players = await Promise.all(m.players.map(playerName));
@@ -405,6 +470,7 @@
       if (standings.pairs) tables.push(el("h3", { text: "Pairs" }), standingsTable(standings.pairs, competition.game));
       app.replaceChildren(
         el("header", {}, el("h1", { text: competition.name }), el("p", { text: competition.game + " · " + competition.variant + " · " + plural(standings.matches, "finished match", "finished matches") })),
+        rounds,
         el("section", { id: "standings" }, ...tables),
         el(
           "section",

@@ -1,4 +1,4 @@
-"""GET /matches?writable=true: only the matches the caller's token may record."""
+"""GET /matches?writable=true and GET /competitions?writable=true: what the token may record."""
 
 from __future__ import annotations
 
@@ -52,3 +52,23 @@ def test_writable_without_a_token_is_a_401_problem(client: TestClient[Any]) -> N
     assert response.headers["content-type"].startswith("application/problem+json")
     assert "UNAUTHENTICATED" == response.json()["code"]
     assert 200 == client.get("/matches?status=live&writable=false").status_code
+
+
+def _competitions(client: TestClient[Any], headers: dict[str, str], query: str) -> set[str]:
+    response = client.get(f"/competitions?{query}", headers=headers)
+    assert 200 == response.status_code, response.text
+    return {item["id"] for item in response.json()["items"]}
+
+
+def test_writable_competitions_are_the_tokens_own(
+    client: TestClient[Any], admin: dict[str, str], scorer: dict[str, str], make_token: MakeToken
+) -> None:
+    mine, public = competition(client, admin), competition(client, admin)
+    private = competition(client, admin, public=False)
+    limited = {"Authorization": f"Bearer {make_token(Role.SCORER, [UUID(mine)])}"}
+    assert {mine} == _competitions(client, limited, "writable=true&limit=100")
+    assert {mine, public} <= _competitions(client, limited, "limit=100")
+    assert {mine, public, private} <= _competitions(client, scorer, "writable=true&limit=100")
+    refused = client.get("/competitions?writable=true")
+    assert 401 == refused.status_code, refused.text
+    assert "UNAUTHENTICATED" == refused.json()["code"]

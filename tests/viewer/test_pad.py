@@ -63,10 +63,9 @@ def _secret(scorer_headers: dict[str, str]) -> str:
     return scorer_headers["Authorization"].removeprefix("Bearer ")
 
 
-def open_pad(
-    browser: Any, club: str, secret: str | None, match_id: str, viewport: dict[str, int]
-) -> Page:
-    """A pad in a fresh context, signed in on ``/score`` (in the same tab) if ``secret``."""
+def fresh_page(browser: Any, viewport: dict[str, int]) -> Page:
+    """A page in a fresh context that keeps its script errors (``errors``) and the URLs
+    it requested (``urls``)."""
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -76,6 +75,14 @@ def open_pad(
     urls: list[str] = []
     page.on("request", lambda r: urls.append(r.url))
     page.urls = urls
+    return page
+
+
+def open_pad(
+    browser: Any, club: str, secret: str | None, match_id: str, viewport: dict[str, int]
+) -> Page:
+    """A pad in a fresh context, signed in on ``/score`` (in the same tab) if ``secret``."""
+    page = fresh_page(browser, viewport)
     if secret is not None:
         page.goto(club + "/score")
         page.fill("#token", secret)
