@@ -91,6 +91,11 @@ class Track:
     plies: list[int] = field(default_factory=list)
     """The index in ``events`` of each ply (ply N is ``plies[N - 1]``)."""
     round_starts: list[int] = field(default_factory=list)
+    round_numbers: list[int] = field(default_factory=list)
+    """The number of each round start in ``round_starts``: a round started again after a
+    takeback undid its start has the same number."""
+    open_rounds: list[int] = field(default_factory=list)
+    """The versions of the round starts on the effective line now."""
     takebacks: list[int] = field(default_factory=list)
     """The index in ``events`` of each ``TakenBack``."""
     snapshots: dict[int, Frame] = field(default_factory=dict)
@@ -125,6 +130,8 @@ class Track:
                 if event.type == rules.round_started or event.type == RESULT_ENTERED:
                     # A score-sheet result is a round of its own (and its one ply, below).
                     self.round_starts.append(index)
+                    self.open_rounds.append(version)
+                    self.round_numbers.append(len(self.open_rounds))
                 if event.type == "NoteAdded":
                     note = Correction(version, dict(event.data), who)
                     self.notes.setdefault(event.data["version"], []).append(note)
@@ -140,6 +147,8 @@ class Track:
                 correction = Correction(version, dict(event.data), who)
                 while self.effective and self.effective[-1] > event.data["to_version"]:
                     self.undone[self.effective.pop()] = correction
+                while self.open_rounds and self.open_rounds[-1] > event.data["to_version"]:
+                    self.open_rounds.pop()
                 self.tail = refold(self.events)
             else:
                 self.effective.append(version)
@@ -178,8 +187,9 @@ class Track:
         return frame
 
     def round_of(self, index: int) -> int:
-        """Return how many rounds had started by event ``index``."""
-        return bisect.bisect_right(self.round_starts, index)
+        """Return the number of the round event ``index`` belongs to (0: before any)."""
+        started = bisect.bisect_right(self.round_starts, index)
+        return self.round_numbers[started - 1] if started else 0
 
 
 class ReplayCache:

@@ -192,6 +192,20 @@ class TestCuttle:
         steps = client.get(f"/matches/{match['id']}/timeline").json()["steps"]
         assert 2 == len(steps) and all(s["taken_back"] is not None for s in steps)
 
+    def test_a_result_entered_again_after_a_takeback_keeps_its_round(
+        self, client: Client, scorer: dict[str, str]
+    ) -> None:
+        match = cuttle(client, scorer, format="normal")
+        first = enter(client, scorer, match["id"], "result P1").json()
+        enter(client, scorer, match["id"], "result draw")
+        take_back(client, scorer, match["id"], first["version"], "not a draw")
+        enter(client, scorer, match["id"], "result P0")
+        enter(client, scorer, match["id"], "result P1")
+        steps = client.get(f"/matches/{match['id']}/timeline").json()["steps"]
+        # The struck draw was round 2; so is the result entered in its place.
+        assert [1, 2, 2, 3] == [s["round"] for s in steps]
+        assert [False, True, False, False] == [s["taken_back"] is not None for s in steps]
+
 
 def kozel(client: Client, headers: dict[str, str], **body: Any) -> dict[str, Any]:
     players = named_players(client, headers, ["Ann", "Bob", "Cy", "Di"])
