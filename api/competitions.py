@@ -56,8 +56,7 @@ class CompetitionController(Controller):
             bool,
             Parameter(
                 description="true: only the competitions the caller's token may record in"
-                " (a limited scorer's own); needs a token. A page may then hold fewer than"
-                " limit: follow next_cursor."
+                " (a limited scorer's own); needs a token."
             ),
         ] = False,
     ) -> Response[CompetitionPage]:
@@ -68,15 +67,18 @@ class CompetitionController(Controller):
         """
         before = decode_cursor(cursor)
         # Every token may record (admin or scorer), a limited one only in its competitions.
-        acting = require_role(principal, Role.SCORER) if writable else None
+        scope = require_role(principal, Role.SCORER).competitions if writable else None
         async with pool.connection() as conn:
             page = await accounts.list_competitions(
-                conn, limit=limit, before=before, public_or=readable_private(principal)
+                conn,
+                limit=limit,
+                before=before,
+                public_or=readable_private(principal),
+                writable=scope,
             )
-        items = [c for c in page.items if acting is None or acting.may_act_on(c.id)]
         next_cursor, headers = next_page(request, page.next_before)
         body = CompetitionPage(
-            items=[CompetitionOut.from_record(c) for c in items], next_cursor=next_cursor
+            items=[CompetitionOut.from_record(c) for c in page.items], next_cursor=next_cursor
         )
         return Response(body, headers=headers)
 

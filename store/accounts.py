@@ -391,10 +391,12 @@ async def list_competitions(
     limit: int,
     before: int | None = None,
     public_or: Collection[UUID] | None = None,
+    writable: Collection[UUID] | None = None,
 ) -> Page[Competition]:
     """Return up to ``limit`` competitions, newest first, created before position ``before``.
 
-    With ``public_or`` only competitions with public reads, or whose id is in it, are listed.
+    With ``public_or`` only competitions with public reads, or whose id is in it, are listed;
+    with ``writable`` only those whose id is in it (a limited scorer's own).
     A row that is not ``readable`` is left out of its page (which may then hold fewer than
     ``limit``) and logged, so one bad row never takes the listing down.
     """
@@ -403,11 +405,14 @@ async def list_competitions(
             f"SELECT {_COMPETITION_COLUMNS} FROM competitions "
             "WHERE (%(before)s::bigint IS NULL OR position < %(before)s) "
             "AND (%(filter)s::boolean IS FALSE OR public_reads OR id = ANY(%(ids)s::uuid[])) "
+            "AND (%(only)s::boolean IS FALSE OR id = ANY(%(writable)s::uuid[])) "
             "ORDER BY position DESC LIMIT %(limit)s",
             {
                 "before": before,
                 "filter": public_or is not None,
                 "ids": list(public_or or ()),
+                "only": writable is not None,
+                "writable": list(writable or ()),
                 "limit": limit + 1,
             },
         )

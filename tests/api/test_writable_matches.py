@@ -67,6 +67,8 @@ def test_writable_competitions_are_the_tokens_own(
     private = competition(client, admin, public=False)
     limited = {"Authorization": f"Bearer {make_token(Role.SCORER, [UUID(mine)])}"}
     assert {mine} == _competitions(client, limited, "writable=true&limit=100")
+    # Filtered in the query, not after it: the oldest is still on a one-item first page.
+    assert {mine} == _competitions(client, limited, "writable=true&limit=1")
     assert {mine, public} <= _competitions(client, limited, "limit=100")
     assert {mine, public, private} <= _competitions(client, scorer, "writable=true&limit=100")
     refused = client.get("/competitions?writable=true")
