@@ -1,10 +1,10 @@
 """``/matches``: create a match, start rounds, record moves, read it back.
 
 Every write goes through the recorder (one transaction: events, inline projections,
-the idempotent answer). A write is checked in this order: the token (``api.auth.authorize``), the
-body's shape, the version the client last saw (``If-Match`` or ``expected_version``),
-then the rules engine's codes. Until a match is over, readers without a scorer's
-rights on it see only what the table could see.
+the idempotent answer). A write is checked in this order: the token
+(``api.auth.authorize``), the body's shape, the version the client last saw
+(``If-Match`` or ``expected_version``), then the rules engine's codes. Until a match
+is over, readers without a scorer's rights on it see only what the table could see.
 """
 
 from __future__ import annotations
