@@ -78,7 +78,12 @@ from bench.baseline_app import SCHEMA  # noqa: E402
 from bench.load_plan import MatchScript, plan_scripts, write_plans  # noqa: E402
 from bench.proc_stats import cpu_seconds, peak_rss  # noqa: E402
 from bench.servers import free_port, seed_scorer, start_server, stop_server  # noqa: E402
-from bench.statement_log import count_statements, log_file, statement_log  # noqa: E402
+from bench.statement_log import (  # noqa: E402
+    batch_line,
+    count_statements,
+    log_file,
+    statement_log,
+)
 from bench.support import scratch_dir  # noqa: E402
 from store import migrate  # noqa: E402
 from store.database import resolve_database  # noqa: E402
@@ -265,6 +270,8 @@ def statement_counts(
             f"transactions ({counts.explicit / per:.2f} BEGIN..COMMIT) per request, "
             f"over {run.requests} requests"
         )
+        if counts.batch_sizes:
+            counted[server.name] += f"\n{'':12s}{batch_line(counts.batch_sizes)}"
         if args.statements:
             counted[server.name] += "".join(
                 f"\n{'':13s}{n / per:5.2f}  {kind}"

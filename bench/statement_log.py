@@ -4,12 +4,15 @@
 reload, as the server's superuser) and off again after it, and hands back the log's
 lines written meanwhile; ``count_statements`` reads them: statements, and
 transactions (an explicit BEGIN ... COMMIT, or one statement outside of one), per
-backend pid from the default ``log_line_prefix`` ("%m [%p] ").
+backend pid from the default ``log_line_prefix`` ("%m [%p] "), and the size of every
+group-commit batch: the streams its ``events_append_batch`` call names (its first
+parameter, one stream per event, from the statement's logged parameters).
 """
 
 from __future__ import annotations
 
 import re
+import statistics
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -21,6 +24,8 @@ import psycopg
 
 KIND_WIDTH = 60
 _LINE = re.compile(r"\[(\d+)\][^:]*LOG:\s+(?:statement|execute [^:]*):\s*(.*)")
+_PARAMETERS = re.compile(r"\[(\d+)\][^:]*DETAIL:\s+[Pp]arameters: \$1 = '\{([^}]*)\}'")
+_BATCH_APPEND = "events_append_batch("
 
 
 @dataclass
@@ -39,6 +44,8 @@ class StatementCounts:
     explicit: int
     kinds: Counter[str]
     """Statements by their first words (``KIND_WIDTH`` characters, spaces squeezed)."""
+    batch_sizes: Counter[int]
+    """``events_append_batch`` calls by the number of streams they append to."""
 
 
 def log_file(owner_url: str, pgdata: Path | None) -> Path | None:
@@ -79,12 +86,20 @@ def count_statements(lines: list[str]) -> StatementCounts:
     """Count the statements and transactions of a window's log lines."""
     statements = transactions = explicit = 0
     kinds: Counter[str] = Counter()
+    batch_sizes: Counter[int] = Counter()
     open_by_pid: set[str] = set()
+    appending: set[str] = set()  # backends whose parameters line names a batch's streams
     for line in lines:
         found = _LINE.search(line)
         if found is None:
+            parameters = _PARAMETERS.search(line)
+            if parameters is not None and parameters.group(1) in appending:
+                appending.discard(parameters.group(1))
+                batch_sizes[len(set(parameters.group(2).split(",")))] += 1
             continue
         pid, text = found.groups()
+        if _BATCH_APPEND in text:
+            appending.add(pid)
         word = text.split(None, 1)[0].upper().rstrip(";") if text.strip() else ""
         statements += 1
         kinds[" ".join(text.split())[:KIND_WIDTH]] += 1
@@ -97,4 +112,24 @@ def count_statements(lines: list[str]) -> StatementCounts:
                 explicit += 1
         elif pid not in open_by_pid:
             transactions += 1
-    return StatementCounts(statements, transactions, explicit, kinds)
+    return StatementCounts(statements, transactions, explicit, kinds, batch_sizes)
+
+
+def batch_line(sizes: Counter[int]) -> str:
+    """Return how group commit batched the logged window's writes.
+
+    >>> batch_line(Counter({1: 2, 3: 1, 9: 1}))
+    'group commit: 4 batches of 1-9 writes, median 2.0, mean 3.50; by size 1: 2, 2-3: 1, 8-15: 1'
+    """
+    batches = sorted(sizes.elements())
+    by_size: Counter[str] = Counter()
+    for size, n in sizes.items():
+        low = 1 << (size.bit_length() - 1)
+        by_size[str(low) if low == 1 else f"{low}-{2 * low - 1}"] += n
+    spread = ", ".join(
+        f"{name}: {by_size[name]}" for name in sorted(by_size, key=lambda k: int(k.split("-")[0]))
+    )
+    return (
+        f"group commit: {len(batches)} batches of {batches[0]}-{batches[-1]} writes, median "
+        f"{statistics.median(batches):.1f}, mean {statistics.mean(batches):.2f}; by size {spread}"
+    )
