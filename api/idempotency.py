@@ -36,10 +36,10 @@ MAX_KEY_LENGTH = 200
 
 @dataclass(frozen=True, slots=True)
 class StoredAnswer:
-    """A first answer kept for retries."""
+    """A first answer kept for retries: its status and its body, the JSON text sent."""
 
     status_code: int
-    body: dict[str, Any]
+    body: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +97,7 @@ class IdempotentRequest:
                 code="IDEMPOTENCY_KEY_REUSED",
                 details={"key": self.key},
             )
-        return StoredAnswer(int(row[1]), dict(row[2]))
+        return StoredAnswer(int(row[1]), row[2])
 
     def once(self, status_code: int, render: Render) -> OnceKey:
         """Return the key the write carries, storing the answer ``render(recorded)`` gives."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -919,11 +920,13 @@ def _event_out(event: RecordedEvent, config: MatchConfig | None, *, show_tokens:
     return public.model_copy(update={"metadata": {}})
 
 
-def _answer(status_code: int, body: dict[str, Any]) -> Response[Any]:
+def _answer(status_code: int, body: str) -> Response[Any]:
+    """Return a stored answer again, byte for byte, marked as replayed."""
     headers = {"Idempotent-Replayed": "true"}
-    if "version" in body:
-        headers["ETag"] = etag(int(body["version"]))
-    return Response(body, status_code=status_code, headers=headers)
+    version = json.loads(body).get("version")
+    if version is not None:
+        headers["ETag"] = etag(int(version))
+    return Response(body.encode(), status_code=status_code, headers=headers)
 
 
 __all__ = [

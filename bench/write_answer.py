@@ -15,9 +15,10 @@ Rendering a move's answer (``RecordedOut``, whose ``match`` is the whole public 
 The two are checked byte for byte equal first.
 
 Sending a group-commit batch's answers (``--batch``, 7: the mean keyed batch seen) as
-the INSERT's parameter: a list of JSON texts cast to ``jsonb[]`` (psycopg quotes every
-element with a regular expression) against one JSON array text
-(store.idempotency.store_answers). Printed per answer.
+the INSERT's parameter, per answer: a list of JSON texts in text form (psycopg quotes
+every element with a regular expression), one JSON array text (the way before
+answers were kept as text), and the list in binary form (store.idempotency.store_answers,
+a ``text[]`` kept as sent).
 """
 
 from __future__ import annotations
@@ -148,13 +149,18 @@ def main() -> None:
     def as_array() -> object:
         return Transformer().dump_sequence(["[" + ",".join(bodies) + "]"], [PyFormat.AUTO])
 
+    def as_binary() -> object:
+        return Transformer().dump_sequence([bodies], [PyFormat.BINARY])
+
     dumped = medians(
-        {"jsonb[] list": as_list, "one JSON array": as_array}, args.runs, args.answers // 10
+        {"text list": as_list, "one JSON array": as_array, "binary list": as_binary},
+        args.runs,
+        args.answers // 10,
     )
     print(f"sending a batch of {args.batch} answers to store, CPU an answer:")
     for name, value in dumped.items():
         print(f"  {name:15s} {value / args.batch:7.1f} µs")
-    print(f"  ratio {dumped['one JSON array'] / dumped['jsonb[] list']:.4f}x")
+    print(f"  binary list / text list {dumped['binary list'] / dumped['text list']:.4f}x")
 
 
 if __name__ == "__main__":

@@ -552,6 +552,8 @@ def token_refused() -> UnauthenticatedError:
 
 
 # A token's advisory lock: writes with the token hold it shared, a revocation exclusive.
+# The SQL function lock_usable_tokens names it the same way (its migration's file);
+# tests/api/test_write_token_check.py fails if the two differ.
 _TOKEN_LOCK = "hashtextextended('api_token:' || {}::text, 0)"
 
 
@@ -571,19 +573,9 @@ async def lock_usable_tokens(conn: AsyncConnection[Any], token_ids: Collection[U
     """
     if not token_ids:
         return set()
-    ids = sorted(token_ids)
-    await conn.execute(
-        "SELECT pg_advisory_xact_lock_shared("
-        + _TOKEN_LOCK.format("id")
-        + ") FROM unnest(%s::uuid[]) AS id",
-        (ids,),
-    )
-    # A statement of its own: its snapshot is taken after the locks were granted.
-    cur = await conn.execute(
-        "SELECT id FROM api_tokens WHERE id = ANY(%s::uuid[]) AND revoked_at IS NULL"
-        " AND (expires_at IS NULL OR expires_at > statement_timestamp())",
-        (ids,),
-    )
+    # One statement (migrations/sql/functions/lock_usable_tokens.*.sql): the locks,
+    # then the read under a snapshot taken after them. Sorted: one order for all.
+    cur = await conn.execute("SELECT lock_usable_tokens(%s::uuid[])", (sorted(token_ids),))
     return {row[0] for row in await cur.fetchall()}
 
 

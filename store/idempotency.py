@@ -25,9 +25,6 @@ from domain.errors import ConflictError
 if TYPE_CHECKING:
     from store.recorder import Recorded
 
-# Its own name space, apart from the tokens' locks (store/accounts.py).
-_KEY_LOCK = "hashtextextended('idempotency:' || {}, 0)"
-
 
 @dataclass(frozen=True, slots=True)
 class OnceKey:
@@ -74,18 +71,16 @@ async def claim_keys(
     names = {key.name for key in keys}
     if not names:
         return set()
-    # Sorted: every transaction takes its keys' locks in one order, so two never
-    # wait on each other.
-    texts = sorted({_lock_text(name) for name in names})
-    await conn.execute(
-        "SELECT pg_advisory_xact_lock(" + _KEY_LOCK.format("k") + ") FROM unnest(%s::text[]) k",
-        (texts,),
-    )
-    # A statement of its own: its snapshot is taken after the locks were granted.
+    # One statement (migrations/sql/functions/claim_idempotency_keys.*.sql): the keys'
+    # locks, sorted, so every transaction takes them in one order and two never wait
+    # on each other; then the read, its snapshot taken after the locks were granted.
     cur = await conn.execute(
-        "SELECT token_id, key FROM idempotent_requests"
-        " WHERE (token_id, key) IN (SELECT * FROM unnest(%s::uuid[], %s::text[]))",
-        ([name[0] for name in names], [name[1] for name in names]),
+        "SELECT * FROM claim_idempotency_keys(%s::text[], %s::uuid[], %s::text[])",
+        (
+            sorted({_lock_text(name) for name in names}),
+            [name[0] for name in names],
+            [name[1] for name in names],
+        ),
     )
     taken = {(row[0], row[1]) for row in await cur.fetchall()}
     return names - taken
@@ -96,27 +91,22 @@ async def store_answers(
 ) -> None:
     """Insert each key's answer, rendered from what its write recorded, in one statement.
 
-    The answers travel as one JSON array, text joined here: as a ``jsonb[]`` psycopg
-    quoted each answer's every ``"`` with a regular expression, a quarter of a
-    worker's CPU under keyed load (py-spy). Dumping a batch's answers (7 of a 1.9 kB
-    move answer): 374 -> 0.6 µs CPU an answer (bench/write_answer.py); keyed load
-    (bench/api_load.py --idempotency-keys --compare, 4 rounds): server CPU a move
-    0.87x, moves/s 1.06x.
+    The answers go as a binary ``text[]`` and are kept as the text sent: in text
+    form psycopg quoted each answer's every ``"`` with a regular expression (374 µs
+    a move's answer: bench/write_answer.py), and a ``jsonb`` column parsed each one.
     """
     if not answered:
         return
     rows = [(key, key.render(recorded)) for key, recorded in answered]
     await conn.execute(
         "INSERT INTO idempotent_requests (token_id, key, request_hash, status_code, response)"
-        " SELECT * FROM unnest(%s::uuid[], %s::text[], %s::bytea[], %s::int[], ARRAY("
-        "SELECT a.e FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS a(e, n)"
-        " ORDER BY a.n))",
+        " SELECT * FROM unnest(%s::uuid[], %s::text[], %s::bytea[], %s::int[], %b::text[])",
         (
             [key.token_id for key, _ in rows],
             [key.key for key, _ in rows],
             [key.request_hash for key, _ in rows],
             [key.status_code for key, _ in rows],
-            "[" + ",".join(body for _, body in rows) + "]",
+            [body for _, body in rows],
         ),
     )
 

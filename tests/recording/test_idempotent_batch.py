@@ -29,7 +29,8 @@ async def _stored(url: str, token: uuid.UUID) -> dict[str, tuple[bytes, dict[str
             "SELECT key, request_hash, response FROM idempotent_requests WHERE token_id = %s",
             (token,),
         )
-        return {row[0]: (bytes(row[1]), row[2]) for row in await cur.fetchall()}
+        # Kept as the text that was answered (migration 0016).
+        return {row[0]: (bytes(row[1]), json.loads(row[2])) for row in await cur.fetchall()}
 
 
 async def _heads(url: str, streams: list[str]) -> list[int]:
