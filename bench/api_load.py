@@ -33,7 +33,10 @@ driver, not the server, may be the limit). Then per server the medians, the peak
 RSS of its processes (sum of VmHWM over master and workers, PostgreSQL not counted),
 statements and transactions per request from a short window with PostgreSQL's
 ``log_statement = 'all'`` (the embedded server has no pg_stat_statements; logging is
-off for the timed runs), the ratios matchlog/baseline and the targets, met or not.
+off for the timed runs) with the sizes of matchlog's group-commit batches in that
+window (the streams of each ``events_append_batch`` call), the ratios of the
+medians matchlog/baseline, the ratios paired round by round with their median, and
+the targets, judged on the ratio of the medians, met or not.
 
 ``--compare DIR`` serves matchlog a second time from another tree (a ``git worktree``
 or ``git archive`` of the code before a change, run with this tree's venv), as
@@ -325,8 +328,11 @@ def summarize(
         f"p99 {ours['p99'] / base['p99']:.2f}x, CPU/move server "
         f"{ours['server'] / base['server']:.2f}x, PostgreSQL {ours['pg'] / base['pg']:.2f}x"
     )
+    # Paired per round as well: the two ran back to back under the same load of the
+    # shared machine. The verdict below stays on the ratio of the medians.
+    paired_rounds(runs, "baseline")
     if "compare" in medians:
-        compare_rounds(runs)
+        paired_rounds(runs, "compare")
     rss_mb = rss["matchlog"] / 2**20
     print(
         f"targets: >= {TARGET_RATIO}x moves/s: {verdict(ratio >= TARGET_RATIO)} ({ratio:.2f}x); "
@@ -337,17 +343,17 @@ def summarize(
     )
 
 
-def compare_rounds(runs: list[Run]) -> None:
-    """Print matchlog/compare per round (the two runs side by side) and the medians."""
+def paired_rounds(runs: list[Run], other_name: str) -> None:
+    """Print matchlog/``other_name`` per round (the two runs side by side) and the medians."""
     ours = [r for r in runs if r.server == "matchlog"]
-    other = [r for r in runs if r.server == "compare"]
+    other = [r for r in runs if r.server == other_name]
     rates, cpus, pgs = [], [], []
     for a, b in zip(ours, other, strict=True):
         rates.append(a.rate / b.rate)
         cpus.append(a.per_move_ms(a.server_cpu) / b.per_move_ms(b.server_cpu))
         pgs.append(a.per_move_ms(a.pg_cpu) / b.per_move_ms(b.pg_cpu))
     print(
-        "matchlog/compare per round: moves/s "
+        f"matchlog/{other_name} per round: moves/s "
         + " ".join(f"{x:.2f}" for x in rates)
         + "; CPU/move server "
         + " ".join(f"{x:.2f}" for x in cpus)
@@ -355,8 +361,9 @@ def compare_rounds(runs: list[Run]) -> None:
         + " ".join(f"{x:.2f}" for x in pgs)
     )
     print(
-        f"matchlog/compare medians: {statistics.median(rates):.2f}x moves/s, CPU/move server "
-        f"{statistics.median(cpus):.2f}x, PostgreSQL {statistics.median(pgs):.2f}x"
+        f"matchlog/{other_name} medians of the rounds: {statistics.median(rates):.2f}x "
+        f"moves/s, CPU/move server {statistics.median(cpus):.2f}x, PostgreSQL "
+        f"{statistics.median(pgs):.2f}x"
     )
 
 
