@@ -547,6 +547,9 @@ def test_behind_a_note_queued_offline_the_next_move_names_the_seat_to_act(
     try:
         tap_move(page, "P1 points 7D")
         version = version_of(page)
+        # The timeline is redrawn by a read of its own after the move's answer: offline
+        # before it lands, the step to note would never appear (seen under CI's load).
+        page.wait_for_selector("#timeline li.step .note-button")
         page.context.set_offline(True)
         page.click("#timeline li.step .note-button")
         page.fill("#timeline .note-text", "slow play")
