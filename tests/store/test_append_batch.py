@@ -216,6 +216,60 @@ class TestSameAsSequentialAppends:
         assert sequential == batched
         assert [] == batched[2]
 
+    def test_distinct_streams_with_heads_match(
+        self, database_url: str, admin_url: str, template_database: str
+    ) -> None:
+        """The set-based path (distinct streams, no recorded ids) after earlier appends,
+        in a transaction that appended before, against events_append one by one; and a
+        stale version in its third item refused as events_append refuses it."""
+        first: list[Item] = [("cuttle-a", moves(3), 0), ("kozel-b", moves(2), 0)]
+        timed = [move(n, at=START + timedelta(seconds=n)) for n in range(5, 7)]
+        items: list[Item] = [
+            ("kozel-b", moves(2, 2), 2),
+            ("cuttle-a", timed, None),
+            ("kozel-c", moves(1), 0),
+        ]
+        stale: list[Item] = [("cuttle-a", moves(1, 9), 5), ("kozel-b", moves(1, 9), 3)]
+        earlier = moves(1)
+
+        async def appended(url: str, batch: bool) -> tuple[list[Any], list[Any], Any]:
+            async with await psycopg.AsyncConnection.connect(url) as conn:
+                for stream, events, expected in first:
+                    await append(conn, stream, events, expected, channel=None)
+                await conn.commit()
+                await append(conn, "kozel-d", earlier, 0, channel=None)  # wrote before
+                if batch:
+                    results = await append_batch(conn, items)
+                else:
+                    results = [await append(conn, *item, channel=None) for item in items]
+                # This transaction's rows: the first one's took each database's clock.
+                rows = await (
+                    await conn.execute(
+                        f"SELECT {ROW_COLUMNS} FROM events WHERE tx_id = pg_current_xact_id()"
+                        " ORDER BY global_position"
+                    )
+                ).fetchall()
+                await conn.commit()
+                try:
+                    if batch:
+                        await append_batch(conn, stale)
+                    else:
+                        for item in stale:
+                            await append(conn, *item, channel=None)
+                except VersionConflictError as e:
+                    refused: Any = (e.code, e.details["current_version"])
+                else:
+                    refused = None
+                await conn.rollback()
+                return [shape(r) for r in results], rows, refused
+
+        with fresh_database(admin_url, template_database) as other_url:
+            batched = run(appended(database_url, batch=True))
+            sequential = run(appended(other_url, batch=False))
+            assert [] == run(verified(database_url)).problems == run(verified(other_url)).problems
+        assert sequential == batched
+        assert ("VERSION_CONFLICT", 4) == batched[2]
+
     def test_results_are_what_is_read_back(self, database_url: str) -> None:
         items = plan()
         results = run(committed_batch(database_url, items))
