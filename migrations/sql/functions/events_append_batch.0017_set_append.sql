@@ -33,14 +33,20 @@ DECLARE
     now_text text := to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
     heads bigint[];
     head_hashes bytea[];
-    owners int[] := '{}';
+    -- Per event, in order, built as the loop goes: read back by unnest, never by
+    -- subscript (a subscript walks a flat array of text from its start).
+    streams text[] := '{}';
     versions bigint[] := '{}';
     prevs bytea[] := '{}';
     hashes bytea[] := '{}';
+    ev record;
+    stream_name text;
     stream_json text;
     prev bytea;
     base bigint;
     first_position bigint;
+    si int := 0;  -- the stream of the event in hand, and its place in the stream
+    sj int := 0;
     k int := 0;
 BEGIN
     SELECT sum(c) INTO total FROM unnest(p_counts) AS c;
@@ -123,40 +129,52 @@ BEGIN
     END LOOP;
 
     -- Chain v2, each stream's links from its own head (events_append's text exactly).
-    k := 0;
-    FOR i IN 1..n LOOP
-        stream_json := to_json(p_streams[i])::text;
-        prev := coalesce(head_hashes[i], ''::bytea);
-        FOR j IN 1..p_counts[i] LOOP
-            k := k + 1;
-            prevs := array_append(prevs, CASE WHEN j = 1 THEN head_hashes[i] ELSE prev END);
-            prev := sha256(prev || convert_to(
-                '{"data":' || p_data[k] || ',"event_id":"' || p_event_ids[k]::text
-                || '","global_position":' || (first_position + k - 1)::text
-                || ',"metadata":' || p_metadata[k] || ',"recorded_at":"'
-                || CASE WHEN p_recorded_at[k] IS NULL THEN now_text
-                        ELSE to_char(p_recorded_at[k] AT TIME ZONE 'UTC',
-                                     'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END
-                || '","stream":' || stream_json || ',"type":' || to_json(p_types[k])::text
-                || ',"version":' || (heads[i] + j)::text || '}', 'UTF8'));
-            hashes := array_append(hashes, prev);
-            owners := array_append(owners, i);
-            versions := array_append(versions, heads[i] + j);
-        END LOOP;
+    FOR ev IN
+        SELECT t.event_id, t.type, t.data, t.metadata, t.recorded_at, t.ord
+          FROM unnest(p_event_ids, p_types, p_data, p_metadata, p_recorded_at)
+               WITH ORDINALITY AS t(event_id, type, data, metadata, recorded_at, ord)
+         ORDER BY t.ord
+    LOOP
+        IF si = 0 OR sj = p_counts[si] THEN  -- the next stream's first event
+            si := si + 1;
+            sj := 0;
+            stream_name := p_streams[si];
+            stream_json := to_json(stream_name)::text;
+            prev := coalesce(head_hashes[si], ''::bytea);
+        END IF;
+        sj := sj + 1;
+        prevs := array_append(prevs, CASE WHEN sj = 1 THEN head_hashes[si] ELSE prev END);
+        prev := sha256(prev || convert_to(
+            '{"data":' || ev.data || ',"event_id":"' || ev.event_id::text
+            || '","global_position":' || (first_position + ev.ord - 1)::text
+            || ',"metadata":' || ev.metadata || ',"recorded_at":"'
+            || CASE WHEN ev.recorded_at IS NULL THEN now_text
+                    ELSE to_char(ev.recorded_at AT TIME ZONE 'UTC',
+                                 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END
+            || '","stream":' || stream_json || ',"type":' || to_json(ev.type)::text
+            || ',"version":' || (heads[si] + sj)::text || '}', 'UTF8'));
+        hashes := array_append(hashes, prev);
+        streams := array_append(streams, stream_name);
+        versions := array_append(versions, heads[si] + sj);
     END LOOP;
 
     RETURN QUERY
-        INSERT INTO events AS e (global_position, stream, version, event_id, type, data,
-                                 metadata, recorded_at, tx_id, prev_hash, hash,
-                                 chain_version)
-        SELECT first_position + t.ord - 1, p_streams[owners[t.ord]], versions[t.ord],
-               t.event_id, t.type, t.data::jsonb, t.metadata::jsonb,
-               coalesce(p_recorded_at[t.ord], now()), pg_current_xact_id(),
-               prevs[t.ord], hashes[t.ord], 2
-          FROM unnest(p_event_ids, p_types, p_data, p_metadata)
-               WITH ORDINALITY AS t(event_id, type, data, metadata, ord)
-         ORDER BY t.ord
-        RETURNING array_position(p_streams, e.stream)::int, e.global_position, e.version,
-                  e.recorded_at, e.hash, NULL::jsonb;
+        WITH inserted AS (
+            INSERT INTO events AS e (global_position, stream, version, event_id, type, data,
+                                     metadata, recorded_at, tx_id, prev_hash, hash,
+                                     chain_version)
+            SELECT first_position + t.ord - 1, t.stream, t.version, t.event_id, t.type,
+                   t.data::jsonb, t.metadata::jsonb, coalesce(t.recorded_at, now()),
+                   pg_current_xact_id(), t.prev, t.hash, 2
+              FROM unnest(p_event_ids, p_types, p_data, p_metadata, p_recorded_at, streams,
+                          versions, prevs, hashes)
+                   WITH ORDINALITY AS t(event_id, type, data, metadata, recorded_at, stream,
+                                        version, prev, hash, ord)
+            RETURNING e.stream, e.global_position, e.version, e.recorded_at, e.hash
+        )
+        SELECT st.ord::int, r.global_position, r.version, r.recorded_at, r.hash, NULL::jsonb
+          FROM inserted AS r
+          JOIN unnest(p_streams) WITH ORDINALITY AS st(stream, ord) ON st.stream = r.stream
+         ORDER BY r.global_position;
 END
 $$;
