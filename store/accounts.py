@@ -575,7 +575,7 @@ async def lock_usable_tokens(conn: AsyncConnection[Any], token_ids: Collection[U
         return set()
     # One statement (migrations/sql/functions/lock_usable_tokens.*.sql): the locks,
     # then the read under a snapshot taken after them. Sorted: one order for all.
-    cur = await conn.execute("SELECT lock_usable_tokens(%s::uuid[])", (sorted(token_ids),))
+    cur = await conn.execute("SELECT lock_usable_tokens(%b::uuid[])", (sorted(token_ids),))
     return {row[0] for row in await cur.fetchall()}
 
 
