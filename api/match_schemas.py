@@ -41,12 +41,13 @@ class MatchIn(BaseModel):
     format: Line | None = Field(
         default=None,
         description="cuttle: quick, short, normal, extended or best-of-N (N odd); defaults "
-        "to the competition's format, else normal.",
+        "to the competition's format (another is FORMAT_MISMATCH), else normal.",
     )
     options: dict[str, Any] | None = Field(
         default=None,
         description="kozel: {loss_limit (>= 2, default 12), eggs_double_next, "
-        "trump_indicator_bottom, open_throws}; defaults to the competition's format.",
+        "trump_indicator_bottom, open_throws}; in a competition, loss_limit and "
+        "eggs_double_next are its own (another is FORMAT_MISMATCH) and the others add to them.",
     )
     first_dealer: StrictInt | None = Field(
         default=None,

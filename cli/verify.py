@@ -3,6 +3,9 @@
 ``--checkpoint FILE`` writes every stream's head and a digest over them (only when
 every chain holds); ``--against FILE`` also reports what a checkpoint shows and the
 chain cannot: streams that lost events, were rewritten, or are gone.
+
+Apart from tampering, it lists the matches recorded against their competition's
+format (before matchlog refused them): they are reported, never rewritten.
 """
 
 from __future__ import annotations
@@ -21,11 +24,17 @@ import typer
 from cli.database import use_database
 from cli.errors import friendly_errors
 from domain.errors import DomainError
+from service.formats import OffFormat, off_format_matches
 from store.chain import ChainReport, Checkpoint, CheckpointError
 from store.chain import verify as verify_chain
 
 _PROGRESS_EVERY = 2.0
 """Seconds between progress lines on stderr; a shorter walk prints none."""
+
+EXIT_BROKEN = 1
+"""A broken link (or, against a checkpoint, lost or rewritten events), or an error."""
+EXIT_OFF_FORMAT = 3
+"""Every chain holds, but some matches were recorded against their competition's format."""
 
 
 def verify(
@@ -51,26 +60,34 @@ def verify(
         ),
     ] = None,
 ) -> None:
-    """Check every stream's hash chain; list every broken link and exit 1 if any.
+    """Check every stream's hash chain; list every broken link, and every match recorded
+    against its competition's format (not tampering, left as recorded).
 
-    Each problem is one line, "STREAM VERSION: reason"; progress goes to stderr.
+    Each broken link is one line, "STREAM VERSION: reason", each such match "STREAM:
+    off its competition's format: reason"; progress goes to stderr. Exit status: 0
+    nothing found, 1 a broken link (or an error), 3 only matches off their format.
     """
     with friendly_errors():
         before = _read_checkpoint(against) if against is not None else None
-        report = asyncio.run(_walk(use_database(existing=True), before))
+        report, off_format = asyncio.run(_walk(use_database(existing=True), before))
         written = None
         if checkpoint is not None and report.ok:
             written = report.checkpoint(datetime.now(UTC))
             _write(checkpoint, written.to_json())
     if json_output:
-        typer.echo(json.dumps(_document(report, before, against, written, checkpoint), indent=1))
+        document = _document(report, before, against, written, checkpoint)
+        document["off_format"] = [_off_format_entry(o) for o in off_format]
+        typer.echo(json.dumps(document, indent=1))
     else:
         _print(report, before, written, checkpoint)
+        _print_off_format(off_format)
     if not report.ok:
-        raise typer.Exit(code=1)
+        raise typer.Exit(code=EXIT_BROKEN)
+    if off_format:
+        raise typer.Exit(code=EXIT_OFF_FORMAT)
 
 
-async def _walk(url: str, against: Checkpoint | None) -> ChainReport:
+async def _walk(url: str, against: Checkpoint | None) -> tuple[ChainReport, list[OffFormat]]:
     last = time.monotonic()
 
     def progress(events: int, streams: int) -> None:
@@ -81,7 +98,8 @@ async def _walk(url: str, against: Checkpoint | None) -> ChainReport:
 
     async with await psycopg.AsyncConnection.connect(url) as conn:
         try:
-            return await verify_chain(conn, against=against, progress=progress)
+            report = await verify_chain(conn, against=against, progress=progress)
+            return report, await off_format_matches(conn)
         except psycopg.OperationalError:
             raise
         except psycopg.Error as e:
@@ -136,6 +154,25 @@ def _print(
         typer.echo(f"checkpoint written to {path} (digest {written.digest})")
     elif path is not None:
         typer.echo(f"no checkpoint written to {path}: the log has problems", err=True)
+
+
+def _print_off_format(found: list[OffFormat]) -> None:
+    for match in found:
+        typer.echo(f"{match.stream}: off its competition's format: {match.reason}")
+    if found:
+        typer.echo(
+            f"{len(found)} matches recorded against their competition's format"
+            " (not tampering: kept as recorded)"
+        )
+
+
+def _off_format_entry(match: OffFormat) -> dict[str, str]:
+    return {
+        "stream": match.stream,
+        "competition_id": match.competition_id,
+        "code": match.code,
+        "reason": match.reason,
+    }
 
 
 def _document(

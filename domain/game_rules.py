@@ -39,6 +39,20 @@ def bad_deal(message: str, deal: Mapping[str, Any]) -> InvalidSetupError:
     return InvalidSetupError(message, code="INVALID_DECK", details={"deal": dict(deal)})
 
 
+def format_mismatch(field: str, fixed: Any, given: Any) -> InvalidSetupError:
+    """Return the error for a match naming another ``field`` than its competition fixes.
+
+    >>> format_mismatch('format', 'quick', 'normal').message
+    "the competition's format is 'quick': a match of it may repeat it or leave it out, not 'normal'"
+    """
+    return InvalidSetupError(
+        f"the competition's {field} is {fixed!r}: a match of it may repeat it or leave it out,"
+        f" not {given!r}",
+        code="FORMAT_MISMATCH",
+        details={"field": field, "competition": fixed, "match": given},
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class MoveParts:
     """What a move acts with, for a page that offers moves as taps on cards.
@@ -273,7 +287,15 @@ class GameRules(Protocol):
     def match_settings(
         self, match_format: Any, format: str | None, options: Mapping[str, Any] | None
     ) -> tuple[str | None, Mapping[str, Any] | None]:
-        """Return a match's format and options, a competition's ``match_format`` filling gaps."""
+        """Return a match's format and options under a competition's ``match_format``.
+
+        What the competition fixes is the match's: the match may repeat it or leave it
+        out; what it does not fix (Kozel's ``open_throws``) the match adds.
+
+        Raises:
+            InvalidSetupError (FORMAT_MISMATCH): the match names another value of what
+                the competition fixes; the message names the competition's.
+        """
         ...
 
     def competition_format(self, format: str | None, options: Mapping[str, Any]) -> Any:
@@ -313,4 +335,13 @@ class GameRules(Protocol):
         ...
 
 
-__all__ = ["RESULT_ENTERED", "DealSpec", "GameRules", "MoveParts", "Series", "Tables", "bad_deal"]
+__all__ = [
+    "RESULT_ENTERED",
+    "DealSpec",
+    "GameRules",
+    "MoveParts",
+    "Series",
+    "Tables",
+    "bad_deal",
+    "format_mismatch",
+]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Collection, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Collection, Iterable, Mapping
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, TextIO
@@ -105,8 +105,21 @@ def _logged(event: RecordedEvent) -> LogEvent:
         event.data,
         str(event.event_id),
         jsonl.format_time(event.recorded_at),
-        event.metadata,
+        exported_metadata(event.metadata),
     )
+
+
+def exported_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """Return an event's metadata as a log carries it: without the token that recorded it.
+
+    A log goes to whoever may read the match (an anonymous reader of a public one, too),
+    and a token id means nothing in another database. An import keeps what it is
+    given, so export, import and export again give the same bytes.
+
+    >>> exported_metadata({'role': 'scorer', 'token_id': '0b5e...'})
+    {'role': 'scorer'}
+    """
+    return {k: v for k, v in metadata.items() if k != "token_id"}
 
 
 async def _names(

@@ -25,6 +25,7 @@ from domain.stream import (
     Recording,
     rules_for,
 )
+from service.formats import competition_settings
 from store import accounts, fixtures
 from store.idempotency import OnceKey
 from store.recorder import AfterAppend, Recorded, Recorder, draw_first_dealer, match_stream
@@ -79,7 +80,8 @@ async def create_match(
     ``token_id``: the API token it is made with, checked usable in the write's transaction.
 
     Raises:
-        InvalidSetupError (UNKNOWN_PLAYER, INVALID_FORMAT, ...): the setup is refused.
+        InvalidSetupError (UNKNOWN_PLAYER, INVALID_FORMAT, FORMAT_MISMATCH, ...): the setup
+            is refused (FORMAT_MISMATCH: another format than its competition's).
         NotFoundError (COMPETITION_NOT_FOUND): there is no such competition.
     """
     config = await match_config(pool, setup)
@@ -169,7 +171,11 @@ def seated(game: str, seat: int | None, move: str) -> str:
 
 
 async def match_config(pool: AsyncConnectionPool[Any], data: MatchSetup) -> MatchConfig:
-    """Build the match's rules from the setup and its competition's defaults."""
+    """Build the match's rules from the setup and its competition's (``service.formats``).
+
+    Raises:
+        InvalidSetupError (UNKNOWN_PLAYER, INVALID_FORMAT, FORMAT_MISMATCH, ...): refused.
+    """
     async with pool.connection() as conn:
         competition = None
         if data.competition_id is not None:
@@ -190,14 +196,7 @@ async def match_config(pool: AsyncConnectionPool[Any], data: MatchSetup) -> Matc
     variant = data.variant
     fmt, options = data.format, data.options
     if competition is not None:
-        if competition.game != data.game or (variant not in (None, competition.variant)):
-            raise InvalidSetupError(
-                f"competition {competition.name!r} plays {competition.game} {competition.variant}",
-                code="INVALID_FORMAT",
-                details={"competition_id": str(competition.id)},
-            )
-        variant = competition.variant
-        fmt, options = rules.match_settings(competition.match_format, fmt, options)
+        variant, fmt, options = competition_settings(competition, data.game, variant, fmt, options)
     if variant is None:
         variant = rules.default_variant
     draft = MatchConfig(

@@ -45,6 +45,17 @@ async def created_streams(
         yield str(row[0])
 
 
+async def competition_openings(
+    conn: psycopg.AsyncConnection[Any],
+) -> list[tuple[str, dict[str, Any]]]:
+    """Return (stream, ``MatchCreated`` data) of every match of a competition, by stream."""
+    cur = await conn.execute(
+        "SELECT stream, data FROM events WHERE version = 1 AND type = 'MatchCreated' "
+        "AND data->>'competition_id' IS NOT NULL ORDER BY stream"
+    )
+    return [(str(stream), data) for stream, data in await cur.fetchall()]
+
+
 async def stream_contents(
     conn: psycopg.AsyncConnection[Any], stream: str
 ) -> list[tuple[str, str, Any]]:
@@ -151,6 +162,7 @@ async def settled_events(
 
 
 __all__ = [
+    "competition_openings",
     "count_events",
     "created_streams",
     "events_of_types",

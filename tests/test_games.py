@@ -36,17 +36,59 @@ def test_an_unknown_game_is_refused() -> None:
     assert "cuttle or kozel" in raised.value.message
 
 
-@pytest.mark.parametrize("game", ["cuttle", "kozel"])
-@pytest.mark.parametrize("fmt", [None, "short"])
-@pytest.mark.parametrize("options", [None, {"loss_limit": 6}])
-def test_match_settings_fill_gaps_as_the_api_did(game: str, fmt: str | None, options: dict) -> None:
+@pytest.mark.parametrize(
+    ("game", "fmt", "options", "want"),
+    [
+        ("cuttle", None, None, ("best-of-7", None)),
+        ("cuttle", "best-of-7", None, ("best-of-7", None)),
+        ("cuttle", " Best-of-7", None, ("best-of-7", None)),
+        ("kozel", None, None, (None, {"loss_limit": 8, "eggs_double_next": False})),
+        (
+            "kozel",
+            None,
+            {"open_throws": True},
+            (None, {"open_throws": True, "loss_limit": 8, "eggs_double_next": False}),
+        ),
+        (
+            "kozel",
+            None,
+            {"loss_limit": 8, "eggs_double_next": False, "trump_indicator_bottom": True},
+            (None, {"loss_limit": 8, "eggs_double_next": False, "trump_indicator_bottom": True}),
+        ),
+    ],
+)
+def test_match_settings_are_the_competitions_plus_the_rest(
+    game: str, fmt: str | None, options: dict | None, want: tuple
+) -> None:
+    """A match takes its competition's format, may repeat it, and adds what it does not fix.
+
+    See #29: a Kozel match's ``open_throws`` replaced a competition's loss limit of 8.
+    """
     match_format = "best-of-7" if game == "cuttle" else {"loss_limit": 8}
-    want_fmt, want_options = fmt, options
-    if game == "cuttle" and fmt is None:
-        want_fmt = match_format
-    if game == "kozel" and options is None:
-        want_options = dict(match_format)  # type: ignore[arg-type]
-    assert rules_for(game).match_settings(match_format, fmt, options) == (want_fmt, want_options)
+    assert want == rules_for(game).match_settings(match_format, fmt, options)
+
+
+@pytest.mark.parametrize(
+    ("game", "fmt", "options", "field", "competition"),
+    [
+        ("cuttle", "normal", None, "format", "quick"),
+        ("cuttle", "best-of-7", None, "format", "quick"),
+        ("cuttle", "best-of-1", None, "format", "quick"),
+        ("kozel", None, {"loss_limit": 12}, "loss_limit", 6),
+        ("kozel", None, {"open_throws": True, "eggs_double_next": True}, "eggs_double_next", False),
+        ("kozel", None, {"eggs_double_next": 0}, "eggs_double_next", False),
+    ],
+)
+def test_match_settings_refuse_another_value_naming_the_competitions(
+    game: str, fmt: str | None, options: dict | None, field: str, competition: object
+) -> None:
+    match_format = "quick" if game == "cuttle" else {"loss_limit": 6}
+    with pytest.raises(InvalidSetupError) as raised:
+        rules_for(game).match_settings(match_format, fmt, options)
+    assert "FORMAT_MISMATCH" == raised.value.code
+    assert field == raised.value.details["field"]
+    assert competition == raised.value.details["competition"]
+    assert f"the competition's {field} is {competition!r}" in raised.value.message
 
 
 @pytest.mark.parametrize("game", ["cuttle", "kozel"])

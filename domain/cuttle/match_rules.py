@@ -23,6 +23,7 @@ from domain.game_rules import (
     Series,
     Tables,
     bad_deal,
+    format_mismatch,
 )
 from domain.match import CuttleFormat, CuttleSeries
 
@@ -284,8 +285,15 @@ class CuttleRules:
     def match_settings(
         self, match_format: Any, format: str | None, options: Mapping[str, Any] | None
     ) -> tuple[str | None, Mapping[str, Any] | None]:
-        """A competition's ``match_format`` is the format of a match that names none."""
-        return (match_format if format is None else format), options
+        """The competition's format is the match's; the match may name it again, in any spelling.
+
+        >>> RULES.match_settings('normal', 'Best-of-3', None)
+        ('normal', None)
+        """
+        fixed = self.canonical_format(match_format)
+        if format is not None and CuttleFormat.from_text(format).text() != fixed:
+            raise format_mismatch("format", fixed, format)
+        return fixed, options
 
     def competition_format(self, format: str | None, options: Mapping[str, Any]) -> Any:
         """A competition's ``match_format`` is a match's format text."""

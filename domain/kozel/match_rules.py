@@ -21,6 +21,7 @@ from domain.game_rules import (
     Series,
     Tables,
     bad_deal,
+    format_mismatch,
 )
 from domain.kozel import describe, sheet
 from domain.kozel.context import format_match_position, parse_match_position
@@ -338,8 +339,18 @@ class KozelRules:
     def match_settings(
         self, match_format: Any, format: str | None, options: Mapping[str, Any] | None
     ) -> tuple[str | None, Mapping[str, Any] | None]:
-        """A competition's ``match_format`` is the options of a match that names none."""
-        return format, (dict(match_format) if options is None else options)
+        """The competition fixes ``loss_limit`` and ``eggs_double_next``; the match adds the rest.
+
+        >>> RULES.match_settings({'loss_limit': 6}, None, {'open_throws': True})
+        (None, {'open_throws': True, 'loss_limit': 6, 'eggs_double_next': False})
+        """
+        fixed = {**_COMPETITION_FORMAT, **self.competition_format(None, match_format)}
+        given = dict(options or {})
+        for name, value in fixed.items():
+            # Strictly equal: a match's ``1`` is not the competition's ``True``.
+            if name in given and (type(given[name]), given[name]) != (type(value), value):
+                raise format_mismatch(name, value, given[name])
+        return format, {**given, **fixed}
 
     def competition_format(self, format: str | None, options: Mapping[str, Any]) -> Any:
         """A competition's ``match_format`` is the part of a match's options it holds.

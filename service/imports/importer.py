@@ -17,7 +17,7 @@ from uuid import UUID
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
-from domain.errors import ConflictError, DomainError
+from domain.errors import ConflictError, DomainError, NotFoundError
 from domain.events import Event
 from domain.logs import text
 from domain.logs.base import LogError, LogHeader, MatchLog
@@ -33,9 +33,11 @@ from domain.logs.commands import (
     text_player_id,
 )
 from domain.records import builder
-from domain.stream import MatchState, rules_for
+from domain.stream import CreateMatch, MatchState, rules_for
 from service.exporter import is_uuid
+from service.formats import check_config
 from store import accounts
+from store.accounts import Competition
 from store.events import EventIdConflictError, VersionConflictError
 from store.reads import stream_contents
 from store.recorder import EventIdentity, Recorded, Recorder, Request, match_stream
@@ -93,6 +95,8 @@ class Importer:
         self._dry_run = dry_run
         self._players: set[str] = set()
         self._competitions: set[str] = set()
+        self._formats: dict[str, Competition] = {}
+        """The competitions of this import's matches, as their formats were read."""
 
     async def import_batch(
         self, logs: Sequence[MatchLog], turn: NumberedTurn | None = None
@@ -188,7 +192,7 @@ class Importer:
 
         if self._dry_run:
             present = await self._present(stream, header.line, logged, with_ids=True)
-            return present or self._dry(steps, check)
+            return present or await self._off_format(header, steps) or self._dry(steps, check)
         identities = [
             _identity(UUID(e.event_id), datetime.fromisoformat(e.recorded_at), e.metadata)
             for e in log.events
@@ -223,7 +227,8 @@ class Importer:
         ]
         if self._dry_run:
             present = await self._present(stream, header.line, regenerated, with_ids=False)
-            return present or Outcome("imported", len(events))
+            off_format = present or await self._off_format(header, replayed.steps)
+            return off_format or Outcome("imported", len(events))
 
         def check(decided: Sequence[Event]) -> None:
             if [(e.type, e.data) for e in decided] != [(e.type, e.data) for e in events]:
@@ -280,6 +285,11 @@ class Importer:
             if checked.status == "refused":
                 return checked
             await self._competition(header)
+        off_format = await self._off_format(header, steps)
+        if off_format is not None:
+            # One recorded before the rule held is still there, not refused.
+            present = await self._present(stream, header.line, expected[0], with_ids=expected[1])
+            return present or off_format
         new_players = [
             (p.name, pid)
             for p, pid in zip(header.players, player_ids, strict=True)
@@ -294,6 +304,33 @@ class Importer:
             check=check,
         )
         return _Pending(request, steps, header, new_players, *expected)
+
+    async def _off_format(self, header: LogHeader, steps: Sequence[Step]) -> Outcome | None:
+        """Refuse a match whose rules are not its competition's (``service.formats``)."""
+        competition_id = header.competition_id
+        if competition_id is None:
+            return None
+        created = steps[0].command
+        assert isinstance(created, CreateMatch)
+        try:
+            check_config(await self._competition_of(header, competition_id), created.config)
+        except DomainError as e:
+            return _refused(header.line, e.code, e.message)
+        return None
+
+    async def _competition_of(self, header: LogHeader, competition_id: str) -> Competition:
+        """Return the competition of ``header``'s match, read once per import."""
+        competition = self._formats.get(competition_id)
+        if competition is None:
+            async with self._pool.connection() as conn:
+                try:
+                    competition = await accounts.get_competition(conn, UUID(competition_id))
+                except NotFoundError:
+                    # Only in a dry run, which creates nothing: hold the matches after
+                    # this one to the competition it would create.
+                    competition = _would_create(header)
+            self._formats[competition_id] = competition
+        return competition
 
     async def _compare(self, pending: _Pending) -> Outcome | None:
         """Compare a match with its stream: ``present``, MATCH_EXISTS, or ``None`` if empty."""
@@ -346,6 +383,25 @@ class Importer:
                     competition_id=UUID(competition),
                 )
         self._competitions.add(competition)
+
+
+def _would_create(header: LogHeader) -> Competition:
+    """Return the competition an import creates for ``header``'s match (``_competition``)."""
+    assert header.competition_id is not None
+    rules = rules_for(header.game)
+    return Competition(
+        id=UUID(header.competition_id),
+        name=header.competition_name or f"Imported {header.competition_id[:8]}",
+        game=header.game,
+        variant=header.variant,
+        match_format=rules.canonical_format(
+            rules.competition_format(header.format, header.options)
+        ),
+        tiebreaks=(),
+        public_reads=True,
+        created_at=datetime.now(UTC),
+        position=0,
+    )
 
 
 def _refused(line: int, code: str, message: str) -> Outcome:

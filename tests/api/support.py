@@ -16,9 +16,14 @@ def live_match(
     competition: str | None = None,
     seed: int = 1,
 ) -> dict[str, Any]:
-    """A Cuttle match with a dealt round (hidden cards) and a few moves, still live."""
+    """A Cuttle match with a dealt round (hidden cards) and a few moves, still live.
+
+    A match of a competition plays its format; one alone plays ``quick``.
+    """
     rng = random.Random(seed)
-    body = {"game": "cuttle", "variant": "standard", "players": players[:2], "format": "quick"}
+    body = {"game": "cuttle", "variant": "standard", "players": players[:2]}
+    if competition is None:
+        body["format"] = "quick"
     match = create_match(
         client, scorer, {**body, "dealing": "scorer", "competition_id": competition}
     )
@@ -62,9 +67,17 @@ def finished_match(
     return match
 
 
-def competition(client: Http, admin: dict[str, str], public: bool = True) -> str:
-    """Create a Cuttle competition; return its id."""
-    body = {"name": "League", "game": "cuttle", "variant": "standard", "public_reads": public}
+def competition(
+    client: Http, admin: dict[str, str], public: bool = True, format: str = "normal"
+) -> str:
+    """Create a Cuttle competition (its matches play ``format``); return its id."""
+    body = {
+        "name": "League",
+        "game": "cuttle",
+        "variant": "standard",
+        "public_reads": public,
+        "format": format,
+    }
     created = client.post("/competitions", json=body, headers=admin)
     assert 201 == created.status_code, created.text
     return str(created.json()["id"])

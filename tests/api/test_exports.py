@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 import pytest
 from litestar.testing import TestClient
 
@@ -102,6 +103,56 @@ class TestOneMatch:
         assert 422 == answer.status_code
         assert "VALIDATION_FAILED" == answer.json()["code"]
         assert "jsonl" in answer.text and "text" in answer.text
+
+
+class TestNoTokenIds:
+    """No log names the token that recorded a match, whoever asks (#29)."""
+
+    def recorded_token_ids(self, club: Club, match_id: str) -> int:
+        with psycopg.connect(club.url) as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM events WHERE stream = %s AND metadata ? 'token_id'",
+                (f"cuttle-{match_id}",),
+            ).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    @pytest.mark.parametrize("fmt", FORMATS)
+    def test_an_anonymous_export_of_a_public_match_names_no_token(
+        self, club: Club, fmt: str
+    ) -> None:
+        league = club.competition()
+        match = club.finished(club.players(2), league)
+        assert self.recorded_token_ids(club, match["id"]) > 0, "the log itself keeps them"
+        for url in (f"/matches/{match['id']}/export", f"/competitions/{league}/export"):
+            answer = club.get(url, params={"format": fmt})
+            assert 200 == answer.status_code, answer.text
+            assert b"token_id" not in answer.content
+            assert cli_export(club.url, match["id"], fmt) == answer.content
+
+    def test_a_scorer_with_rights_gets_no_token_id_either(self, club: Club) -> None:
+        match = club.finished(club.players(2))
+        answer = club.get(f"/matches/{match['id']}/export", headers=club.scorer)
+        assert 200 == answer.status_code, answer.text
+        assert b"token_id" not in answer.content
+        assert b'"metadata":{"role":"scorer"}' in answer.content
+
+    def test_the_events_list_shows_them_only_to_readers_with_rights(self, club: Club) -> None:
+        """As docs/recording.md says: a scorer who may record the match, or an admin."""
+        league, other = club.competition(), club.competition()
+        match = club.finished(club.players(2), league)
+        url = f"/matches/{match['id']}/events"
+        mine = {"Authorization": f"Bearer {club.token(Role.SCORER, [league])}"}
+        elsewhere = {"Authorization": f"Bearer {club.token(Role.SCORER, [other])}"}
+        for headers, shown in (
+            ({}, False),
+            (elsewhere, False),
+            (mine, True),
+            (club.admin, True),
+        ):
+            events = club.get(url, headers=headers).json()["items"]
+            assert {shown} == {"token_id" in e["metadata"] for e in events}, headers
+            assert {"scorer"} == {e["metadata"]["role"] for e in events}
 
 
 class TestLiveMatch:

@@ -79,7 +79,7 @@ def test_a_round_robin_of_five_over_two_legs(client: Client, admin: dict[str, st
 
 
 def test_swiss_rounds_follow_the_results(client: Client, admin: dict[str, str]) -> None:
-    league = competition(client, admin)
+    league = competition(client, admin, format="quick")
     ids = entered(client, admin, league, 4)
     first = pair(client, admin, league, system="swiss").json()["rounds"][0]
     assert 2 == len(first["tables"])
@@ -172,7 +172,13 @@ def test_a_retried_fixture_match_gets_its_first_answer(
 def test_swiss_ranks_equal_scores_by_the_competitions_tiebreaks(
     client: Client, admin: dict[str, str]
 ) -> None:
-    body = {"name": "L", "game": "cuttle", "variant": "standard", "tiebreaks": ["wins"]}
+    body = {
+        "name": "L",
+        "game": "cuttle",
+        "variant": "standard",
+        "format": "quick",
+        "tiebreaks": ["wins"],
+    }
     league = str(client.post("/competitions", json=body, headers=admin).json()["id"])
     ids = entered(client, admin, league, 4)
     players = [

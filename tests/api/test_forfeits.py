@@ -14,7 +14,9 @@ Client = TestClient[Any]
 
 
 def league(client: Client, admin: dict[str, str], **settings: Any) -> str:
-    body = {"name": "League", "game": "cuttle", "variant": "standard", **settings}
+    """A Cuttle league whose matches play ``quick``, as ``play`` records them."""
+    body = {"name": "League", "game": "cuttle", "variant": "standard", "format": "quick"}
+    body.update(settings)
     made = client.post("/competitions", json=body, headers=admin)
     assert 201 == made.status_code, made.text
     return str(made.json()["id"])

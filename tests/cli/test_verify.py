@@ -6,9 +6,11 @@ import json
 from pathlib import Path
 
 import psycopg
+import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from cli.simulate import simulated_lines
 from tests.logs.support import simulated
 
 
@@ -128,3 +130,66 @@ def test_a_missing_checkpoint_is_one_line(database_url: str, tmp_path: Path) -> 
     assert 1 == code
     assert err.startswith("error: CHECKPOINT_INVALID: cannot read checkpoint")
     assert 1 == len(err.splitlines())
+
+
+class TestMatchesOffTheirCompetitionsFormat:
+    """Matches recorded against their competition's format: listed, not tampering (#29)."""
+
+    @pytest.fixture(name="season")
+    def _season(self, database_url: str, owner_url: str, tmp_path: Path) -> list[str]:
+        """Two quick matches of a competition then made ``normal``, as if recorded before
+        matchlog held a match to its competition's format (the stored events untouched)."""
+        path = tmp_path / "season.jsonl"
+        lines = simulated_lines(
+            "cuttle", "standard", 2, 1, fmt="quick", options={}, players=3, competition="Club"
+        )
+        path.write_text("".join(line + "\n" for line in lines))
+        code, _, err = cli(database_url, "import", str(path))
+        assert 0 == code, err
+        tamper(owner_url, "UPDATE competitions SET match_format = '\"normal\"'")
+        return streams(database_url)
+
+    def test_each_is_one_line_and_the_exit_status_is_3(
+        self, database_url: str, season: list[str]
+    ) -> None:
+        code, out, err = cli(database_url, "verify")
+        assert (3, "") == (code, err)
+        lines = out.splitlines()
+        assert lines[0].endswith("every hash chain holds")
+        reason = (
+            "the competition's format is 'normal':"
+            " a match of it may repeat it or leave it out, not 'quick'"
+        )
+        assert [f"{s}: off its competition's format: {reason}" for s in season] == lines[1:3]
+        assert (
+            "2 matches recorded against their competition's format (not tampering: kept as"
+            " recorded)" == lines[3]
+        )
+
+    def test_json_lists_them_apart_from_the_chains_problems(
+        self, database_url: str, season: list[str]
+    ) -> None:
+        code, out, _ = cli(database_url, "verify", "--json")
+        assert 3 == code
+        document = json.loads(out)
+        assert (True, []) == (document["ok"], document["problems"])
+        assert [(s, "FORMAT_MISMATCH") for s in season] == [
+            (o["stream"], o["code"]) for o in document["off_format"]
+        ]
+
+    def test_tampering_still_exits_1(
+        self, database_url: str, owner_url: str, season: list[str]
+    ) -> None:
+        tamper(
+            owner_url, "UPDATE events SET data = '{}' WHERE stream = %s AND version = 3", season[0]
+        )
+        code, out, _ = cli(database_url, "verify")
+        assert 1 == code
+        assert f"{season[1]}: off its competition's format: " in out
+
+    def test_a_checkpoint_is_still_written(
+        self, database_url: str, season: list[str], tmp_path: Path
+    ) -> None:
+        path = tmp_path / "heads.json"
+        assert 3 == cli(database_url, "verify", "--checkpoint", str(path))[0]
+        assert path.exists()

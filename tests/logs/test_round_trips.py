@@ -104,10 +104,16 @@ class TestLosslessAcrossDatabases:
     def test_a_match_recorded_live_moves_to_an_empty_database_unchanged(
         self, database_url: str, admin_url: str, template_database: str, tmp_path: Path
     ) -> None:
-        """Ids, the database's own times and the API's metadata survive export and import."""
+        """Ids, the database's own times and the API's metadata survive export and import.
+
+        All but the token ids, which no log carries (#29): export, import and export
+        again still give the same bytes.
+        """
         record_live_match(database_url)
         code, exported, err = cli(database_url, "export", "--all")
         assert 0 == code, err
+        assert "token_id" not in exported
+        assert '"metadata":{"request":"r-1","role":"scorer","token":"t-1"}' in exported
         (tmp_path / "m.jsonl").write_text(exported)
         with fresh_database(admin_url, template_database) as other:
             code, _, err = cli(other, "import", str(tmp_path / "m.jsonl"))
@@ -142,7 +148,7 @@ def record_live_match(url: str) -> None:
                 "cuttle", "standard", (PLAYERS[0], PLAYERS[1]), 0, dealing="scorer", format="quick"
             )
             stream = "cuttle-" + str(uuid.uuid4())
-            meta = {"token": "t-1", "request": "r-1"}
+            meta = {"token": "t-1", "request": "r-1", "role": "scorer", "token_id": TOKEN}
             await recorder.record(stream, [CreateMatch(config)], expected_version=0, metadata=meta)
             deal = shuffled_deal(config, random.Random(4))
             await recorder.record(stream, [StartRound(deal)], expected_version=1, metadata=meta)
@@ -157,4 +163,5 @@ def record_live_match(url: str) -> None:
     asyncio.run(main())
 
 
+TOKEN = "5f0c2a1e-8d3b-4c6a-9e7f-0a1b2c3d4e5f"
 PLAYERS = ("0c8d1f3e-5b1a-4f6e-8a3b-1d2c3e4f5a6b", "7e6d5c4b-3a29-4187-9605-f4e3d2c1b0a9")

@@ -153,3 +153,26 @@ def test_live_feed_shows_no_hidden_card_and_every_public_one(
     shown = card_tokens([{"data": m["data"], "view": m.get("view")} for m in current])
     assert not hidden & shown, f"hidden cards {sorted(hidden & shown)} in the live feed"
     assert table <= shown, "public cards missing from the live feed"
+
+
+def test_an_anonymous_feed_names_no_token(
+    http: tuple[httpx.Client, dict[str, str]], database_url: str
+) -> None:
+    """Not even of a finished match, whose cards are public: tokens are for readers with
+    rights on it (docs/recording.md, #29)."""
+    client, headers = http
+    people = players(client, headers, 2)
+    match = create_match(client, headers, {"game": "cuttle", "players": people, "format": "quick"})
+    play_to_end(client, headers, match, random.Random(5))
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute(
+            "SELECT DISTINCT metadata->>'token_id' FROM events WHERE stream = %s",
+            (f"cuttle-{match['id']}",),
+        ).fetchall()
+    token_ids = {row[0] for row in rows}
+    assert len(token_ids) == 1 and None not in token_ids, "the log itself keeps the token"
+    messages = sse(
+        client, f"/matches/{match['id']}/live", len(positions(database_url, match["id"]))
+    )
+    assert "MatchEnded" == messages[-1]["event"]
+    assert not any(token in json.dumps(m) for m in messages for token in token_ids)

@@ -696,7 +696,7 @@ def private_match(http: httpx.Client, url: str) -> str:
     admin = token_headers_admin(url)
     competition = http.post(
         "/competitions",
-        json={"name": "Club night", "game": "cuttle", "variant": "standard"},
+        json={"name": "Club night", "game": "cuttle", "variant": "standard", "format": "quick"},
         headers=admin,
     )
     assert 201 == competition.status_code, competition.text
@@ -714,6 +714,7 @@ def test_the_pad_of_a_private_match_follows_its_live_feed(
             "name": "Closed doors",
             "game": "cuttle",
             "variant": "standard",
+            "format": "quick",
             "public_reads": False,
         },
         headers=token_headers_admin(viewer_database),
