@@ -38,7 +38,7 @@ def read_result(text: str, players: int) -> tuple[str, Outcome]:
     >>> read_result('result P01', 2)
     Traceback (most recent call last):
     ...
-    domain.errors.MalformedError: 'result P01' is not a result: write 'result' and a seat (P0, P1) or 'draw'
+    domain.errors.MalformedError: 'result P01' is not a result: ...
 
     Raises:
         MalformedError (MALFORMED): not ``result`` followed by a seat of the
