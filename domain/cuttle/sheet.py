@@ -51,10 +51,9 @@ def read_result(text: str, players: int) -> tuple[str, Outcome]:
         word = words[1].upper()
         if word == DRAW.upper():
             return f"{RESULT_WORD} {DRAW}", Outcome(Termination.SCORE_SHEET, None)
-        seats = [f"P{seat}" for seat in range(players)]
-        if word in seats:
-            seat = seats.index(word)
-            return f"{RESULT_WORD} {word}", Outcome(Termination.SCORE_SHEET, seat)
+        tokens = [f"P{seat}" for seat in range(players)]
+        if word in tokens:
+            return f"{RESULT_WORD} {word}", Outcome(Termination.SCORE_SHEET, tokens.index(word))
     seats = ", ".join(f"P{s}" for s in range(players))
     raise MalformedError(
         f"{text!r} is not a result: write 'result' and a seat ({seats}) or 'draw'",
