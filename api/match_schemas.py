@@ -276,9 +276,17 @@ class LegalMovesOut(BaseModel):
     cards_awaited: int = Field(description="Cards the scorer must name now (physical deck).")
     nameable: list[str] = Field(
         default_factory=list,
-        description="While cards are awaited: the cards placed nowhere, any of which may be named.",
+        description="While cards are awaited: the cards that may be named, in any order.",
     )
-    moves: list[str] = Field(description="The moves of whoever must act now.")
+    name_last: str | None = Field(
+        default=None,
+        description="While cards are awaited: the card that must be named last (Kozel's"
+        " indicator under the stock, drawn last, R32), not in `nameable`; else null.",
+    )
+    moves: list[str] = Field(
+        description="The moves of whoever must act now; empty while cards are awaited (the"
+        " namings are never listed: see `nameable`)."
+    )
     service_moves: list[str] = Field(
         default_factory=list,
         description="Moves any seat may make besides playing: resignations and draw offers"
@@ -287,8 +295,8 @@ class LegalMovesOut(BaseModel):
     choices: list[ChoiceOut] = Field(
         default_factory=list,
         description="One entry per entry of `moves`, in the same order: its cards, target"
-        " and sentence. Empty while cards are awaited: `moves` then lists every ordering"
-        " of named cards (Cuttle), which a scorer names from `nameable` instead.",
+        " and sentence. Empty, like `moves`, while cards are awaited: a scorer names"
+        " `cards_awaited` cards from `nameable` (then `name_last`), in draw order.",
     )
     service_choices: list[ChoiceOut] = Field(
         default_factory=list,

@@ -706,6 +706,7 @@ class MatchController(Controller):
         service: list[Choice] = []
         to_act: list[int] = []
         nameable: list[str] = []
+        name_last: str | None = None
         awaited = 0
         if state.config is not None and not state.is_over:
             if state.config.recording == "results":
@@ -717,13 +718,13 @@ class MatchController(Controller):
         if state.position is not None and not state.is_over:
             rules = state.rules
             to_act = list(rules.to_act(state.position))
-            awaited = rules.cards_awaited(state.position)
-            if awaited:
-                # Namings are every ordering of the unplaced cards (63,960 after a Cuttle
-                # five): choices for them cost 3.4 s of CPU against 0.34 s to list them
-                # (python bench/legal_choices.py); a pad names cards from ``nameable``.
-                moves = [m.text() for m in rules.legal_moves(state.position)]
-                nameable = [c.text() for c in rules.unplaced_cards(state.position)]
+            ask = rules.cards_to_name(state.position)
+            if ask is not None:
+                # Namings are never listed (63,960 orderings after a Cuttle five, 20!/4!
+                # in a Kozel deal): a pad names them from ``nameable`` (#29).
+                awaited = ask.count
+                nameable = [c.text() for c in ask.candidates]
+                name_last = None if ask.last is None else ask.last.text()
             else:
                 listed = choices(state, rules.legal_moves(state.position), names)
                 moves = [c.move for c in listed]
@@ -732,6 +733,7 @@ class MatchController(Controller):
             to_act=to_act,
             cards_awaited=awaited,
             nameable=nameable,
+            name_last=name_last,
             moves=moves,
             service_moves=[c.move for c in service],
             choices=[ChoiceOut.from_choice(c) for c in listed],

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from domain.cards import Card
 from domain.errors import InvalidSetupError
 from domain.events import Event
+from domain.naming import CardsToName
 
 if TYPE_CHECKING:
     from domain.match import MatchResult
@@ -256,6 +257,16 @@ class GameRules(Protocol):
         """Return how many named cards the position waits for."""
         ...
 
+    def cards_to_name(self, position: Any) -> CardsToName | None:
+        """Return what the scorer must name now (``None``: nothing waits).
+
+        How many drawn cards, in draw order, and which may be named (``CardsToName``):
+        a caller picks from it and never lists the orderings. While it is set,
+        ``legal_moves`` is a lazy view of every naming: ``bool`` is true, ``len``
+        counts them, ``in`` checks one; it is never to be listed.
+        """
+        ...
+
     def unplaced_cards(self, position: Any) -> tuple[Card, ...]:
         """Return the cards the position has not placed yet."""
         ...
@@ -337,6 +348,7 @@ class GameRules(Protocol):
 
 __all__ = [
     "RESULT_ENTERED",
+    "CardsToName",
     "DealSpec",
     "GameRules",
     "MoveParts",

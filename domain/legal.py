@@ -69,6 +69,9 @@ class LegalMoveView(Generic[P, M]):
         return len(self)
 
     def __repr__(self) -> str:
+        counted = self._counted() if self._listed is None else None
+        if counted is not None:  # too many to print (a Kozel naming: up to 20!/4!)
+            return f"<LegalMoves ({counted} moves, not listed)>"
         return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
 
 

@@ -141,3 +141,87 @@ def test_a_kozel_sheet_folds_to_the_state_it_was_decided_to(
     assert state.series == fold(events).series and state.result == fold(events).result
     assert state.series is not None
     assert state.rounds_started == state.series.score_data()["deals"]
+
+
+class TestSheetLinesAreReadExactly:
+    """A result is read word by word: nothing is recorded but what was written (#29)."""
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "deal 0 120 blank AB",  # one word, no team: was recorded as 'blank A'
+            "deal 120 0 blank BA",
+            "deal 0 120 blank A A",  # a team repeated
+            "deal 0 120 blank A blank A",
+            "deal 0 0 blank A blank B",  # 'blank' repeated
+            "deal 0 120 blank",
+            "deal 0 120 A",  # a team with no 'blank'
+            "deal 0 120 blank Ab",
+            "deal 0 120 blank A B A",
+            "deal 0 120 blank C",
+            "deal 0 120 blanks A",
+            "deal 60 60 eggs",  # an unknown word
+            "deal 60 60 60",  # a word more
+            "deal 60",
+            "deal",
+            "deal sixty 60",
+            "deal 1e2 20",  # numbers as a sheet writes them: no exponent,
+            "deal 6_0 60",  # no digit separator,
+            "deal nan 60",
+            "deal inf -inf",
+            "deal +60 60",  # no plus sign,
+            "deal 60. 60",  # no dot without decimals,
+            "deal ٦٠ 60",  # ASCII digits only (float() reads these as 60)
+            "deal 0 120 blan\u212a A",  # a Kelvin sign lower-cases to 'k'
+        ],
+    )
+    def test_a_malformed_kozel_deal_is_refused(self, text: str) -> None:
+        _, sheet = created(KOZEL)
+        assert "MALFORMED" == code_of(sheet, Play(text))
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "deal 60.5 59.5",  # readable, but no card points (R48)
+            "deal 130 -10",
+            "deal 70 60",
+            "deal 0 0 blank A B",  # both teams blank
+            "deal 0 120 blank B",  # a blank team with points
+        ],
+    )
+    def test_a_readable_deal_no_deal_can_have_is_invalid(self, text: str) -> None:
+        _, sheet = created(KOZEL)
+        assert "INVALID_RESULT" == code_of(sheet, Play(text))
+
+    @pytest.mark.parametrize(
+        ("text", "canonical"),
+        [
+            ("deal 0 120 blank A", "deal 0 120 blank A"),
+            ("DEAL  120   0 Blank b", "deal 120 0 blank B"),
+            ("deal 60.0 060", "deal 60 60"),
+        ],
+    )
+    def test_a_readable_kozel_deal_is_recorded_as_written(self, text: str, canonical: str) -> None:
+        _, sheet = created(KOZEL)
+        events, _ = step(sheet, Play(text))
+        assert canonical == events[0].data["result"]
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "result P01",  # was recorded as 'result P1'
+            "result P²",  # int() refused it with a ValueError, not MALFORMED
+            "result P٣",
+            "result P-1",
+            "result P 1",
+            "result P1 P1",
+            "result P1 draw",
+            "result draw draw",
+            "result P2",  # a seat the variant lacks
+            "result",
+            "result 1",
+        ],
+    )
+    def test_a_malformed_cuttle_result_is_refused(self, text: str) -> None:
+        _, sheet = created(CUTTLE)
+        assert "MALFORMED" == code_of(sheet, Play(text))

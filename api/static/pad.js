@@ -1012,11 +1012,12 @@
 
     function namingPicker() {
       const legal = S.legal;
-      const need = legal.cards_awaited;
+      // The server names the card that must come last (name_last), if one must.
+      const need = legal.cards_awaited - (legal.name_last ? 1 : 0);
       const pick = (code) => {
         S.picks.push(code);
         if (S.picks.length === need) {
-          const picks = S.picks;
+          const picks = legal.name_last ? [...S.picks, legal.name_last] : S.picks;
           S.picks = [];
           enqueue("moves", "/moves", { moves: ["cards " + picks.join(" ")] }, "Cards drawn: " + picks.map(cardText).join(" "));
         } else draw();

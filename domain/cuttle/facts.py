@@ -24,9 +24,10 @@ from domain.cuttle.constants import (
     GOALS,
     HAND_LIMITS,
 )
-from domain.cuttle.moves import Move
+from domain.cuttle.moves import Move, card_key
 from domain.cuttle.outcome import Outcome, Variant
 from domain.cuttle.state import Position, Stack, pack, placed_cards
+from domain.naming import CardsToName
 
 if TYPE_CHECKING:
     from domain.cuttle.generation import _Plan
@@ -254,6 +255,17 @@ def cards_awaited(position: Position) -> int:
     if position.phase is not _NAME_CARDS:
         return 0
     return position.deck[: _naming_span(position)].count(None)
+
+
+def cards_to_name(position: Position) -> CardsToName | None:
+    """Return the cards the scorer must name now (§24): how many, and which (``None``: none).
+
+    Any cards placed nowhere may be named (ruling 25), in any order.
+    """
+    count = cards_awaited(position)
+    if not count:
+        return None
+    return CardsToName(count, tuple(sorted(_unplaced(position), key=card_key)))
 
 
 def _unplaced(p: Position) -> frozenset[Card]:

@@ -17,6 +17,7 @@ from domain.errors import InvalidSetupError, MalformedError
 from domain.events import Event
 from domain.game_rules import (
     RESULT_ENTERED,
+    CardsToName,
     DealSpec,
     GameRules,
     MoveParts,
@@ -219,6 +220,10 @@ class CuttleRules:
     def cards_awaited(self, position: Any) -> int:
         """Return how many named cards the position waits for."""
         return cuttle.cards_awaited(position)
+
+    def cards_to_name(self, position: Any) -> CardsToName | None:
+        """Return what the scorer must name now (``None``: nothing waits)."""
+        return cuttle.cards_to_name(position)
 
     def unplaced_cards(self, position: Any) -> tuple[Card, ...]:
         """Return the pack's cards not yet placed, by suit then rank."""

@@ -25,6 +25,7 @@ from domain.cuttle.checks import _check, _check_rules, _names_joker
 from domain.cuttle.constants import _CUTTHROAT, _MAIN, _NAME_CARDS, GOALS, HAND_LIMITS
 from domain.cuttle.facts import (
     cards_awaited,
+    cards_to_name,
     controller,
     goal,
     is_terminal,
@@ -51,6 +52,7 @@ __all__ = [
     "Variant",
     "apply",
     "cards_awaited",
+    "cards_to_name",
     "controller",
     "decide",
     "evolve",

@@ -35,18 +35,25 @@ def is_result(text: str) -> bool:
 def read_result(text: str, players: int) -> tuple[str, Outcome]:
     """Return a result's canonical text and the round outcome it records.
 
+    >>> read_result('result P01', 2)
+    Traceback (most recent call last):
+    ...
+    domain.errors.MalformedError: 'result P01' is not a result: ...
+
     Raises:
         MalformedError (MALFORMED): not ``result`` followed by a seat of the
-            variant or ``draw``.
+            variant or ``draw``, word for word.
     """
     words = text.split()
-    if len(words) == 2 and words[0].lower() == RESULT_WORD:
-        word = words[1].lower()
-        if word == DRAW:
+    # Word by word, in ASCII, against the results themselves: 'P01', 'P²' or a Kelvin
+    # sign are no seat, though int() or lower() would make one of them.
+    if len(words) == 2 and all(w.isascii() for w in words) and words[0].lower() == RESULT_WORD:
+        word = words[1].upper()
+        if word == DRAW.upper():
             return f"{RESULT_WORD} {DRAW}", Outcome(Termination.SCORE_SHEET, None)
-        if word[:1] == "p" and word[1:].isdigit() and int(word[1:]) < players:
-            seat = int(word[1:])
-            return f"{RESULT_WORD} P{seat}", Outcome(Termination.SCORE_SHEET, seat)
+        tokens = [f"P{seat}" for seat in range(players)]
+        if word in tokens:
+            return f"{RESULT_WORD} {word}", Outcome(Termination.SCORE_SHEET, tokens.index(word))
     seats = ", ".join(f"P{s}" for s in range(players))
     raise MalformedError(
         f"{text!r} is not a result: write 'result' and a seat ({seats}) or 'draw'",

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.errors import InvalidSetupError, MalformedError
+from domain.kozel.reachable import why_unreachable
 from domain.kozel.state import EXAMPLE, Position, parse_position
 
 
@@ -44,9 +45,9 @@ class MatchContext:
     def __post_init__(self) -> None:
         counts = (self.deal - 1, *self.loss_points, self.eggs, self.carried)
         if any(count < 0 for count in counts):
-            raise _invalid("a deal number is 1 or more, and counts are never negative")
+            raise _invalid("R40: a deal number is 1 or more, and counts are never negative")
         if not self.carried <= self.eggs <= self.deal - 1:
-            raise _invalid("eggs come from the deals before this one; carried eggs are eggs")
+            raise _invalid("R25: eggs come from the deals before this one; carried eggs are eggs")
 
     @property
     def is_first_deal(self) -> bool:
@@ -84,7 +85,9 @@ def parse_match_position(text: str) -> tuple[MatchContext, Position]:
     Raises:
         MalformedError (MALFORMED): a field cannot be read, or the context is partial.
         InvalidSetupError (INVALID_POSITION): as ``Position.from_text``, or a context
-            no match can have (see ``MatchContext``), or a team already at the limit.
+            no match can have (see ``MatchContext``): a team already at the loss limit
+            (R26), or loss points no sequence of deals gives by this deal (R24, R25;
+            ``domain.kozel.reachable``). The message names the rule.
     """
     tokens = text.split()
     found = {
@@ -99,22 +102,21 @@ def parse_match_position(text: str) -> tuple[MatchContext, Position]:
             details={"position": text},
         )
     loss = found["loss"].split("/")
-    try:
-        if len(loss) != 2:
-            raise ValueError(found["loss"])
-        context = MatchContext(
-            int(found["deal"]),
-            (int(loss[0]), int(loss[1])),
-            int(found["eggs"]),
-            int(found["carried"]),
-        )
-    except ValueError:
+    numbers = [found["deal"], *loss, found["eggs"], found["carried"]]
+    # ASCII digits only: int() would also read '+5', '5_0', ' 5' and other scripts' digits.
+    if len(loss) != 2 or not all(n.isascii() and n.isdigit() for n in numbers):
         raise MalformedError(
             f"{text!r}: deal, eggs and carried are whole numbers, loss is two (4/2)",
             details={"position": text},
-        ) from None
-    if max(context.loss_points) >= position.options.loss_limit:
-        raise _invalid("a team at the loss limit has lost the match: no deal follows")
+        )
+    try:
+        deal, a, b, eggs, carried = (int(n) for n in numbers)
+    except ValueError:  # more digits than int() reads (sys.get_int_max_str_digits)
+        raise MalformedError(f"{text!r}: a number too long", details={"position": text}) from None
+    context = MatchContext(deal, (a, b), eggs, carried)
+    why = why_unreachable(deal, (a, b), eggs, carried, position.options)
+    if why is not None:
+        raise _invalid(why)
     return context, position
 
 

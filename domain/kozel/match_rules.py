@@ -15,6 +15,7 @@ from domain.errors import InvalidSetupError, MalformedError
 from domain.events import Event
 from domain.game_rules import (
     RESULT_ENTERED,
+    CardsToName,
     DealSpec,
     GameRules,
     MoveParts,
@@ -300,6 +301,10 @@ class KozelRules:
     def cards_awaited(self, position: Any) -> int:
         """Return how many named cards the position waits for."""
         return kozel.cards_awaited(position)
+
+    def cards_to_name(self, position: Any) -> CardsToName | None:
+        """Return what the scorer must name now (``None``: nothing waits)."""
+        return kozel.cards_to_name(position)
 
     def unplaced_cards(self, position: Any) -> tuple[Card, ...]:
         """Return the pack's cards not yet placed."""

@@ -54,6 +54,7 @@ from domain.kozel.pack import (
 )
 from domain.kozel.state import DealSetup, Hands, Piles, Play, Position, new_position
 from domain.legal import LegalMoveView
+from domain.naming import CardsToName
 
 # --- setting up a deal --------------------------------------------------------------
 
@@ -183,6 +184,25 @@ def cards_awaited(position: Position) -> int:
     return position.draw
 
 
+def cards_to_name(position: Position) -> CardsToName | None:
+    """Return the drawn cards the scorer must name now (R46): how many, and which.
+
+    Any card in no hand, on no table and in no pile may be named (R43), except the
+    indicator under the stock with ``trump_indicator_bottom``: it is named last when
+    the naming reaches the stock's bottom, and never before (R32).
+    """
+    awaited = position.draw
+    if not awaited:
+        return None
+    candidates = unplaced_cards(position)
+    if not position.options.trump_indicator_bottom:
+        return CardsToName(awaited, candidates)
+    indicator = position.indicator
+    rest = tuple(c for c in candidates if c != indicator)
+    bottom = awaited == position.unknown_stock and len(rest) < len(candidates)
+    return CardsToName(awaited, rest, indicator if bottom else None)
+
+
 # --- legal moves ----------------------------------------------------------------------
 
 
@@ -190,10 +210,15 @@ def generate_legal_moves(position: Position) -> Iterator[Move]:
     """Yield every legal player action, from the rules, without trying any (R7-R13, R19-R22).
 
     Cards in each move are in canonical order; a molodka of the seat due to lead
-    before the lead is listed once, as its four-card lead (R36). The scorer's
-    ``cards`` action is not listed.
+    before the lead is listed once, as its four-card lead (R36). While drawn cards
+    await naming, the scorer's ``cards`` namings are yielded, lazily, every ordering
+    (``cards_to_name`` says which without listing them).
     """
     if position.draw:
+        ask = cards_to_name(position)
+        assert ask is not None
+        for names in ask.generate_namings():
+            yield make_move(CARDS, None, names)
         return
     # ``build_move``, not ``make_move``: one Python call less per listed move.
     trick = position.trick
@@ -258,8 +283,9 @@ class LegalMoves(LegalMoveView[Position, Move]):
     """A lazy view of the legal player actions of a position (``domain.legal``).
 
     Iterating generates the moves from the rules; ``in`` runs the §13 checks on one
-    move; ``bool`` and ``len`` agree with the iteration. Concessions are
-    ``service_moves``.
+    move; ``bool`` and ``len`` agree with the iteration. While cards await naming
+    ``len`` counts the namings and iteration walks them lazily, never keeping them.
+    Concessions are ``service_moves``.
     """
 
     __slots__ = ()
@@ -267,7 +293,15 @@ class LegalMoves(LegalMoveView[Position, Move]):
     def __init__(self, position: Position) -> None:
         # The base named, not ``super()``: a view per playout step, and the super
         # object cost 0.8% of a Kozel playout's instructions (see ``build_move``).
-        LegalMoveView.__init__(self, position, generate_legal_moves, _is_listed)
+        LegalMoveView.__init__(self, position, generate_legal_moves, _is_listed, _naming_count)
+
+
+def _naming_count(position: Position) -> int | None:
+    """Count the namings (up to 20!/4! of them) instead of keeping them."""
+    if not position.draw:
+        return None
+    ask = cards_to_name(position)
+    return None if ask is None else ask.orderings()
 
 
 def _is_listed(position: Position, move: object) -> bool:
@@ -926,6 +960,7 @@ __all__ = [
     "apply",
     "can_declare",
     "cards_awaited",
+    "cards_to_name",
     "check",
     "deal_started",
     "decide",

@@ -10,8 +10,9 @@ as a played deal (``KozelSeries.record``: loss points 2/4/6, eggs, doubling).
 
 from __future__ import annotations
 
-import math
+import re
 from collections.abc import Sequence
+from decimal import Decimal
 
 from domain.errors import IllegalMoveError, MalformedError
 from domain.kozel.outcome import DealOutcome
@@ -22,6 +23,11 @@ BLANK = "blank"
 TEAMS = "AB"
 TOTAL = 120
 """The card points of a deal (R23): both teams' points add up to them."""
+_TEAM_WORDS = {letter: team for team, letter in enumerate(TEAMS)}
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+"""A number as a sheet writes it: ASCII digits, a sign and a decimal part allowed (R48's
+INVALID_RESULT answers a readable number that is no card points); no exponent, no
+``_``, no ``nan``."""
 
 
 def is_result(text: str) -> bool:
@@ -37,20 +43,32 @@ def is_result(text: str) -> bool:
 def read_deal(text: str, dealer: int) -> tuple[str, DealOutcome]:
     """Return a deal's canonical text and the outcome it records (``dealer`` dealt it).
 
-    A sheet does not say who took the last trick; the seat left of the dealer (who
-    led the first trick, R6) stands in, and nothing reads it: a results match plays
-    no deal.
+    The text is read word by word: ``deal``, team A's points, team B's points, then
+    nothing, or ``blank`` and one or two different teams (``A``, ``B``); any other word,
+    a word more or a word repeated is unreadable. A sheet does not say who took the
+    last trick; the seat left of the dealer (who led the first trick, R6) stands in,
+    and nothing reads it: a results match plays no deal.
+
+    >>> read_deal('deal 0 120 blank AB', dealer=0)
+    Traceback (most recent call last):
+    ...
+    domain.errors.MalformedError: 'deal 0 120 blank AB' is not a deal's result: ...
 
     Raises:
-        MalformedError (MALFORMED): not ``deal``, two numbers, then ``blank`` and teams.
-        IllegalMoveError (INVALID_RESULT): points that are not two whole numbers adding
-            up to 120; a blank team with points; both teams blank.
+        MalformedError (MALFORMED): not ``deal``, two numbers (digits, a ``-`` and a
+            decimal part allowed), then nothing or ``blank`` and one or two teams.
+        IllegalMoveError (INVALID_RESULT): points that are not two whole numbers from 0
+            adding up to 120; a blank team with points; both teams blank.
     """
     words = text.split()
-    blank = _blank_teams(text, words)
+    # Words are compared in ASCII: a letter that only lower-cases to one (the Kelvin
+    # sign's 'k') is not that letter.
+    ascii_words = all(word.isascii() for word in words)
+    if not 3 <= len(words) <= 6 or not ascii_words or words[0].lower() != RESULT_WORD:
+        raise _malformed(text)
     points = (_number(text, words[1]), _number(text, words[2]))
-    whole = all(math.isfinite(p) and p == int(p) and p >= 0 for p in points)
-    if not whole or sum(points) != TOTAL:
+    blank = _blank_teams(text, words[3:])
+    if not all(p == p.to_integral_value() and p >= 0 for p in points) or sum(points) != TOTAL:
         raise _invalid(text, "card points are two whole numbers adding up to 120")
     a, b = int(points[0]), int(points[1])
     if len(blank) == 2:
@@ -63,29 +81,22 @@ def read_deal(text: str, dealer: int) -> tuple[str, DealOutcome]:
 
 
 def _blank_teams(text: str, words: Sequence[str]) -> set[int]:
-    """Return the teams named after ``blank`` (0 for A, 1 for B), or refuse the shape."""
-    if len(words) < 3 or words[0].lower() != RESULT_WORD:
+    """Return the teams ``blank`` names (0 for A, 1 for B): none, or one or two different ones."""
+    if not words:
+        return set()
+    teams = [w.upper() for w in words[1:]]
+    if words[0].lower() != BLANK or not 1 <= len(teams) <= 2 or len(set(teams)) != len(teams):
         raise _malformed(text)
-    blank: set[int] = set()
-    rest = [w.upper() for w in words[3:]]
-    if rest and rest[0] != BLANK.upper():
+    # Each word must be a team's letter itself: 'AB' is one word, and no team.
+    if not all(team in _TEAM_WORDS for team in teams):
         raise _malformed(text)
-    for word in rest:
-        if word == BLANK.upper():
-            continue
-        if word not in TEAMS:
-            raise _malformed(text)
-        blank.add(TEAMS.index(word))
-    if rest and rest[-1] == BLANK.upper():
-        raise _malformed(text)
-    return blank
+    return {_TEAM_WORDS[team] for team in teams}
 
 
-def _number(text: str, word: str) -> float:
-    try:
-        return float(word)
-    except ValueError:
-        raise _malformed(text) from None
+def _number(text: str, word: str) -> Decimal:
+    if _NUMBER.fullmatch(word) is None:
+        raise _malformed(text)
+    return Decimal(word)
 
 
 def _malformed(text: str) -> MalformedError:
