@@ -5,7 +5,9 @@ Each server process is a node with a lease in ``live_feed_nodes`` and a row in
 feed in one call (``live_feed_open``: the client's advisory lock, its count on nodes
 whose lease is current, the insert) and ``close`` queues its row's deletion, which a
 task of the ledger's own sends at once (closes that arrive together go in one
-statement). The same task renews the lease every third of its length and clears the
+statement). One client's opens in a process take turns before they take a
+connection, and one the process alone already holds ``limit`` of is refused without
+asking the database. The same task renews the lease every third of its length and clears the
 nodes whose lease has lapsed: a killed process's feeds stop counting once its lease
 is over. A node that finds its own lease gone (cut off from the database longer than
 the lease) takes a new one and enters its open feeds again.
@@ -17,6 +19,9 @@ import asyncio
 import contextlib
 import logging
 import uuid
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import psycopg
@@ -36,6 +41,8 @@ class FeedLedger:
         self._pool = pool
         self._lease = lease
         self._feeds: dict[uuid.UUID, str] = {}
+        self._by_client: Counter[str] = Counter()
+        self._opening: dict[str, tuple[asyncio.Lock, int]] = {}
         self._closed: set[uuid.UUID] = set()
         self._wake = asyncio.Event()
         self._renewing = asyncio.Lock()
@@ -68,15 +75,38 @@ class FeedLedger:
         Returns how many the client held before: the feed is open if that is below
         ``limit``. An open cancelled midway still completes, and is then closed.
         """
-        opening = asyncio.ensure_future(self._open(feed_id, client, limit))
+        async with self._one_at_a_time(client):
+            if self._by_client[client] >= limit:
+                return self._by_client[client]  # this process alone holds them all
+            opening = asyncio.ensure_future(self._open(feed_id, client, limit))
+            try:
+                held = await asyncio.shield(opening)
+            except asyncio.CancelledError:
+                opening.add_done_callback(lambda _: self.close(feed_id))
+                raise
+            if held < limit:
+                self._feeds[feed_id] = client
+                self._by_client[client] += 1
+            return held
+
+    @asynccontextmanager
+    async def _one_at_a_time(self, client: str) -> AsyncIterator[None]:
+        """Take a client's turn in this process: its opens wait here, not on a connection.
+
+        The database serialises one client's opens anyway (its advisory lock); a crowd
+        of them waiting there would each hold one of the pool's few connections.
+        """
+        lock, waiting = self._opening.get(client, (asyncio.Lock(), 0))
+        self._opening[client] = (lock, waiting + 1)
         try:
-            held = await asyncio.shield(opening)
-        except asyncio.CancelledError:
-            opening.add_done_callback(lambda _: self.close(feed_id))
-            raise
-        if held < limit:
-            self._feeds[feed_id] = client
-        return held
+            async with lock:
+                yield
+        finally:
+            lock, waiting = self._opening[client]
+            if waiting == 1:
+                del self._opening[client]
+            else:
+                self._opening[client] = (lock, waiting - 1)
 
     async def _open(self, feed_id: uuid.UUID, client: str, limit: int) -> int:
         for _ in range(2):
@@ -94,7 +124,11 @@ class FeedLedger:
 
     def close(self, feed_id: uuid.UUID) -> None:
         """Stop counting ``feed_id`` (any thread; its row goes at once, in the background)."""
-        self._feeds.pop(feed_id, None)
+        client = self._feeds.pop(feed_id, None)
+        if client is not None:
+            self._by_client[client] -= 1
+            if not self._by_client[client]:
+                del self._by_client[client]
         self._closed.add(feed_id)
         if self._loop is not None:
             with contextlib.suppress(RuntimeError):  # the loop is already closed
