@@ -7,10 +7,10 @@ whose lease is current, the insert) and ``close`` queues its row's deletion, whi
 task of the ledger's own sends at once (closes that arrive together go in one
 statement). One client's opens in a process take turns before they take a
 connection, and one the process alone already holds ``limit`` of is refused without
-asking the database. The same task renews the lease every third of its length and clears the
-nodes whose lease has lapsed: a killed process's feeds stop counting once its lease
-is over. A node that finds its own lease gone (cut off from the database longer than
-the lease) takes a new one and enters its open feeds again.
+asking the database. The same task renews the lease every third of its length and
+clears the nodes whose lease has lapsed: a killed process's feeds stop counting once
+its lease is over. A node that finds its own lease gone (cut off from the database
+longer than the lease) takes a new one and enters its open feeds again.
 """
 
 from __future__ import annotations
