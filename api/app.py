@@ -48,7 +48,7 @@ def create_app(settings: Settings) -> Litestar:
 
     @asynccontextmanager
     async def database(app: Litestar) -> AsyncIterator[None]:
-        async with serving(settings) as (pool, recorder, live):
+        async with serving(settings) as (pool, recorder, live, feeds):
             app.state.pool = pool
             app.state.replays = ReplayCache()
             app.state.recorder = recorder
@@ -56,9 +56,11 @@ def create_app(settings: Settings) -> Litestar:
             app.state.match_keys = MatchKeys()
             app.state.live = LiveFeeds(
                 live,
+                feeds,
                 max_feeds=settings.live_max_feeds,
                 max_per_client=settings.live_max_feeds_per_client,
                 token_check_interval=settings.live_token_check_interval,
+                trusted_proxies=settings.trusted_proxies,
             )
             yield
 

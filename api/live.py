@@ -5,14 +5,20 @@ with ``Last-Event-ID`` gets every later event once. Events of a live match are
 redacted exactly as the public view is (``public_event_data``).
 
 Every feed of the process follows one ``LiveHub`` (one database connection for all
-of them). A client (its token when it sends one, else its remote address) may hold
-``live_max_feeds_per_client`` feeds open, the process ``live_max_feeds``; past
-either cap a feed is refused with 429 and ``Retry-After``. A feed opened with a
-token ends once the token is no longer active (revoked, or expired).
+of them). A client (its token when it sends one, else its address) may hold
+``live_max_feeds_per_client`` feeds open across every process and server sharing
+the database (counted there, ``store.feeds``), a process ``live_max_feeds`` (counted
+here: it guards the process's memory); past either cap a feed is refused with 429
+and ``Retry-After``. The address is the peer's, or, from a peer among
+``trusted_proxies``, the one its ``X-Forwarded-For`` names (``client_address``). A
+feed opened with a token ends once the token is no longer active (revoked, or
+expired).
 """
 
 from __future__ import annotations
 
+import ipaddress
+import uuid
 import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, Final
@@ -31,7 +37,9 @@ from api.openapi import TEXT, documented
 from api.schemas import problem_responses
 from domain.errors import MalformedError
 from projections.live import Authorise, LiveFeed, LiveHub
+from service.settings import Networks
 from store import accounts
+from store.feeds import FeedLedger
 
 LastEventId = Annotated[
     str | None,
@@ -64,12 +72,51 @@ RETRY_AFTER_SECONDS: Final = 10
 """What a refused feed's ``Retry-After`` asks a client to wait."""
 
 
-def client_of(request: Request[Any, Any, Any], principal: Principal | None) -> str:
+def client_address(request: Request[Any, Any, Any], trusted: Networks) -> str:
+    """Return the caller's address: the peer's, unless the peer is a trusted proxy.
+
+    From a trusted proxy, ``X-Forwarded-For`` is read right to left, past the
+    addresses of trusted proxies (each appended the address it saw), to the first
+    that is not one: the proxies vouch for that much and no more. Past an entry that
+    is no address, the last trusted hop is the caller.
+    """
+    peer = request.client.host if request.client is not None else "unknown"
+    if not _is_trusted(peer, trusted):
+        return peer
+    hops = [
+        hop.strip()
+        for header in request.headers.getall("x-forwarded-for", [])
+        for hop in header.split(",")
+    ]
+    caller = peer
+    for hop in reversed(hops):
+        try:
+            address = ipaddress.ip_address(hop)
+        except ValueError:
+            break
+        caller = str(address)
+        if not _is_trusted(caller, trusted):
+            break
+    return caller
+
+
+def _is_trusted(host: str, trusted: Networks) -> bool:
+    if not trusted:
+        return False
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return any(address in network for network in trusted)
+
+
+def client_of(
+    request: Request[Any, Any, Any], principal: Principal | None, trusted: Networks = ()
+) -> str:
     """Return who a feed counts against: the token when one was sent, else the address."""
     if principal is not None:
         return f"token {principal.token_id}"
-    host = request.client.host if request.client is not None else "unknown"
-    return f"address {host}"
+    return f"address {client_address(request, trusted)}"
 
 
 class LiveFeeds:
@@ -78,27 +125,36 @@ class LiveFeeds:
     def __init__(
         self,
         hub: LiveHub,
+        ledger: FeedLedger,
         *,
         max_feeds: int,
         max_per_client: int,
         token_check_interval: float,
+        trusted_proxies: Networks = (),
     ) -> None:
         self.hub = hub
+        self._ledger = ledger
         self._max_feeds = max_feeds
         self._max_per_client = max_per_client
         self._check_interval = token_check_interval
-        self._by_client: dict[str, int] = {}
+        self._trusted = trusted_proxies
         self.open = 0
-        """How many feeds are open (counted from the request to the client's leaving)."""
+        """How many feeds the process has open (from the request to the client's leaving)."""
 
-    def _claim(self, client: str) -> Callable[[], None]:
+    async def _claim(self, client: str) -> Callable[[], None]:
         if self.open >= self._max_feeds:
             raise _too_many(f"the server already holds its {self._max_feeds} live feeds")
-        held = self._by_client.get(client, 0)
-        if held >= self._max_per_client:
-            raise _too_many(f"this client already holds {held} live feeds, the most it may")
+        # Counted before the database is asked, so racing requests cannot overshoot.
         self.open += 1
-        self._by_client[client] = held + 1
+        feed_id = uuid.uuid4()
+        try:
+            held = await self._ledger.open(feed_id, client, self._max_per_client)
+        except BaseException:
+            self.open -= 1
+            raise
+        if held >= self._max_per_client:
+            self.open -= 1
+            raise _too_many(f"this client already holds {held} live feeds, the most it may")
         released = False
 
         def release() -> None:
@@ -107,15 +163,11 @@ class LiveFeeds:
                 return
             released = True
             self.open -= 1
-            left = self._by_client[client] - 1
-            if left:
-                self._by_client[client] = left
-            else:
-                del self._by_client[client]
+            self._ledger.close(feed_id)
 
         return release
 
-    def follow(
+    async def follow(
         self,
         request: Request[Any, Any, Any],
         principal: Principal | None,
@@ -129,7 +181,7 @@ class LiveFeeds:
         Raises:
             TooManyRequestsException (429): the client's or the process's cap is reached.
         """
-        release = self._claim(client_of(request, principal))
+        release = await self._claim(client_of(request, principal, self._trusted))
         header = request.headers.get("authorization")
         authorise: Authorise | None = None
         if header is not None:
@@ -203,7 +255,7 @@ class LiveController(Controller):
         """Stream the match's events from the start, or after ``Last-Event-ID``."""
         after = resume_after(last_event_id)
         row = await readable_match(pool, principal, match_id)
-        return live.follow(request, principal, after, stream=row["stream"])
+        return await live.follow(request, principal, after, stream=row["stream"])
 
     @get(
         "/competitions/{competition_id:uuid}/live",
@@ -226,7 +278,14 @@ class LiveController(Controller):
         async with pool.connection() as conn:
             competition = await accounts.get_competition(conn, competition_id)
         require_read(principal, competition)
-        return live.follow(request, principal, after, competition_id=str(competition_id))
+        return await live.follow(request, principal, after, competition_id=str(competition_id))
 
 
-__all__ = ["RETRY_AFTER_SECONDS", "LiveController", "LiveFeeds", "client_of", "resume_after"]
+__all__ = [
+    "RETRY_AFTER_SECONDS",
+    "LiveController",
+    "LiveFeeds",
+    "client_address",
+    "client_of",
+    "resume_after",
+]

@@ -42,6 +42,9 @@ def serve(
     bind_port = settings.port if port is None else port
     _exit_cleanly_on_sigterm()
     typer.echo(f"matchlog serving on http://{bind_host}:{bind_port} (OpenAPI at /schema)")
+    # proxy_headers=False below: uvicorn would otherwise take X-Forwarded-For from any
+    # local peer as the client's address; the app believes it only from
+    # MATCHLOG_TRUSTED_PROXIES (api.live.client_address).
     if workers == 1:
         from api.app import create_app
 
@@ -51,6 +54,7 @@ def serve(
             port=bind_port,
             http=HTTP_PROTOCOL,
             log_level="warning",
+            proxy_headers=False,
         )
         return
     # Workers are separate processes: they get the resolved URL, so only this
@@ -65,6 +69,7 @@ def serve(
         workers=workers,
         http=HTTP_PROTOCOL,
         log_level="warning",
+        proxy_headers=False,
     )
 
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
+from typing import Annotated
 
 import annotated_types
-from pydantic import Field, ValidationError
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from domain.errors import MalformedError
+
+Networks = tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
+"""Addresses and networks, as ``MATCHLOG_TRUSTED_PROXIES`` lists them."""
 
 
 class Settings(BaseSettings):
@@ -58,6 +63,18 @@ class Settings(BaseSettings):
         ge=1,
         description="live feeds one client (its token, else its address) holds open; more get 429",
     )
+    live_feed_lease: float = Field(
+        default=30.0,
+        gt=0,
+        description="seconds a server process's live feeds go on counting against their "
+        "clients after it last renewed its lease (every third of that): how long a "
+        "killed process's feeds hold their clients' slots",
+    )
+    trusted_proxies: Annotated[Networks, NoDecode] = Field(
+        default=(),
+        description="reverse proxies (comma-separated addresses or CIDR networks) whose "
+        "X-Forwarded-For is believed; from anyone else it is ignored",
+    )
     live_page_size: int = Field(
         default=200,
         ge=1,
@@ -68,6 +85,15 @@ class Settings(BaseSettings):
         gt=0,
         description="seconds between re-checks of an idle live feed's token",
     )
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _networks(cls, value: object) -> object:
+        """Read ``"10.0.0.1, 192.168.0.0/16"`` as networks (an address is a network of one)."""
+        if isinstance(value, str):
+            parts = (part.strip() for part in value.split(","))
+            return tuple(ipaddress.ip_network(part, strict=False) for part in parts if part)
+        return value
 
 
 def load_settings() -> Settings:
@@ -106,6 +132,8 @@ def _wrong_setting(name: str) -> str:
         what = "a number" + ("" if low is None else f" of at least {low}")
     elif field.annotation is Path:
         what = "a folder's path"
+    elif name == "trusted_proxies":
+        what = "IP addresses or networks (such as 10.0.0.0/8), separated by commas"
     else:
         what = "text"
     return f"{Settings.model_config.get('env_prefix', '')}{name.upper()} must be {what}"

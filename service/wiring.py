@@ -14,6 +14,7 @@ from service.settings import Settings
 from store import migrate
 from store.database import DatabaseUrls, resolve_database
 from store.events import Notifier
+from store.feeds import FeedLedger
 from store.recorder import Recorder
 
 
@@ -57,16 +58,17 @@ def recorder_for(pool: AsyncConnectionPool[Any]) -> Recorder:
 
 
 class Serving(NamedTuple):
-    """What a running server holds: its pool, its recorder and its live feeds' hub."""
+    """What a running server holds: its pool, its recorder, its live feeds' hub and ledger."""
 
     pool: AsyncConnectionPool[Any]
     recorder: Recorder
     live: LiveHub
+    feeds: FeedLedger
 
 
 @asynccontextmanager
 async def serving(settings: Settings) -> AsyncIterator[Serving]:
-    """Open the server's pool, its notifying recorder and its one live listener."""
+    """Open the server's pool, its notifying recorder, its one live listener and its lease."""
     url = configured_url(settings)
     async with (
         open_pool(url, min_size=settings.pool_min_size, max_size=settings.pool_max_size) as pool,
@@ -75,7 +77,10 @@ async def serving(settings: Settings) -> AsyncIterator[Serving]:
         # Half the pool at most for feeds' backlog pages: the API keeps the rest.
         readers = max(1, settings.pool_max_size // 2)
         live = LiveHub(pool, page_size=settings.live_page_size, readers=readers)
-        async with live.listening(url):
+        async with (
+            live.listening(url),
+            FeedLedger(pool, lease=settings.live_feed_lease) as feeds,
+        ):
             yield Serving(
                 pool,
                 Recorder(
@@ -85,4 +90,5 @@ async def serving(settings: Settings) -> AsyncIterator[Serving]:
                     group_commit=settings.group_commit,
                 ),
                 live,
+                feeds,
             )

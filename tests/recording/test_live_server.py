@@ -33,6 +33,18 @@ def free_port() -> int:
 @contextmanager
 def serve(database_url: str, data_dir: Path, **settings: str) -> Iterator[str]:
     """Run ``matchlog serve`` on the database with extra ``MATCHLOG_*`` settings; yield its URL."""
+    with server_process(database_url, data_dir, **settings) as (base, proc):
+        yield base
+        proc.terminate()
+        proc.communicate(timeout=30)
+        assert 0 == proc.returncode
+
+
+@contextmanager
+def server_process(
+    database_url: str, data_dir: Path, **settings: str
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """Run ``matchlog serve`` as ``serve`` does; yield its URL and process (killed after)."""
     port = free_port()
     env = {**os.environ, "MATCHLOG_DATABASE_URL": database_url, "MATCHLOG_DATA_DIR": str(data_dir)}
     env.update({f"MATCHLOG_{name.upper()}": value for name, value in settings.items()})
@@ -56,11 +68,11 @@ def serve(database_url: str, data_dir: Path, **settings: str) -> Iterator[str]:
             assert proc.poll() is None, proc.stdout.read() if proc.stdout else "server exited"
             assert time.monotonic() < deadline, "server did not answer /health"
             time.sleep(0.2)
-        yield base
+        yield base, proc
     finally:
-        proc.terminate()
+        if proc.poll() is None:
+            proc.kill()
         proc.communicate(timeout=30)
-        assert 0 == proc.returncode
 
 
 @pytest.fixture(name="server")
