@@ -26,7 +26,7 @@ from domain.cuttle.moves import ACTIONS as CUTTLE_ACTIONS
 from domain.cuttle.moves import card_key
 from domain.errors import DomainError
 from domain.kozel.moves import canonical_cards
-from domain.stream import MatchState, Play, step
+from domain.stream import CreateMatch, MatchConfig, MatchState, Play, step
 from tests.strategies import (
     field_variants,
     live_match_states,
@@ -171,3 +171,18 @@ class TestNotationForm:
             " stock=?20 trick=- piles=-/- tricks=0/0"
         )
         assert form == notation_form("kozel", position, typed)
+
+
+class TestCuttleResults:
+    """A score-sheet result is a move of a match recorded by results (§27)."""
+
+    @pytest.mark.parametrize(
+        "text", ["result P01", "result P001", "result P\u0661", "result P\u00b2"]
+    )
+    def test_a_seat_not_written_as_moves_write_it_is_malformed(self, text: str) -> None:
+        config = MatchConfig("cuttle", "standard", ("a", "b"), 0, recording="results")
+        state = step(MatchState(), CreateMatch(config))[1]
+        with pytest.raises(DomainError) as e:
+            step(state, Play(text))
+        assert "MALFORMED" == e.value.code
+        assert "result P1" == recorded_text(state, " Result  p1")

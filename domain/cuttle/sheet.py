@@ -44,8 +44,10 @@ def read_result(text: str, players: int) -> tuple[str, Outcome]:
         word = words[1].lower()
         if word == DRAW:
             return f"{RESULT_WORD} {DRAW}", Outcome(Termination.SCORE_SHEET, None)
-        if word[:1] == "p" and word[1:].isdigit() and int(word[1:]) < players:
-            seat = int(word[1:])
+        # Only a seat as a move writes it: ``P01`` or ``P١`` (isdigit) would be recorded
+        # as another text, and ``P²`` (isdigit too) is no number for ``int``.
+        if len(word) == 2 and word[0] == "p" and word[1] in "0123456789"[:players]:
+            seat = int(word[1])
             return f"{RESULT_WORD} P{seat}", Outcome(Termination.SCORE_SHEET, seat)
     seats = ", ".join(f"P{s}" for s in range(players))
     raise MalformedError(
