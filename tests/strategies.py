@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -185,6 +186,191 @@ def match_streams(draw: st.DrawFn) -> tuple[str, list[Any]]:
     """A whole match's events, in a random game and variant: (game, events)."""
     game, variant = draw(match_games)
     return game, match_events(game, variant, random.Random(draw(st.integers(0, 2**32 - 1))))
+
+
+# --- Typed moves: live match states and mutated move texts (#29) --------------------------
+
+
+typed_match_kinds = st.sampled_from(
+    [
+        ("cuttle", "classic", "scorer"),
+        ("cuttle", "standard", "scorer"),
+        ("cuttle", "cutthroat", "scorer"),
+        ("cuttle", "standard", "physical"),
+        ("cuttle", "cutthroat", "physical"),
+        ("kozel", "default", "scorer"),
+        ("kozel", "default", "physical"),
+    ]
+)
+
+
+def named_cards_text(rules: Any, position: Any, rng: random.Random) -> str:
+    """The scorer's ``cards`` naming what left an unknown deck: any unplaced cards."""
+    unplaced = [c.text() for c in rules.unplaced_cards(position)]
+    return " ".join(["cards", *rng.sample(unplaced, rules.cards_awaited(position))])
+
+
+def live_match_state(game: str, variant: str, dealing: str, rng: random.Random, plies: int) -> Any:
+    """A scorer-recorded match after ``plies`` random legal moves, a round in progress.
+
+    Physically dealt rounds stop where cards must be named too. The match is never
+    over: a move that would end it is not played (the state before it is returned).
+    """
+    from domain.stream import CreateMatch, MatchConfig, MatchState, Play, StartRound, step
+    from tests.recording.play import physical_deal, shuffled_deal
+
+    seats = 4 if game == "kozel" else Variant(variant).players
+    fmt, options = ("normal", {}) if game == "cuttle" else (None, {"loss_limit": 6})
+    players = tuple(f"p{i}" for i in range(seats))
+    config = MatchConfig(game, variant, players, 0, dealing, fmt, options)  # type: ignore[arg-type]
+    state = step(MatchState(), CreateMatch(config))[1]
+    rules = state.rules
+    for ply in range(plies + 1):
+        if state.position is None:
+            dealer = state.series.dealer
+            deal = (
+                physical_deal(game, variant, dealer, rng)
+                if dealing == "physical"
+                else shuffled_deal(game, variant, rng)
+            )
+            state = step(state, StartRound(deal))[1]
+        if ply == plies:
+            break
+        if rules.cards_awaited(state.position):
+            text = named_cards_text(rules, state.position, rng)
+        else:
+            text = rng.choice([m.text() for m in rules.legal_moves(state.position)])
+        after = step(state, Play(text))[1]
+        if after.is_over:
+            break
+        state = after
+    return state
+
+
+@st.composite
+def live_match_states(draw: st.DrawFn) -> Any:
+    """A live match of any game, variant and dealing of ``typed_match_kinds``
+    (``live_match_state`` after 0-150 random legal moves)."""
+    game, variant, dealing = draw(typed_match_kinds)
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    return live_match_state(game, variant, dealing, rng, draw(st.integers(0, 150)))
+
+
+MUTATIONS = (
+    "add target", "add player", "remove target", "remove player", "swap target",
+    "swap player", "swap seat", "swap card", "add card", "remove card", "swap action",
+    "toggle seven", "reorder cards", "respell", "add suffix", "player before target",
+    "repeat word", "set fields", "set fields", "set fields",
+)  # fmt: skip
+"""What ``mutate_move_text`` may do to a move text, one or two of them at a time.
+
+``set fields`` (the commonest) rewrites a card's word with or without a target and
+a player: the slips that change a move's meaning rather than its spelling.
+"""
+
+
+def mutate_move_text(text: str, game: str, rng: random.Random) -> str:
+    """Change a move text the way a scorer's slip might: a field added, removed or swapped.
+
+    Cuttle texts are ``P0 [seven] action card[>target][@P1] | cards...``; Kozel texts
+    ``S0 action cards...``. The result may be the same move in another spelling, another
+    move, or no move at all.
+    """
+    seat_letter = "S" if game == "kozel" else "P"
+    codes = [c.text() for c in (PACK if game == "kozel" else deck(jokers=True))]
+    for _ in range(rng.choice((1, 1, 2))):
+        text = _mutated(text, rng.choice(MUTATIONS), seat_letter, codes, rng)
+    return text
+
+
+def field_variants(text: str, game: str, rng: random.Random) -> list[str]:
+    """A move text with its first card's word given every target and player combination.
+
+    The target is none, the card itself or one of three random cards; the player none
+    or any of four seats; a player and a target in both orders. These slips change
+    what a move means, so each must be refused or stay the move it names.
+    """
+    words = text.split(" ")
+    seat_letter = "S" if game == "kozel" else "P"
+    codes = [c.text() for c in (PACK if game == "kozel" else deck(jokers=True))]
+    index = next((i for i, w in enumerate(words) if i > 0 and w[:2] in codes), None)
+    if index is None:
+        return [f"{text}>{rng.choice(codes)}", f"{text}@{seat_letter}{rng.randrange(4)}"]
+    card = words[index][:2]
+    targets = ["", ">" + card, *(">" + code for code in rng.sample(codes, 3))]
+    players = ["", *(f"@{seat_letter}{seat}" for seat in range(4))]
+    variants = []
+    for target in targets:
+        for player in players:
+            for token in {card + target + player, card + player + target}:
+                variants.append(" ".join([*words[:index], token, *words[index + 1 :]]))
+    return variants
+
+
+def _mutated(text: str, how: str, seat_letter: str, codes: list[str], rng: random.Random) -> str:
+    words = text.split(" ")
+    cards = [i for i, w in enumerate(words) if w[:2] in codes and i > 0 and w != "cards"]
+    code = rng.choice(codes)
+    seat = f"{seat_letter}{rng.choice((0, 1, 2, 3))}"
+    last = len(words) - 1
+    if how == "add target":
+        words[last] += ">" + code
+    elif how == "add player":
+        words[last] += "@" + seat
+    elif how == "remove target":
+        words = [re.sub(r">[0-9A-Z]{2}", "", w) for w in words]
+    elif how == "remove player":
+        words = [re.sub(r"@[A-Z][0-9]", "", w) for w in words]
+    elif how == "swap target":
+        words = [re.sub(r">[0-9A-Z]{2}", ">" + code, w) for w in words]
+    elif how == "swap player":
+        words = [re.sub(r"@[A-Z][0-9]", "@" + seat, w) for w in words]
+    elif how == "swap seat":
+        words[0] = seat if words[0] != "cards" else words[0]
+    elif how == "swap card" and cards:
+        i = rng.choice(cards)
+        words[i] = code + words[i][2:]
+    elif how == "add card":
+        words.insert(rng.randint(1, len(words)), code)
+    elif how == "remove card" and cards:
+        del words[rng.choice(cards)]
+    elif how == "swap action" and len(words) > 1:
+        actions = KOZEL_ACTIONS if seat_letter == "S" else CUTTLE_TEXT_ACTIONS[:-4]
+        i = 2 if words[1] == "seven" and len(words) > 2 else 1
+        words[i] = rng.choice(actions)
+    elif how == "toggle seven" and seat_letter == "P" and len(words) > 1:
+        if words[1] == "seven":
+            del words[1]
+        else:
+            words.insert(1, "seven")
+    elif how == "reorder cards" and len(cards) > 1:
+        picked = [words[i] for i in cards]
+        rng.shuffle(picked)
+        for i, word in zip(cards, picked, strict=True):
+            words[i] = word
+    elif how == "respell":
+        spaced = rng.choice((" ", "  "))
+        return spaced + spaced.join(rng.choice((w, w.lower(), w.upper())) for w in words)
+    elif how == "add suffix":
+        words[last] += rng.choice((">", "@", "!", "+", ",", "?", "@" + seat_letter, ">X"))
+    elif how == "set fields" and cards:
+        i = cards[0]
+        words[i] = (
+            words[i][:2]
+            + (">" + code if rng.random() < 0.5 else "")
+            + ("@" + seat if rng.random() < 0.5 else "")
+        )
+    elif how == "player before target":
+        words = [re.sub(r"(>[0-9A-Z]{2})(@[A-Z][0-9])", r"\2\1", w) for w in words]
+    elif how == "repeat word":
+        i = rng.randrange(len(words))
+        words.insert(i, words[i])
+    return " ".join(words)
+
+
+KOZEL_ACTIONS = ("lead", "beat", "throw", "molodka", "concede", "cards", "pass")
+"""Action words a Kozel text may be given: the five of R45/R47, ``cards`` in a seat's
+place, and none at all."""
 
 
 # --- Kozel ---------------------------------------------------------------------------

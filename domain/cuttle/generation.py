@@ -353,13 +353,15 @@ def read(position: Position, move: Move) -> Move:
     """Return ``move`` as this position reads it: the form ``legal_moves`` lists.
 
     In 2-player a four's victim can only be the opponent, so ``P0 oneoff 4S@P1``
-    is the move ``P0 oneoff 4S`` (old logs name the victim); anything else is itself.
+    is the move ``P0 oneoff 4S`` (old logs name the victim); anything else is itself,
+    a four that also names a card (``4S>3H@P1``) too: the checks refuse its target
+    (``INVALID_TARGET``, ruling 33) rather than it being recorded as another move.
     """
     player = move.player
     if player is None or len(position.hands) != 2 or move.seat is None or player != 1 - move.seat:
         return move
     card = move.card
-    if move.action != "oneoff" or card is None or card.rank != "4":
+    if move.action != "oneoff" or card is None or card.rank != "4" or move.target is not None:
         return move
     return _mv("oneoff", move.seat, card, seven=move.seven)
 

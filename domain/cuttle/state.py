@@ -396,6 +396,12 @@ _OPTIONAL = (
 )
 
 
+def _is_count(text: str) -> bool:
+    """Whether ``text`` is a count written in ASCII digits (``isdigit`` alone lets ``²``
+    through, which ``int`` refuses, and ``٣``, which would not be written back)."""
+    return text.isascii() and text.isdigit()
+
+
 def _invalid(message: str) -> InvalidSetupError:
     return InvalidSetupError(message, code="INVALID_POSITION")
 
@@ -472,7 +478,7 @@ def parse_position(text: str) -> Position:
     if fields["deck"] != "-":
         for token in fields["deck"].split():
             if token.startswith("?"):
-                if not token[1:].isdigit() or int(token[1:]) < 1:
+                if not _is_count(token[1:]) or int(token[1:]) < 1:
                     raise _invalid(f"{token!r} is not a count of unknown cards like ?30")
                 deck_cards.extend([None] * int(token[1:]))
             else:
@@ -498,7 +504,7 @@ def parse_position(text: str) -> Position:
     if naming is not None and naming not in NAMING_KINDS:
         raise _invalid(f"{naming!r} is not a naming kind ({', '.join(NAMING_KINDS)})")
     for key in ("passes", "shown"):
-        if key in fields and not fields[key].isdigit():
+        if key in fields and not _is_count(fields[key]):
             raise _invalid(f"{key} must be a number, not {fields[key]!r}")
     target_cards = _p_cards(fields["target"]) if "target" in fields else ()
     position = Position(

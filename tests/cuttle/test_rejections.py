@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from domain.cards import Card
-from domain.cuttle import Move, Position, legal_moves, read
-from domain.cuttle.rules import apply, decide
+from domain.cuttle import Move, Position, is_legal, legal_moves, read
+from domain.cuttle.rules import apply, decide, step
 from domain.errors import IllegalMoveError
 from tests.cuttle.helpers import play, pos, refusal
 
@@ -179,6 +179,33 @@ class TestTargets:
         assert "INVALID_TARGET" == refusal(
             pos("classic", hands="9S / -", points="- / 4H"), "P0 oneoff 9S>4H"
         )
+
+
+class TestFourWithATarget:
+    """A 2-player four naming a card and the opponent is refused, not recorded as the
+    bare four (see #29: ``read`` dropped the card)."""
+
+    @pytest.mark.parametrize("variant", ["classic", "standard"])
+    def test_four_naming_a_card_and_the_opponent(self, variant: str) -> None:
+        p = pos(variant, hands="9C / 4H 5D", points="3H / -", turn=1)
+        for text in ("P1 oneoff 4H>3H@P0", "P1 oneoff 4H>3H"):
+            assert "INVALID_TARGET" == refusal(p, text)
+            for _ in range(2):  # the second time ``step`` knows the text
+                with pytest.raises(IllegalMoveError) as e:
+                    step(p, text)
+                assert "INVALID_TARGET" == e.value.code
+        assert not is_legal(p, Move.from_text("P1 oneoff 4H>3H@P0"))
+
+    @pytest.mark.parametrize("variant", ["classic", "standard"])
+    def test_seven_four_naming_a_card_and_the_opponent(self, variant: str) -> None:
+        p = pos(variant, hands="7S / 9C", points="- / TS", deck="4D 2H 3H")
+        p = play(p, "P0 oneoff 7S", "P1 decline")
+        for text in ("P0 seven oneoff 4D>TS@P1", "P0 seven oneoff 4D>TS"):
+            assert "INVALID_TARGET" == refusal(p, text)
+            with pytest.raises(IllegalMoveError) as e:
+                step(p, text)
+            assert "INVALID_TARGET" == e.value.code
+        assert decide(p, "P0 seven oneoff 4D") == decide(p, "P0 seven oneoff 4D@P1")
 
 
 class TestQueenProtection:

@@ -175,6 +175,14 @@ class TestPositionNotation:
             "points - / -; permanents - / -; scrap -",
             "standard; dealer P0; turn P1; phase MAIN; deck -; hands X1 / -; points - / -; "
             "permanents - / -; scrap -",
+            # Counts in other digits than ASCII (``isdigit`` takes them; ``int`` raised
+            # ValueError on ``²``, and read ``٣`` as ``3``).
+            "standard; dealer P0; turn P1; phase MAIN; deck ?\u00b2; hands - / -; "
+            "points - / -; permanents - / -; scrap -",
+            "standard; dealer P0; turn P1; phase MAIN; deck ?\u0663; hands - / -; "
+            "points - / -; permanents - / -; scrap -",
+            "standard; dealer P0; turn P1; phase MAIN; deck ?3; hands - / -; "
+            "points - / -; permanents - / -; scrap -; passes \u00b2",
         ],
     )
     def test_inconsistent_positions_are_refused(self, text: str) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
+from domain.cards import deck
 from domain.stream import CreateMatch, MatchConfig, Play, StartRound, decide, fold, rules_for
 from tests.recording.play import create_match, play_to_end, seats_of, shuffled_deal
 
@@ -227,6 +228,29 @@ class TestRefusals:
         )
         assert 422 == response.status_code
         assert "MALFORMED" == response.json()["code"]
+
+    def test_a_four_naming_a_card_is_refused_not_recorded_as_the_four(
+        self, client: TestClient[Any], scorer: dict[str, str], match: dict[str, Any]
+    ) -> None:
+        """See #29: ``P1 oneoff 4H>3H@P0`` was recorded as ``P1 oneoff 4H``."""
+        cards = [card.text() for card in deck()]
+        i, j = cards.index("3C"), cards.index("4H")
+        cards[i], cards[j] = cards[j], cards[i]  # P1 is dealt 4H
+        response = client.post(
+            f"/matches/{match['id']}/rounds",
+            json={"deck": " ".join(cards), "expected_version": 1},
+            headers=scorer,
+        )
+        assert 201 == response.status_code, response.text
+        before = self.events_of(client, scorer, match["id"])
+        response = client.post(
+            f"/matches/{match['id']}/moves",
+            json={"moves": ["P1 oneoff 4H>3H@P0"], "expected_version": 2},
+            headers=scorer,
+        )
+        assert 422 == response.status_code
+        assert "INVALID_TARGET" == response.json()["code"]
+        assert before == self.events_of(client, scorer, match["id"])
 
     def test_stale_if_match_is_412_with_current_version(
         self, client: TestClient[Any], scorer: dict[str, str], match: dict[str, Any]
