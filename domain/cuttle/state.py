@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 from domain.cards import Card, deck, format_cards, parse_cards
 from domain.cuttle.moves import card_key
 from domain.cuttle.outcome import Outcome, Termination, Variant
+from domain.counts import read_count
 from domain.errors import InvalidSetupError, MalformedError
 
 
@@ -396,12 +397,6 @@ _OPTIONAL = (
 )
 
 
-def _is_count(text: str) -> bool:
-    """Whether ``text`` is a count written in ASCII digits (``isdigit`` alone lets ``²``
-    through, which ``int`` refuses, and ``٣``, which would not be written back)."""
-    return text.isascii() and text.isdigit()
-
-
 def _invalid(message: str) -> InvalidSetupError:
     return InvalidSetupError(message, code="INVALID_POSITION")
 
@@ -478,9 +473,10 @@ def parse_position(text: str) -> Position:
     if fields["deck"] != "-":
         for token in fields["deck"].split():
             if token.startswith("?"):
-                if not _is_count(token[1:]) or int(token[1:]) < 1:
+                unknown = read_count(token[1:])
+                if unknown is None or unknown < 1:
                     raise _invalid(f"{token!r} is not a count of unknown cards like ?30")
-                deck_cards.extend([None] * int(token[1:]))
+                deck_cards.extend([None] * unknown)
             else:
                 deck_cards.append(_p_cards(token)[0])
     hands = tuple(frozenset(_p_cards(g)) for g in _p_groups(fields["hands"], players))
@@ -504,7 +500,7 @@ def parse_position(text: str) -> Position:
     if naming is not None and naming not in NAMING_KINDS:
         raise _invalid(f"{naming!r} is not a naming kind ({', '.join(NAMING_KINDS)})")
     for key in ("passes", "shown"):
-        if key in fields and not _is_count(fields[key]):
+        if key in fields and read_count(fields[key]) is None:
             raise _invalid(f"{key} must be a number, not {fields[key]!r}")
     target_cards = _p_cards(fields["target"]) if "target" in fields else ()
     position = Position(

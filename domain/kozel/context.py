@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.counts import read_count
 from domain.errors import InvalidSetupError, MalformedError
 from domain.kozel.reachable import why_unreachable
 from domain.kozel.state import EXAMPLE, Position, parse_position
@@ -103,16 +104,13 @@ def parse_match_position(text: str) -> tuple[MatchContext, Position]:
         )
     loss = found["loss"].split("/")
     numbers = [found["deal"], *loss, found["eggs"], found["carried"]]
-    # ASCII digits only: int() would also read '+5', '5_0', ' 5' and other scripts' digits.
-    if len(loss) != 2 or not all(n.isascii() and n.isdigit() for n in numbers):
+    counts = [read_count(n) for n in numbers]
+    if len(loss) != 2 or None in counts:
         raise MalformedError(
             f"{text!r}: deal, eggs and carried are whole numbers, loss is two (4/2)",
             details={"position": text},
         )
-    try:
-        deal, a, b, eggs, carried = (int(n) for n in numbers)
-    except ValueError:  # more digits than int() reads (sys.get_int_max_str_digits)
-        raise MalformedError(f"{text!r}: a number too long", details={"position": text}) from None
+    deal, a, b, eggs, carried = (n for n in counts if n is not None)
     context = MatchContext(deal, (a, b), eggs, carried)
     why = why_unreachable(deal, (a, b), eggs, carried, position.options)
     if why is not None:

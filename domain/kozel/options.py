@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from domain.counts import read_count
 from domain.errors import InvalidSetupError, MalformedError
 
 
@@ -60,10 +61,11 @@ def parse_options(text: str) -> KozelOptions:
         InvalidSetupError (INVALID_FORMAT): a loss limit below 2 (R34).
     """
     limit, *flags = text.split("+")
-    if not limit.isdigit():
+    loss_limit = read_count(limit)
+    if loss_limit is None:
         raise MalformedError(f"{limit!r} is not a loss limit", details={"rules": text})
     names = dict(_OPTION_FLAGS)
-    values: dict[str, Any] = {"loss_limit": int(limit)}
+    values: dict[str, Any] = {"loss_limit": loss_limit}
     for flag in flags:
         if flag not in names:
             raise MalformedError(

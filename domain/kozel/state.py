@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from domain.cards import Card
+from domain.counts import read_count
 from domain.errors import InvalidSetupError, MalformedError
 from domain.kozel.moves import BEAT, LEAD, THROW
 from domain.kozel.options import (
@@ -226,9 +227,10 @@ def _seat(value: str, text: str) -> int:
 
 
 def _count(value: str, text: str) -> int:
-    if not value.isdigit():
+    count = read_count(value)
+    if count is None:
         raise _bad(text, f"{value!r} is not a count")
-    return int(value)
+    return count
 
 
 def parse_position(text: str) -> Position:

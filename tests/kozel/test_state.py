@@ -57,6 +57,28 @@ class TestPositionText:
         assert (12, 12) == (position.stock_size, position.draw)
         assert text == position.text()
 
+    @pytest.mark.parametrize(
+        ("old", "new"),
+        [("stock=?12", "stock=?²"), ("stock=?12", "stock=?١٢"), ("draw=12", "draw=+12")],
+    )
+    def test_counts_are_ascii_digits(self, old: str, new: str) -> None:
+        """'²' made int() raise ValueError (no code); '١٢' was read as 12 and written back
+        otherwise (#29)."""
+        text = (
+            "dealer=0 leader=3 trump=6H hands=7C/8C/9C/JC stock=?12 trick=- "
+            "piles=6C,QC,KC,TC,AC,6D,7D,8D,9D,JD,QD,KD,TD,AD,7H,8H/9H,JH,QH,KH tricks=3/1 draw=12"
+        )
+        with pytest.raises(MalformedError) as e:
+            Position.from_text(text.replace(old, new))
+        assert "MALFORMED" == e.value.code
+
+    @pytest.mark.parametrize("limit", ["²", "١٢", "+12", "1_2"])
+    def test_loss_limit_is_ascii_digits(self, limit: str) -> None:
+        text = new_deal(2).text() + f" rules={limit}+eggs"
+        with pytest.raises(MalformedError) as e:
+            Position.from_text(text)
+        assert "MALFORMED" == e.value.code
+
     def test_face_down_pile_cards_are_marked(self) -> None:
         text = (
             "dealer=0 leader=1 trump=6H hands=-/-/-/- stock=- trick=- "
