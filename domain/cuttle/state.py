@@ -25,9 +25,9 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from domain.cards import Card, deck, format_cards, parse_cards
+from domain.counts import read_count
 from domain.cuttle.moves import card_key
 from domain.cuttle.outcome import Outcome, Termination, Variant
-from domain.counts import read_count
 from domain.errors import InvalidSetupError, MalformedError
 
 
