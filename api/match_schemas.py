@@ -3,18 +3,33 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
+from litestar.params import Parameter
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from api.inputs import Line
 from domain.events import RecordedEvent
 from domain.stream import Choice
+from domain.stream.commands import MAX_NOTE_LENGTH, MAX_REASON_LENGTH
+from domain.text import text_pattern
 from projections.matches import match_summary
 
 Dealing = Literal["server", "scorer", "physical"]
 Recording = Literal["moves", "results"]
+# A note and a reason are checked (and cleaned: CR LF stored as LF) by the match's
+# decider, imports' too, with the codes it has always given (NOTE_INVALID,
+# REASON_REQUIRED); here the schema only says what it takes: domain.text's rule.
+Reason = Annotated[
+    StrictStr, Parameter(pattern=text_pattern(lines=True), max_length=MAX_REASON_LENGTH)
+]
+"""A takeback's or a void's reason: text, tab and line ends allowed."""
+NoteText = Annotated[
+    StrictStr,
+    Parameter(pattern=text_pattern(lines=True, braces=False), max_length=MAX_NOTE_LENGTH),
+]
+"""A note: text, tab and line ends allowed, no braces (they delimit the text log's comments)."""
 
 
 class MatchIn(BaseModel):
@@ -142,7 +157,7 @@ class TakebackIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     to_version: StrictInt
-    reason: StrictStr
+    reason: Reason
     expected_version: StrictInt | None = None
 
 
@@ -151,7 +166,7 @@ class VoidIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    reason: StrictStr
+    reason: Reason
     expected_version: StrictInt | None = None
 
 
@@ -161,7 +176,7 @@ class NoteIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: StrictInt
-    text: StrictStr
+    text: NoteText
     expected_version: StrictInt | None = None
 
 

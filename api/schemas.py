@@ -27,13 +27,12 @@ from pydantic import (
     Field,
     StrictBool,
     StrictInt,
-    StringConstraints,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 
-from api.inputs import SINGLE_LINE, Line
+from api.inputs import Line, Text
 from api.problems import validation_failed
 from domain.errors import DomainError, InvalidSetupError
 from domain.games import GAMES, rules_for
@@ -190,9 +189,7 @@ class Problem(BaseModel):
 
 # -- players ------------------------------------------------------------------------
 
-DisplayName = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), SINGLE_LINE
-]
+DisplayName = Annotated[str, Text(max_length=100)]
 
 
 class PlayerIn(BaseModel):
@@ -259,11 +256,9 @@ class CompetitionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: UUID | None = _IdField
-    name: Annotated[
-        str,
-        StringConstraints(strip_whitespace=True, min_length=1, max_length=200),
-        SINGLE_LINE,
-    ] = Field(description="E.g. 'Club season 2026' or 'Spring open'.")
+    name: Annotated[str, Text(max_length=200)] = Field(
+        description="E.g. 'Club season 2026' or 'Spring open'."
+    )
     game: Game = Field(description="cuttle or kozel; fixes the variants, formats and tiebreaks.")
     variant: Line | None = Field(
         default=None,
@@ -384,8 +379,8 @@ class TokenIn(BaseModel):
     competitions: list[UUID] | None = Field(
         default=None, description="Limit a scorer to these competitions; null means all."
     )
-    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200), SINGLE_LINE] = (
-        Field(default="", description="A label to recognise the token by.")
+    name: Annotated[str, Text(max_length=200, required=False)] = Field(
+        default="", description="A label to recognise the token by."
     )
     expires_in: int | None = Field(
         default=None,

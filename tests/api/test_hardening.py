@@ -91,6 +91,8 @@ QUERY_PARAMETERS = [
     for p in operation.get("parameters", [])
     if p["in"] == "query"
 ]
+PROSE = {("AddNote", "text"), ("TakeBack", "reason"), ("VoidMatch", "reason")}
+"""Text fields that take tab and line ends, checked by the match's decider."""
 WRITE_ROUTES = [pytest.param(m, p, id=op["operationId"]) for m, p, op in WRITES]
 
 
@@ -134,13 +136,32 @@ class TestRefusedInput(SharedDatabase):
     ) -> None:
         body = _with_text(operation, field, "two\nlines\tand a tab")
         response = client.request(method, _url(path), json=body, headers=admin)
-        prose = (operation["operationId"], field) in {
-            ("AddNote", "text"),
-            ("TakeBack", "reason"),
-            ("VoidMatch", "reason"),
-        }
+        prose = (operation["operationId"], field) in PROSE
         refused = (response.status_code, response.json().get("code")) == (422, "VALIDATION_FAILED")
         assert (not prose) == refused, response.text
+
+    @pytest.mark.parametrize(("method", "path", "operation", "field"), TEXT_FIELDS)
+    @pytest.mark.parametrize("character", ["\u202e", "\u2066", "\u0085", "\ufeff"])
+    def test_a_character_that_hides_or_reorders_text_is_refused(
+        self,
+        client: Client,
+        admin: dict[str, str],
+        method: str,
+        path: str,
+        operation: dict[str, Any],
+        field: str,
+        character: str,
+    ) -> None:
+        """A bidi control, NEL or a BOM in any text field is refused (#29); a note or
+        reason is checked by the match's decider, so on no match it is 404 first."""
+        body = _with_text(operation, field, f"a{character}b")
+        response = client.request(method, _url(path), json=body, headers=admin)
+        problem = response.json()
+        if (operation["operationId"], field) in PROSE:
+            assert 404 == response.status_code
+            return
+        assert (422, "VALIDATION_FAILED") == (response.status_code, problem["code"])
+        assert problem["details"]["errors"][0]["field"].startswith(field)
 
     def test_a_control_character_deep_in_a_body_is_refused(
         self, client: Client, scorer: dict[str, str]
