@@ -5,6 +5,8 @@ body must be UTF-8 to be JSON at all; each of these once made a request a 500. T
 app-wide ``check_request`` refuses them first, on every route (after ``api.auth.authorize``,
 so 401/403 still come before 400/422):
 
+- a write's body whose ``Content-Type`` is not ``application/json`` (nor
+  ``application/*+json``): 415 ``UNSUPPORTED_MEDIA_TYPE``, before the body is read;
 - a query parameter (name or value) with a control character: 422 ``VALIDATION_FAILED``;
 - a body that is not UTF-8, or JSON nested deeper than ``MAX_DEPTH``: 400 ``MALFORMED``;
 - a string anywhere in a JSON body (keys too) with a control character other than
@@ -25,7 +27,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Request
-from litestar.exceptions import ClientException
+from litestar.exceptions import ClientException, HTTPException
 from litestar.params import ParameterKwarg
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import CoreSchema, core_schema
@@ -117,10 +119,14 @@ async def check_request(request: Request[Any, Any, Any]) -> None:
     """App-wide ``before_request``: refuse what no handler could store or parse.
 
     Raises:
+        HTTPException (415, UNSUPPORTED_MEDIA_TYPE): a write's body is not JSON by its
+            ``Content-Type`` (checked before the body is read).
         MalformedError (VALIDATION_FAILED): a control character in a query parameter
             or in a string of the JSON body, or a whole number beyond ±(2**53 - 1).
         ClientException (400, MALFORMED): a body that is not UTF-8 or nests too deep.
     """
+    if request.method in _BODY_METHODS and _has_body(request):
+        _refuse_unless_json(request.headers.get("content-type"))
     for name, value in request.query_params.multi_items():
         if has_control(name) or has_control(value):
             raise validation_failed(name, "must not contain control characters", "query")
@@ -141,6 +147,40 @@ async def check_request(request: Request[Any, Any, Any]) -> None:
         return  # not JSON: the handler's own reading says so (400 MALFORMED)
     if (refusal := _refused_value(value)) is not None:
         raise validation_failed(*refusal)
+
+
+def _has_body(request: Request[Any, Any, Any]) -> bool:
+    """Whether the request says it carries a body (by its headers: nothing is read)."""
+    headers = request.headers
+    return "transfer-encoding" in headers or headers.get("content-length", "0").strip() != "0"
+
+
+def is_json_media_type(content_type: str | None) -> bool:
+    """Whether a ``Content-Type`` names JSON: ``application/json`` or ``application/*+json``.
+
+    >>> [is_json_media_type(t) for t in ("application/json; charset=utf-8",
+    ...     "application/merge-patch+json", "text/plain", None)]
+    [True, True, False, False]
+    """
+    media = (content_type or "").partition(";")[0].strip().lower()
+    kind, _, subtype = media.partition("/")
+    return kind == "application" and (subtype == "json" or subtype.endswith("+json"))
+
+
+def _refuse_unless_json(content_type: str | None) -> None:
+    """Refuse a write's body that is not JSON by its ``Content-Type`` (415).
+
+    A form or ``text/plain`` body holding JSON would otherwise be read as JSON: the
+    kinds of request a browser sends to another site without asking it first.
+
+    Raises:
+        HTTPException (415, UNSUPPORTED_MEDIA_TYPE): another media type, or none.
+    """
+    if not is_json_media_type(content_type):
+        raise HTTPException(
+            status_code=415,
+            detail=f"the request body must be application/json, not {content_type or 'untyped'}",
+        )
 
 
 def _refused_value(value: Any) -> tuple[str, str] | None:
@@ -173,5 +213,6 @@ __all__ = [
     "Text",
     "check_request",
     "has_control",
+    "is_json_media_type",
     "json_depth",
 ]

@@ -443,6 +443,7 @@ _PROBLEM_TEXT = {
     409: "ALREADY_EXISTS or VERSION_CONFLICT: clashes with what is recorded",
     412: "VERSION_CONFLICT: If-Match names an old version; details.current_version says which",
     413: "BODY_TOO_LARGE: the body exceeds the configured limit",
+    415: "UNSUPPORTED_MEDIA_TYPE: the body's Content-Type is not application/json",
     422: "VALIDATION_FAILED (details.errors names each field), or the rules' refusal code",
     428: "VERSION_REQUIRED: send If-Match or expected_version",
     429: "TOO_MANY_REQUESTS: too many live feeds open; Retry-After says when to try again",
@@ -452,8 +453,12 @@ _PROBLEM_TEXT = {
 def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
     """Return OpenAPI response descriptions of the problem+json refusals a handler can give.
 
-    400 and 401 are always listed: any request may be unreadable or carry a bad token.
+    400 and 401 are always listed: any request may be unreadable or carry a bad token;
+    415 goes with 413: a body that may be too large may also not be JSON.
     """
+    listed = {400, 401, *statuses}
+    if 413 in listed:
+        listed.add(415)
     return {
         status: ResponseSpec(
             data_container=Problem,
@@ -461,5 +466,5 @@ def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
             generate_examples=False,
             media_type="application/problem+json",
         )
-        for status in sorted({400, 401, *statuses})
+        for status in sorted(listed)
     }
