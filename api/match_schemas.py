@@ -9,7 +9,7 @@ from uuid import UUID
 from litestar.params import Parameter
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from api.inputs import Line
+from api.inputs import MAX_SAFE_INTEGER, Line
 from domain.events import RecordedEvent
 from domain.stream import Choice
 from domain.stream.commands import MAX_NOTE_LENGTH, MAX_REASON_LENGTH
@@ -30,6 +30,19 @@ NoteText = Annotated[
     Parameter(pattern=text_pattern(lines=True, braces=False), max_length=MAX_NOTE_LENGTH),
 ]
 """A note: text, tab and line ends allowed, no braces (they delimit the text log's comments)."""
+
+
+KOZEL_OPTIONS: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "loss_limit": {"type": "integer", "minimum": 2, "maximum": MAX_SAFE_INTEGER},
+        "eggs_double_next": {"type": "boolean"},
+        "trump_indicator_bottom": {"type": "boolean"},
+        "open_throws": {"type": "boolean"},
+    },
+}
+"""What ``options`` takes (domain.kozel.options): an unknown flag is INVALID_FORMAT."""
 
 
 class MatchIn(BaseModel):
@@ -60,6 +73,7 @@ class MatchIn(BaseModel):
     )
     options: dict[str, Any] | None = Field(
         default=None,
+        json_schema_extra={"one_of": [KOZEL_OPTIONS, {"type": "null"}]},
         description="kozel: {loss_limit (>= 2, default 12), eggs_double_next, "
         "trump_indicator_bottom, open_throws}; defaults to the competition's format.",
     )

@@ -43,6 +43,27 @@ T = TypeVar("T")
 
 # -- pagination ---------------------------------------------------------------------
 
+QUERY_TEXT = r"^[^\x00-\x1f\x7f]*$"
+"""What a query value may hold: no control character (``api.inputs.check_request``)."""
+
+
+def sent_as(pattern: str | None = QUERY_TEXT, **schema: Any) -> dict[str, Any]:
+    """Return ``schema_extra`` declaring an optional query or header parameter as what it is
+    when sent: a string matching ``pattern`` (with ``schema``'s other keys), never null.
+
+    Litestar declares an optional parameter as string-or-null, which a client can only
+    send as the text "null": absent is how a parameter is left out.
+    """
+    return {"type": OpenAPIType.STRING, "one_of": None, "pattern": pattern, **schema}
+
+
+CURSOR_PATTERN = (
+    "^cD[AEIMQUYcgk](?:[w-z0-5]"
+    "(?:(?:[MN][DTjz]|O[DT])[AEIMQUYcgk][w-z0-5]){0,5}"
+    "(?:(?:[MN][DTjz]|O[DT])[AEIMQUYcgk]|[MN][AQgw]|O[AQ])?)?$"
+)
+"""The cursors ``encode_cursor`` makes: base64url (unpadded) of ``p`` and 1-19 digits."""
+
 Limit = Annotated[
     int,
     Parameter(ge=1, le=100, description="Most items to return (1-100).", title="Page size"),
@@ -52,7 +73,7 @@ Cursor = Annotated[
     Parameter(
         description="Opaque cursor from the previous page's `next_cursor` or `Link` header.",
         title="Page cursor",
-        min_length=1,
+        schema_extra=sent_as(CURSOR_PATTERN),
     ),
 ]
 DEFAULT_LIMIT = 50
@@ -65,7 +86,7 @@ def instant_parameter(description: str) -> Any:
     It is declared as text: read as a ``datetime``, Litestar would also take a number
     (Unix time), which the schema cannot say.
     """
-    return Parameter(description=description, schema_extra={"format": "date-time"})
+    return Parameter(description=description, schema_extra=sent_as(format="date-time"))
 
 
 def parse_instant(value: str | None, field: str) -> datetime | None:
@@ -129,6 +150,22 @@ def query_choice(field: str, value: str | None, choices: Mapping[str, T]) -> T |
     return choices[value]
 
 
+def query_uuid(field: str, value: str | None) -> UUID | None:
+    """Return the id a query value names (``None`` when it is absent).
+
+    Read here, not by Litestar, which takes the text ``null`` for an absent value.
+
+    Raises:
+        MalformedError (VALIDATION_FAILED): not a UUID.
+    """
+    if value is None:
+        return None
+    try:
+        return UUID(value)
+    except ValueError:
+        raise validation_failed(field, f"{value!r} is not a UUID", "query") from None
+
+
 def decode_cursor(cursor: str | None) -> int | None:
     """Return the position a cursor points below (``None`` for the first page).
 
@@ -138,8 +175,12 @@ def decode_cursor(cursor: str | None) -> int | None:
     if cursor is None:
         return None
     try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
-        if text.startswith("p") and text[1:].isdigit():
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        text = raw.decode("ascii")
+        # Only what encode_cursor makes (CURSOR_PATTERN): b64decode overlooks stray
+        # characters and trailing bits, which the schema's pattern does not.
+        canonical = base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii") == cursor
+        if canonical and text.startswith("p") and text[1:].isdigit() and len(text) <= 20:
             return int(text[1:])
     except (binascii.Error, UnicodeDecodeError, ValueError):
         pass

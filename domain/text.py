@@ -30,7 +30,6 @@ _REFUSED: _Ranges = (
     (0x2028, 0x2029),  # (line and paragraph separators)
     (0x202A, 0x202E),  # embeddings and overrides,
     (0x2066, 0x2069),  # isolates
-    (0xD800, 0xDFFF),  # lone surrogates, which no UTF-8 text holds
     (0xFEFF, 0xFEFF),  # a byte order mark
 )
 _SPACES: _Ranges = (
@@ -90,6 +89,11 @@ def _refused(lines: bool, braces: bool) -> str:
     return _class(_C0_LINES if lines else _C0_ONE_LINE, _REFUSED, () if braces else _BRACES)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone surrogate, which no UTF-8 text holds: refused, but not in the pattern, which
+validators that read text as Unicode scalars (Rust's regex) could not compile."""
+
+
 def text_pattern(*, lines: bool = False, required: bool = True, braces: bool = True) -> str:
     """Return the regular expression of the text ``clean_text`` accepts with these options.
 
@@ -136,6 +140,8 @@ def clean_text(
         MalformedError (VALIDATION_FAILED): a refused character, or nothing to show.
     """
     refused, shown = _PATTERNS[(lines, braces)]
+    if _SURROGATE.search(text) is not None:
+        raise _refusal("must not contain a lone surrogate")
     if (found := refused.search(text)) is not None:
         raise _refusal(f"must not contain {_name(found.group())}")
     text = unicodedata.normalize("NFC", text)
