@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from litestar import Litestar, Request
+from litestar import Litestar, Request, Response
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
@@ -23,6 +23,8 @@ from api.health import HealthController
 from api.inputs import check_request
 from api.live import LiveController, LiveFeeds
 from api.matches import MatchController, MatchKeys
+from api.openapi import ClosedModels
+from api.options import answer_options
 from api.pad import PadController
 from api.players import PlayerController
 from api.problems import problem_details_plugin
@@ -37,10 +39,16 @@ from service.wiring import serving
 from store.recorder import Recorder
 
 
-async def before_request(request: Request[Any, Any, Any]) -> None:
-    """Every route's checks before its body is read: the token and role, then the input."""
+async def before_request(request: Request[Any, Any, Any]) -> Response[None] | None:
+    """Every route's checks before its body is read: the token and role, then the input.
+
+    ``OPTIONS`` is answered here, with every method of its path (``api.options``).
+    """
     await authorize(request)
+    if (options := answer_options(request)) is not None:
+        return options
     await check_request(request)
+    return None
 
 
 def create_app(settings: Settings) -> Litestar:
@@ -103,7 +111,7 @@ def create_app(settings: Settings) -> Litestar:
         before_request=before_request,
         before_send=[add_security_headers],
         request_max_body_size=settings.max_body_size,
-        plugins=[problem_details_plugin()],
+        plugins=[problem_details_plugin(), ClosedModels()],
         openapi_config=OpenAPIConfig(
             title="matchlog",
             version="0.1.0",

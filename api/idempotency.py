@@ -32,6 +32,8 @@ from store.idempotency import OnceKey
 from store.recorder import Recorded
 
 MAX_KEY_LENGTH = 200
+KEY_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
+"""An ``Idempotency-Key`` as the schema declares it: not blank, no control character."""
 
 
 @dataclass(frozen=True, slots=True)

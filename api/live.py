@@ -34,7 +34,7 @@ from api.auth import Principal, current_principal, require_read
 from api.competitions import CompetitionId
 from api.matches import MatchId, readable_match
 from api.openapi import TEXT, documented
-from api.schemas import problem_responses
+from api.schemas import problem_responses, sent_as
 from domain.errors import MalformedError
 from projections.live import Authorise, LiveFeed, LiveHub
 from service.settings import Networks
@@ -46,6 +46,7 @@ LastEventId = Annotated[
     HeaderParameter(
         name="Last-Event-ID",
         description="Resume after this event (its global position, as the last message's id).",
+        schema_extra=sent_as(r"^\s*[0-9]*\s*$"),
     ),
 ]
 

@@ -3,18 +3,46 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
+from litestar.params import Parameter
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from api.inputs import Line
+from api.inputs import MAX_SAFE_INTEGER, Line
 from domain.events import RecordedEvent
 from domain.stream import Choice
+from domain.stream.commands import MAX_NOTE_LENGTH, MAX_REASON_LENGTH
+from domain.text import text_pattern
 from projections.matches import match_summary
 
 Dealing = Literal["server", "scorer", "physical"]
 Recording = Literal["moves", "results"]
+# A note and a reason are checked (and cleaned: CR LF stored as LF) by the match's
+# decider, imports' too, with the codes it has always given (NOTE_INVALID,
+# REASON_REQUIRED); here the schema only says what it takes: domain.text's rule.
+Reason = Annotated[
+    StrictStr, Parameter(pattern=text_pattern(lines=True), max_length=MAX_REASON_LENGTH)
+]
+"""A takeback's or a void's reason: text, tab and line ends allowed."""
+NoteText = Annotated[
+    StrictStr,
+    Parameter(pattern=text_pattern(lines=True, braces=False), max_length=MAX_NOTE_LENGTH),
+]
+"""A note: text, tab and line ends allowed, no braces (they delimit the text log's comments)."""
+
+
+KOZEL_OPTIONS: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "loss_limit": {"type": "integer", "minimum": 2, "maximum": MAX_SAFE_INTEGER},
+        "eggs_double_next": {"type": "boolean"},
+        "trump_indicator_bottom": {"type": "boolean"},
+        "open_throws": {"type": "boolean"},
+    },
+}
+"""What ``options`` takes (domain.kozel.options): an unknown flag is INVALID_FORMAT."""
 
 
 class MatchIn(BaseModel):
@@ -45,6 +73,7 @@ class MatchIn(BaseModel):
     )
     options: dict[str, Any] | None = Field(
         default=None,
+        json_schema_extra={"one_of": [KOZEL_OPTIONS, {"type": "null"}]},
         description="kozel: {loss_limit (>= 2, default 12), eggs_double_next, "
         "trump_indicator_bottom, open_throws}; in a competition, loss_limit and "
         "eggs_double_next are its own (another is FORMAT_MISMATCH) and the others add to them.",
@@ -143,7 +172,7 @@ class TakebackIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     to_version: StrictInt
-    reason: StrictStr
+    reason: Reason
     expected_version: StrictInt | None = None
 
 
@@ -152,7 +181,7 @@ class VoidIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    reason: StrictStr
+    reason: Reason
     expected_version: StrictInt | None = None
 
 
@@ -162,7 +191,7 @@ class NoteIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: StrictInt
-    text: StrictStr
+    text: NoteText
     expected_version: StrictInt | None = None
 
 

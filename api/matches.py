@@ -9,13 +9,12 @@ is over, readers without a scorer's rights on it see only what the table could s
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Annotated, Any, Literal, NamedTuple
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any, NamedTuple
 from uuid import UUID, uuid4
 
 from litestar import Controller, Request, Response, get, post
@@ -34,7 +33,15 @@ from api.auth import (
     require_scope,
     requires,
 )
-from api.idempotency import Answer, IdempotentRequest, Render, StoredAnswer, record_once
+from api.idempotency import (
+    KEY_PATTERN,
+    MAX_KEY_LENGTH,
+    Answer,
+    IdempotentRequest,
+    Render,
+    StoredAnswer,
+    record_once,
+)
 from api.lru import Lru
 from api.match_schemas import (
     ChoiceOut,
@@ -56,7 +63,16 @@ from api.match_schemas import (
 )
 from api.openapi import documented
 from api.problems import validation_failed
-from api.schemas import instant_parameter, link_to_next, parse_instant, problem_responses
+from api.schemas import (
+    choice_schema,
+    instant_parameter,
+    link_to_next,
+    parse_instant,
+    problem_responses,
+    query_choice,
+    query_uuid,
+    sent_as,
+)
 from domain.errors import (
     ConflictError,
     ForbiddenError,
@@ -100,6 +116,7 @@ IfMatch = Annotated[
         name="If-Match",
         description='The version the client last saw, as the ETag GET returned (e.g. "12").',
         pattern=IF_MATCH_PATTERN,
+        schema_extra=sent_as(IF_MATCH_PATTERN),
     ),
 ]
 IdempotencyKey = Annotated[
@@ -107,8 +124,11 @@ IdempotencyKey = Annotated[
     HeaderParameter(
         name="Idempotency-Key",
         description="Retrying with the same key returns the first answer and records nothing.",
+        schema_extra=sent_as(KEY_PATTERN, max_length=MAX_KEY_LENGTH),
     ),
 ]
+_UUID = sent_as(None, format="uuid")
+_STATUSES = {status: status for status in ("live", "finished", "void")}
 _EXAMPLE_DECK = " ".join(rank + suit for suit in "CDHS" for rank in "A23456789TJQK")
 _WRITE_ERRORS = problem_responses(400, 401, 403, 404, 409, 412, 413, 422, 428)
 
@@ -601,15 +621,22 @@ class MatchController(Controller):
         principal: NamedDependency[Principal | None],
         pool: NamedDependency[AsyncConnectionPool],
         competition_id: Annotated[
-            UUID | None, Parameter(description="Only this competition.")
+            str | None,
+            Parameter(description="Only this competition.", schema_extra=_UUID),
         ] = None,
         player_id: Annotated[
-            UUID | None, Parameter(description="Only matches this player sat in.")
+            str | None,
+            Parameter(description="Only matches this player sat in.", schema_extra=_UUID),
         ] = None,
-        game: Annotated[str | None, Parameter(description="cuttle or kozel.")] = None,
-        variant: Annotated[str | None, Parameter(description="e.g. standard.")] = None,
+        game: Annotated[
+            str | None, Parameter(description="cuttle or kozel.", schema_extra=sent_as())
+        ] = None,
+        variant: Annotated[
+            str | None, Parameter(description="e.g. standard.", schema_extra=sent_as())
+        ] = None,
         status: Annotated[
-            Literal["live", "finished", "void"] | None, Parameter(description="live or finished.")
+            str | None,
+            Parameter(description="live, finished or void.", schema_extra=choice_schema(_STATUSES)),
         ] = None,
         created_from: Annotated[
             str | None, instant_parameter("Created at or after (RFC 3339 date-time).")
@@ -619,7 +646,10 @@ class MatchController(Controller):
         ] = None,
         limit: Annotated[int, Parameter(ge=1, le=100, description="Page size (1-100).")] = 50,
         cursor: Annotated[
-            str | None, Parameter(description="From the previous page.", min_length=1)
+            str | None,
+            Parameter(
+                description="From the previous page.", schema_extra=sent_as(MATCH_CURSOR_PATTERN)
+            ),
         ] = None,
         writable: Annotated[
             bool,
@@ -642,11 +672,11 @@ class MatchController(Controller):
                 conn,
                 limit=limit,
                 before=_decode_match_cursor(cursor),
-                competition_id=competition_id,
-                player_id=player_id,
+                competition_id=query_uuid("competition_id", competition_id),
+                player_id=query_uuid("player_id", player_id),
                 game=game,
                 variant=variant,
-                status=status,
+                status=query_choice("status", status, _STATUSES),
                 created_from=parse_instant(created_from, "created_from"),
                 created_to=parse_instant(created_to, "created_to"),
                 readable=readable,
@@ -874,22 +904,24 @@ class MatchController(Controller):
         return MatchConfig.from_data(first[0].data)
 
 
+MATCH_CURSOR_PATTERN = r"^[0-9]{1,17}-[0-9a-f]{32}$"
+"""A match listing's cursor: the last match's creation (microseconds since 1970, UTC)
+and id; any text of this form is a place in the listing (the schema's pattern)."""
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
 def _encode_match_cursor(row: dict[str, Any]) -> str:
-    text = f"{row['created_at'].isoformat()}|{row['id']}"
-    return base64.urlsafe_b64encode(text.encode()).rstrip(b"=").decode("ascii")
+    return f"{(row['created_at'] - _EPOCH) // _MICROSECOND}-{UUID(str(row['id'])).hex}"
 
 
 def _decode_match_cursor(cursor: str | None) -> tuple[datetime, str] | None:
     if cursor is None:
         return None
-    try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
-        stamp, match_id = text.split("|")
-        return datetime.fromisoformat(stamp), str(UUID(match_id))
-    except (ValueError, UnicodeDecodeError, binascii.Error):
-        raise validation_failed(
-            "cursor", f"{cursor!r} is not a cursor from this API", "query"
-        ) from None
+    if re.fullmatch(MATCH_CURSOR_PATTERN, cursor) is None:
+        raise validation_failed("cursor", f"{cursor!r} is not a cursor from this API", "query")
+    micros, match_id = cursor.split("-")
+    return _EPOCH + int(micros) * _MICROSECOND, str(UUID(match_id))
 
 
 def _expected_version(if_match: str | None, field: int | None) -> int:

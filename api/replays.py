@@ -24,6 +24,9 @@ from projections.replay import ReplayCache, Track, corrections, replay_at, timel
 from projections.reports import player_names
 from projections.series import find_series
 
+SEAT_PATTERN = r"^ *(?:[0-9]+|[Pp][Uu][Bb][Ll][Ii][Cc]|[Ff][Uu][Ll][Ll])? *$"
+"""What ``parse_seat`` reads, whatever the match's seats."""
+
 
 def parse_seat(value: str, seats: int) -> int | str | None:
     """Read ``seat``: a seat number, ``public`` (``None``) or ``full``.
@@ -126,7 +129,10 @@ class ReplayController(Controller):
         ply: Annotated[int, Parameter(ge=0, description="Plies played (0: before the first).")],
         seat: Annotated[
             str,
-            Parameter(description="A seat number, 'public' (default) or 'full'."),
+            Parameter(
+                description="A seat number, 'public' (default) or 'full'.",
+                schema_extra={"pattern": SEAT_PATTERN},
+            ),
         ] = "public",
     ) -> dict[str, Any]:
         """Return the match after ``ply``; seat and full views need a finished match or a scorer."""

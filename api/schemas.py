@@ -27,13 +27,12 @@ from pydantic import (
     Field,
     StrictBool,
     StrictInt,
-    StringConstraints,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 
-from api.inputs import SINGLE_LINE, Line
+from api.inputs import Line, Text
 from api.problems import validation_failed
 from domain.errors import DomainError, InvalidSetupError
 from domain.games import GAMES, rules_for
@@ -44,6 +43,27 @@ T = TypeVar("T")
 
 # -- pagination ---------------------------------------------------------------------
 
+QUERY_TEXT = r"^[^\x00-\x1f\x7f]*$"
+"""What a query value may hold: no control character (``api.inputs.check_request``)."""
+
+
+def sent_as(pattern: str | None = QUERY_TEXT, **schema: Any) -> dict[str, Any]:
+    """Return ``schema_extra`` declaring an optional query or header parameter as what it is
+    when sent: a string matching ``pattern`` (with ``schema``'s other keys), never null.
+
+    Litestar declares an optional parameter as string-or-null, which a client can only
+    send as the text "null": absent is how a parameter is left out.
+    """
+    return {"type": OpenAPIType.STRING, "one_of": None, "pattern": pattern, **schema}
+
+
+CURSOR_PATTERN = (
+    "^cD[AEIMQUYcgk](?:[w-z0-5]"
+    "(?:(?:[MN][DTjz]|O[DT])[AEIMQUYcgk][w-z0-5]){0,5}"
+    "(?:(?:[MN][DTjz]|O[DT])[AEIMQUYcgk]|[MN][AQgw]|O[AQ])?)?$"
+)
+"""The cursors ``encode_cursor`` makes: base64url (unpadded) of ``p`` and 1-19 digits."""
+
 Limit = Annotated[
     int,
     Parameter(ge=1, le=100, description="Most items to return (1-100).", title="Page size"),
@@ -53,7 +73,7 @@ Cursor = Annotated[
     Parameter(
         description="Opaque cursor from the previous page's `next_cursor` or `Link` header.",
         title="Page cursor",
-        min_length=1,
+        schema_extra=sent_as(CURSOR_PATTERN),
     ),
 ]
 DEFAULT_LIMIT = 50
@@ -66,7 +86,7 @@ def instant_parameter(description: str) -> Any:
     It is declared as text: read as a ``datetime``, Litestar would also take a number
     (Unix time), which the schema cannot say.
     """
-    return Parameter(description=description, schema_extra={"format": "date-time"})
+    return Parameter(description=description, schema_extra=sent_as(format="date-time"))
 
 
 def parse_instant(value: str | None, field: str) -> datetime | None:
@@ -130,6 +150,22 @@ def query_choice(field: str, value: str | None, choices: Mapping[str, T]) -> T |
     return choices[value]
 
 
+def query_uuid(field: str, value: str | None) -> UUID | None:
+    """Return the id a query value names (``None`` when it is absent).
+
+    Read here, not by Litestar, which takes the text ``null`` for an absent value.
+
+    Raises:
+        MalformedError (VALIDATION_FAILED): not a UUID.
+    """
+    if value is None:
+        return None
+    try:
+        return UUID(value)
+    except ValueError:
+        raise validation_failed(field, f"{value!r} is not a UUID", "query") from None
+
+
 def decode_cursor(cursor: str | None) -> int | None:
     """Return the position a cursor points below (``None`` for the first page).
 
@@ -139,8 +175,12 @@ def decode_cursor(cursor: str | None) -> int | None:
     if cursor is None:
         return None
     try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
-        if text.startswith("p") and text[1:].isdigit():
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        text = raw.decode("ascii")
+        # Only what encode_cursor makes (CURSOR_PATTERN): b64decode overlooks stray
+        # characters and trailing bits, which the schema's pattern does not.
+        canonical = base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii") == cursor
+        if canonical and text.startswith("p") and text[1:].isdigit() and len(text) <= 20:
             return int(text[1:])
     except (binascii.Error, UnicodeDecodeError, ValueError):
         pass
@@ -190,9 +230,7 @@ class Problem(BaseModel):
 
 # -- players ------------------------------------------------------------------------
 
-DisplayName = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100), SINGLE_LINE
-]
+DisplayName = Annotated[str, Text(max_length=100)]
 
 
 class PlayerIn(BaseModel):
@@ -259,11 +297,9 @@ class CompetitionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: UUID | None = _IdField
-    name: Annotated[
-        str,
-        StringConstraints(strip_whitespace=True, min_length=1, max_length=200),
-        SINGLE_LINE,
-    ] = Field(description="E.g. 'Club season 2026' or 'Spring open'.")
+    name: Annotated[str, Text(max_length=200)] = Field(
+        description="E.g. 'Club season 2026' or 'Spring open'."
+    )
     game: Game = Field(description="cuttle or kozel; fixes the variants, formats and tiebreaks.")
     variant: Line | None = Field(
         default=None,
@@ -384,8 +420,8 @@ class TokenIn(BaseModel):
     competitions: list[UUID] | None = Field(
         default=None, description="Limit a scorer to these competitions; null means all."
     )
-    name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200), SINGLE_LINE] = (
-        Field(default="", description="A label to recognise the token by.")
+    name: Annotated[str, Text(max_length=200, required=False)] = Field(
+        default="", description="A label to recognise the token by."
     )
     expires_in: int | None = Field(
         default=None,
@@ -448,6 +484,7 @@ _PROBLEM_TEXT = {
     409: "ALREADY_EXISTS or VERSION_CONFLICT: clashes with what is recorded",
     412: "VERSION_CONFLICT: If-Match names an old version; details.current_version says which",
     413: "BODY_TOO_LARGE: the body exceeds the configured limit",
+    415: "UNSUPPORTED_MEDIA_TYPE: the body's Content-Type is not application/json",
     422: "VALIDATION_FAILED (details.errors names each field), or the rules' refusal code",
     428: "VERSION_REQUIRED: send If-Match or expected_version",
     429: "TOO_MANY_REQUESTS: too many live feeds open; Retry-After says when to try again",
@@ -457,8 +494,12 @@ _PROBLEM_TEXT = {
 def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
     """Return OpenAPI response descriptions of the problem+json refusals a handler can give.
 
-    400 and 401 are always listed: any request may be unreadable or carry a bad token.
+    400 and 401 are always listed: any request may be unreadable or carry a bad token;
+    415 goes with 413: a body that may be too large may also not be JSON.
     """
+    listed = {400, 401, *statuses}
+    if 413 in listed:
+        listed.add(415)
     return {
         status: ResponseSpec(
             data_container=Problem,
@@ -466,5 +507,5 @@ def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
             generate_examples=False,
             media_type="application/problem+json",
         )
-        for status in sorted({400, 401, *statuses})
+        for status in sorted(listed)
     }

@@ -16,6 +16,7 @@ from uuid import UUID
 import psycopg
 
 from domain.errors import DomainError, MalformedError
+from domain.text import clean_text
 from store import accounts
 from store.accounts import Role, Token
 
@@ -42,7 +43,9 @@ def create_token(
     Raises:
         MalformedError (MALFORMED): a competition id is not a UUID, the limit is
             refused, or ``expires_in`` is not a duration such as ``30d``, ``12h`` or ``90m``.
+        MalformedError (VALIDATION_FAILED): ``name`` breaks the text rule (domain.text).
     """
+    name = clean_text(name, required=False)
     scope = [parse_id(c, "competition") for c in competitions] if competitions else None
     lifetime = None if expires_in is None else parse_duration(expires_in)
     return _run(

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
+from domain.errors import DomainError
 from domain.logs.base import (
     FORMAT_VERSION,
     BaseVisitor,
@@ -28,6 +29,7 @@ from domain.logs.base import (
 )
 from domain.records import builder
 from domain.stream.config import RECORDINGS
+from domain.text import clean_text
 
 T = TypeVar("T")
 
@@ -234,13 +236,26 @@ def _header(number: int, value: dict[str, Any], visitor: BaseVisitor[Any]) -> Lo
         ):
             bad(f"player {seat} needs a seat {seat}, an id and a name")
             return None
-        players.append(LogPlayer(seat, entry["id"], entry["name"]))
+        try:
+            players.append(LogPlayer(seat, entry["id"], clean_text(entry["name"])))
+        except DomainError as e:
+            bad(f"player {seat}: a name {e.message}")
+            return None
     competition = value.get("competition")
     if competition is not None and (
-        not isinstance(competition, dict) or not isinstance(competition.get("id"), str)
+        not isinstance(competition, dict)
+        or not isinstance(competition.get("id"), str)
+        or not isinstance(competition.get("name"), str | None)
     ):
         bad("'competition' is null or an object with an id and a name")
         return None
+    competition_name = None if competition is None else competition.get("name")
+    if competition_name is not None:
+        try:
+            competition_name = clean_text(competition_name)
+        except DomainError as e:
+            bad(f"'competition': a name {e.message}")
+            return None
     events = value.get("events")
     if events is not None and (not isinstance(events, int) or events < 0):
         bad(f"'events' is a count of event lines, not {events!r}")
@@ -264,7 +279,7 @@ def _header(number: int, value: dict[str, Any], visitor: BaseVisitor[Any]) -> Lo
         options=value["options"],
         rules_version=value["rules_version"],
         competition_id=None if competition is None else competition["id"],
-        competition_name=None if competition is None else competition.get("name"),
+        competition_name=competition_name,
         created_at=value.get("created_at"),
         ended_at=value.get("ended_at"),
         events=events,

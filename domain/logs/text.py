@@ -43,6 +43,7 @@ from domain.logs.base import (
 )
 from domain.logs.commands import move_positions
 from domain.stream import RECORDINGS, MatchConfig, VersionedEvent, effective_events, move_text
+from domain.text import clean_text
 
 T = TypeVar("T")
 
@@ -325,10 +326,22 @@ def _header(
         if name is None:
             break
         given_id = tags.get(f"{letter}{seat}Id")
-        players.append(LogPlayer(seat, None if given_id is None else given_id[1], name[1]))
+        try:
+            shown = clean_text(name[1])
+        except DomainError as e:
+            bad("HEADER_INVALID", f"{letter}{seat}: a player's name {e.message}", name[0])
+            return None
+        players.append(LogPlayer(seat, None if given_id is None else given_id[1], shown))
     if len(players) < 2:
         bad("HEADER_INVALID", f"name the players in tags {letter}0, {letter}1 ...")
         return None
+    competition_name = None
+    if "Competition" in tags:
+        try:
+            competition_name = clean_text(tags["Competition"][1])
+        except DomainError as e:
+            bad("HEADER_INVALID", f"Competition {e.message}", tags["Competition"][0])
+            return None
     options: dict[str, Any] = {}
     if "Options" in tags:
         try:
@@ -381,7 +394,7 @@ def _header(
         options=options,
         rules_version=ints["RulesVersion"],
         competition_id=tags["CompetitionId"][1] if "CompetitionId" in tags else None,
-        competition_name=tags["Competition"][1] if "Competition" in tags else None,
+        competition_name=competition_name,
         created_at=played_on,
         line=first_line,
         tags={name: tags[name][1] for name in INFO_TAGS if name in tags},

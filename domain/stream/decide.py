@@ -34,6 +34,7 @@ from domain.stream.commands import (
 from domain.stream.config import DEALINGS, RECORDINGS
 from domain.stream.facts import facts
 from domain.stream.fold import MatchState, after_engine_events, evolve, fold
+from domain.text import clean_text
 
 
 def decide(state: MatchState, command: Command) -> list[Event]:
@@ -49,7 +50,8 @@ def decide(state: MatchState, command: Command) -> list[Event]:
         IllegalMoveError (TAKEBACK_OUT_OF_RANGE): the target is not on the effective
             line inside the current round (or the round just ended).
         IllegalMoveError (TAKEBACK_MID_MOVE): the target lies inside one move's events.
-        MalformedError (REASON_REQUIRED, NOTE_INVALID): a blank or too long reason or note.
+        MalformedError (REASON_REQUIRED, NOTE_INVALID): a blank or too long reason or note,
+            or one the text rule refuses (domain.text: a bidi control, a BOM ...).
         NotFoundError (NOTE_TARGET_NOT_FOUND): a note names no event of the match.
         IllegalMoveError (ROUND_NOT_STARTED / DEAL_NOT_STARTED): no round in progress.
         IllegalMoveError (ROUND_IN_PROGRESS): a round is started while one is live.
@@ -101,8 +103,11 @@ def _decide_other(state: MatchState, command: Command) -> list[Event]:
 
 
 def _reason(reason: str) -> str:
-    text = reason.strip()
-    if not text or len(text) > MAX_REASON_LENGTH:
+    try:
+        text = clean_text(reason, lines=True)
+    except MalformedError as e:
+        raise MalformedError(f"a reason {e.message}", code="REASON_REQUIRED") from None
+    if len(text) > MAX_REASON_LENGTH:
         raise MalformedError(
             f"a reason is 1-{MAX_REASON_LENGTH} characters, not {len(text)}",
             code="REASON_REQUIRED",
@@ -150,9 +155,12 @@ def _void(state: MatchState, reason: str) -> list[Event]:
 
 
 def _add_note(state: MatchState, command: AddNote) -> list[Event]:
-    text = command.text.strip()
-    if not text or len(text) > MAX_NOTE_LENGTH or "{" in text or "}" in text:
+    try:
         # Braces delimit comments in the text log format, so a note may not hold them.
+        text = clean_text(command.text, lines=True, braces=False)
+    except MalformedError as e:
+        raise MalformedError(f"a note {e.message}", code="NOTE_INVALID") from None
+    if len(text) > MAX_NOTE_LENGTH:
         raise MalformedError(
             f"a note is 1-{MAX_NOTE_LENGTH} characters without braces, not {command.text!r}",
             code="NOTE_INVALID",

@@ -157,6 +157,8 @@ class TestCompetitionRefusals(SharedDatabase):
             ({**CUTTLE, "tiebreaks": ["coin-toss"]}, "tiebreaks.0"),
             ({**CUTTLE, "game": "chess"}, "game"),
             ({**CUTTLE, "name": ""}, "name"),
+            ({**CUTTLE, "name": "\u200b\u200b"}, "name"),
+            ({**CUTTLE, "name": "Spring \u202eneqo"}, "name"),
         ],
     )
     def test_invalid_field_is_named(

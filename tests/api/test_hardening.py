@@ -91,7 +91,10 @@ QUERY_PARAMETERS = [
     for p in operation.get("parameters", [])
     if p["in"] == "query"
 ]
+PROSE = {("AddNote", "text"), ("TakeBack", "reason"), ("VoidMatch", "reason")}
+"""Text fields that take tab and line ends, checked by the match's decider."""
 WRITE_ROUTES = [pytest.param(m, p, id=op["operationId"]) for m, p, op in WRITES]
+WRITE_OPERATIONS = [pytest.param(m, p, op, id=op["operationId"]) for m, p, op in WRITES]
 
 
 def _with_text(operation: dict[str, Any], field: str, text: str) -> dict[str, Any]:
@@ -134,13 +137,32 @@ class TestRefusedInput(SharedDatabase):
     ) -> None:
         body = _with_text(operation, field, "two\nlines\tand a tab")
         response = client.request(method, _url(path), json=body, headers=admin)
-        prose = (operation["operationId"], field) in {
-            ("AddNote", "text"),
-            ("TakeBack", "reason"),
-            ("VoidMatch", "reason"),
-        }
+        prose = (operation["operationId"], field) in PROSE
         refused = (response.status_code, response.json().get("code")) == (422, "VALIDATION_FAILED")
         assert (not prose) == refused, response.text
+
+    @pytest.mark.parametrize(("method", "path", "operation", "field"), TEXT_FIELDS)
+    @pytest.mark.parametrize("character", ["\u202e", "\u2066", "\u0085", "\ufeff"])
+    def test_a_character_that_hides_or_reorders_text_is_refused(
+        self,
+        client: Client,
+        admin: dict[str, str],
+        method: str,
+        path: str,
+        operation: dict[str, Any],
+        field: str,
+        character: str,
+    ) -> None:
+        """A bidi control, NEL or a BOM in any text field is refused (#29); a note or
+        reason is checked by the match's decider, so on no match it is 404 first."""
+        body = _with_text(operation, field, f"a{character}b")
+        response = client.request(method, _url(path), json=body, headers=admin)
+        problem = response.json()
+        if (operation["operationId"], field) in PROSE:
+            assert 404 == response.status_code
+            return
+        assert (422, "VALIDATION_FAILED") == (response.status_code, problem["code"])
+        assert problem["details"]["errors"][0]["field"].startswith(field)
 
     def test_a_control_character_deep_in_a_body_is_refused(
         self, client: Client, scorer: dict[str, str]
@@ -201,6 +223,50 @@ class TestRefusedInput(SharedDatabase):
         body = b'{"display_name": "\xff\xfe"}'
         response = client.request(method, _url(path), content=body, headers=headers)
         assert (400, "MALFORMED") == (response.status_code, response.json()["code"])
+
+    @pytest.mark.parametrize(("method", "path", "operation"), WRITE_OPERATIONS)
+    @pytest.mark.parametrize(
+        "media_type",
+        ["text/plain", "application/x-www-form-urlencoded", "application/xml", None],
+    )
+    def test_a_body_that_is_not_json_by_its_type_is_refused(
+        self,
+        client: Client,
+        admin: dict[str, str],
+        method: str,
+        path: str,
+        operation: dict[str, Any],
+        media_type: str | None,
+    ) -> None:
+        """A body holding JSON but typed otherwise is 415, and the answer declares it (#29)."""
+        headers = {**admin} if media_type is None else {**admin, "Content-Type": media_type}
+        content = operation["requestBody"]["content"]["application/json"]
+        example = content.get("examples", {}).get("example", {}).get("value", {})
+        response = client.request(method, _url(path), content=json.dumps(example), headers=headers)
+        problem = response.json()
+        assert (415, "UNSUPPORTED_MEDIA_TYPE") == (response.status_code, problem["code"])
+        assert "415" in operation["responses"]
+
+    @pytest.mark.parametrize(
+        "media_type", ["application/json; charset=utf-8", "application/merge-patch+json"]
+    )
+    def test_json_by_any_of_its_names_is_read(
+        self, client: Client, scorer: dict[str, str], media_type: str
+    ) -> None:
+        headers = {**scorer, "Content-Type": media_type}
+        body = json.dumps({"display_name": ["not a name"]}).encode()
+        response = client.post("/players", content=body, headers=headers)
+        assert (422, "VALIDATION_FAILED") == (response.status_code, response.json()["code"])
+
+    def test_a_write_without_a_body_needs_no_type(
+        self, client: Client, admin: dict[str, str]
+    ) -> None:
+        response = client.delete(f"/tokens/{uuid4()}", headers=admin)
+        assert (404, "TOKEN_NOT_FOUND") == (response.status_code, response.json()["code"])
+
+    def test_authentication_comes_before_the_media_type(self, client: Client) -> None:
+        response = client.post("/players", content=b"{}", headers={"Content-Type": "text/plain"})
+        assert 401 == response.status_code
 
     def test_authentication_still_comes_before_the_body(self, client: Client) -> None:
         headers = {"Content-Type": "application/json"}

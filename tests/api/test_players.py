@@ -43,6 +43,11 @@ class TestCreatePlayer:
     def test_admin_may_create(self, client: Client, admin: dict[str, str]) -> None:
         assert 201 == client.post("/players", json={"display_name": "A"}, headers=admin).status_code
 
+    def test_a_name_is_stored_nfc(self, client: Client, scorer: dict[str, str]) -> None:
+        """Zoë typed with a combining diaeresis is the Zoë typed in one character (#29)."""
+        response = client.post("/players", json={"display_name": "Zoe\u0308"}, headers=scorer)
+        assert (201, "Zo\u00eb") == (response.status_code, response.json()["display_name"])
+
 
 class TestListPlayers:
     @pytest.mark.parametrize(("count", "pages_expected"), [(4, 2), (5, 3)])
@@ -110,6 +115,15 @@ class TestPlayerRefusals(SharedDatabase):
         body = response.json()
         assert "VALIDATION_FAILED" == body["code"]
         assert ["display_name"] == [e["field"] for e in body["details"]["errors"]]
+
+    @pytest.mark.parametrize("name", ["\u200b", "\u200b \u200d", "\u3164"])
+    def test_a_name_that_shows_nothing_is_refused(
+        self, client: Client, scorer: dict[str, str], name: str
+    ) -> None:
+        response = client.post("/players", json={"display_name": name}, headers=scorer)
+        problem = response.json()
+        assert (422, "VALIDATION_FAILED") == (response.status_code, problem["code"])
+        assert ["display_name"] == [e["field"] for e in problem["details"]["errors"]]
 
     def test_unknown_field_is_refused(self, client: Client, scorer: dict[str, str]) -> None:
         response = client.post("/players", json={"display_name": "A", "age": 3}, headers=scorer)

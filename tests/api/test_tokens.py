@@ -3,6 +3,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+import pytest
 from litestar.testing import TestClient
 
 from tests.api.conftest import SharedDatabase
@@ -86,6 +87,14 @@ class TestTokenRefusals(SharedDatabase):
         )
         assert 422 == response.status_code
         assert ["competitions"] == [e["field"] for e in response.json()["details"]["errors"]]
+
+    @pytest.mark.parametrize("name", ["\u200b", "tablet\ufeff", "\u202etelbat"])
+    def test_a_name_that_hides_or_shows_nothing_is_invalid(
+        self, client: Client, admin: dict[str, str], name: str
+    ) -> None:
+        response = client.post("/tokens", json={"role": "scorer", "name": name}, headers=admin)
+        assert 422 == response.status_code
+        assert ["name"] == [e["field"] for e in response.json()["details"]["errors"]]
 
     def test_unknown_role_is_invalid(self, client: Client, admin: dict[str, str]) -> None:
         response = client.post("/tokens", json={"role": "owner"}, headers=admin)

@@ -52,6 +52,12 @@ class TestTokensCli:
         assert 1 == code
         assert f"error: COMPETITION_NOT_FOUND: no competition has id {competition!r}\n" == err
 
+    def test_a_name_with_a_bidi_override_is_refused(self, database_url: str) -> None:
+        """The API's text rule holds for a token named on the command line (#29)."""
+        code, out, err = run(database_url, "create", "--role", "scorer", "--name", "\u202etelbat")
+        assert (1, "") == (code, out)
+        assert err.startswith("error: VALIDATION_FAILED: must not contain U+202E")
+
     def test_admin_cannot_be_limited(self, database_url: str) -> None:
         code, _, err = run(
             database_url, "create", "--role", "admin", "--competition", str(uuid.uuid4())

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import psycopg
 import pytest
@@ -108,6 +109,29 @@ class TestRefusals:
         lines[0] = json.dumps(header)
         path = tmp_path / "bad.jsonl"
         assert f"{path}:1: HEADER_MISMATCH " in refused(database_url, path, lines)
+
+    @pytest.mark.parametrize(
+        "change",
+        [
+            lambda h: h["players"][0].__setitem__("name", "Ada\u202e"),
+            lambda h: h["players"][1].__setitem__("name", "\u200b\u200b"),
+            lambda h: h.__setitem__("competition", {"id": str(uuid4()), "name": "\ufeffSpring"}),
+        ],
+        ids=["bidi-override", "zero-width-only", "bom"],
+    )
+    def test_a_name_the_text_rule_refuses_is_a_header_error(
+        self,
+        database_url: str,
+        tmp_path: Path,
+        lines: list[str],
+        change: Callable[[dict[str, Any]], None],
+    ) -> None:
+        """Names coming in by import obey the API's text rule (#29)."""
+        header = json.loads(lines[0])
+        change(header)
+        lines[0] = json.dumps(header)
+        path = tmp_path / "bad.jsonl"
+        assert f"{path}:1: HEADER_INVALID " in refused(database_url, path, lines)
 
     def test_a_refused_match_leaves_no_competition_behind(
         self, database_url: str, tmp_path: Path, lines: list[str]

@@ -107,6 +107,13 @@ class TestComments:
         assert result.error is not None
         assert (13, "NOTE_INVALID") == (result.error.line, result.error.code)
 
+    def test_a_comment_with_a_bidi_override_is_refused_with_its_line(self) -> None:
+        """The text rule of the API's notes holds for imported ones (#29)."""
+        text = CUTTLE.replace("{ Bob steals the five }", "{ Bob steals the \u202eevif }")
+        result = replayed(text)
+        assert result.error is not None
+        assert (13, "NOTE_INVALID") == (result.error.line, result.error.code)
+
     def test_empty_comment_is_no_note(self) -> None:
         result = replayed(CUTTLE.replace("{ Bob steals the five }", "{ }"))
         assert result.error is None

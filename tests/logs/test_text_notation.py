@@ -149,6 +149,24 @@ class TestTextErrors:
         unknown = read(typed.replace('[Date "2026-11-21"]', '[Date "????.??.??"]'))
         assert [] == unknown.errors  # type: ignore[attr-defined]
 
+    @pytest.mark.parametrize(
+        ("tag", "refused"),
+        [
+            ('[P0 "Ada"]', '[P0 "Ada\u202e"]'),
+            ('[P1 "Bob"]', '[P1 "\u200b"]'),
+            ('[Site "Thursday club"]', '[Competition "\ufeffSpring"]'),
+        ],
+    )
+    def test_a_name_the_text_rule_refuses_is_a_header_error(self, tag: str, refused: str) -> None:
+        """A player's or competition's name breaks the API's text rule: refused (#29)."""
+        match = read((DATA / "cuttle_by_hand.txt").read_text().replace(tag, refused))
+        assert ["HEADER_INVALID"] == [e.code for e in match.errors]  # type: ignore[attr-defined]
+
+    def test_a_name_is_read_nfc_and_trimmed(self) -> None:
+        typed = (DATA / "cuttle_by_hand.txt").read_text().replace('"Ada"', '" Zoe\u0308 "')
+        match = read(typed)
+        assert "Zo\u00eb" == match.header.players[0].name  # type: ignore[attr-defined]
+
     def test_missing_game_tag_is_a_header_error(self) -> None:
         typed = (DATA / "kozel_by_hand.txt").read_text().replace('[Game "kozel"]\n', "")
         match = read(typed)

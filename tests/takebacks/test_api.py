@@ -156,6 +156,37 @@ class TestNotes:
         assert 422 == r.status_code
         assert "NOTE_INVALID" == r.json()["code"]
 
+    def test_a_note_pasted_with_windows_line_ends_is_stored_with_lf(
+        self, client: TestClient[Any], scorer: Headers, live: dict[str, Any]
+    ) -> None:
+        """CR LF and a lone CR become LF, and the note is trimmed (#29)."""
+        match = live["match"]
+        r = client.post(
+            f"/matches/{match['id']}/notes",
+            json={"version": 2, "text": "ruling:\r\nthe eight\rstands\r\n"},
+            headers={**scorer, "If-Match": f'"{match["version"]}"'},
+        )
+        assert 201 == r.status_code, r.text
+        assert "ruling:\nthe eight\nstands" == r.json()["events"][0]["data"]["text"]
+
+    @pytest.mark.parametrize("text", ["\u202eruling", "ruling\u0085", "\ufeffruling", "\u200b"])
+    def test_a_note_that_hides_or_shows_nothing_is_refused(
+        self, client: TestClient[Any], scorer: Headers, live: dict[str, Any], text: str
+    ) -> None:
+        match = live["match"]
+        r = client.post(
+            f"/matches/{match['id']}/notes",
+            json={"version": 2, "text": text, "expected_version": match["version"]},
+            headers=scorer,
+        )
+        assert (422, "NOTE_INVALID") == (r.status_code, r.json()["code"])
+
+    def test_a_reason_with_a_bidi_override_is_refused(
+        self, client: TestClient[Any], scorer: Headers, live: dict[str, Any]
+    ) -> None:
+        r = take_back(client, scorer, live["match"], 2, "wrong \u202edrac")
+        assert (422, "REASON_REQUIRED") == (r.status_code, r.json()["code"])
+
 
 class TestMatchOver:
     def test_no_takeback_reaches_behind_the_end_for_anyone(
