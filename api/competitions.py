@@ -25,8 +25,8 @@ from api.schemas import (
     next_page,
     problem_responses,
 )
-from store import accounts
-from store.accounts import Role
+from domain.roles import Role
+from service import competitions
 
 CompetitionId = Annotated[
     UUID, Parameter(title="Competition id", description="The competition's UUID.")
@@ -69,7 +69,7 @@ class CompetitionController(Controller):
         # Every token may record (admin or scorer), a limited one only in its competitions.
         scope = require_role(principal, Role.SCORER).competitions if writable else None
         async with pool.connection() as conn:
-            page = await accounts.list_competitions(
+            page = await competitions.list_competitions(
                 conn,
                 limit=limit,
                 before=before,
@@ -99,9 +99,9 @@ class CompetitionController(Controller):
         A stored row that does not check out answers 409 ``COMPETITION_UNREADABLE``.
         """
         async with pool.connection() as conn:
-            competition = await accounts.get_competition(conn, competition_id)
+            competition = await competitions.get_competition(conn, competition_id)
         require_read(principal, competition)
-        return CompetitionOut.from_record(accounts.readable(competition))
+        return CompetitionOut.from_record(competitions.readable(competition))
 
     @post(
         operation_id="CreateCompetition",
@@ -129,19 +129,14 @@ class CompetitionController(Controller):
     async def create_competition(
         self, data: JSONBody[CompetitionIn], pool: NamedDependency[AsyncConnectionPool]
     ) -> Response[CompetitionOut]:
-        """Create a competition (201); repeating it with the same ``id`` and content answers 200."""
-        assert data.variant is not None, "the validator fills in the variant"
+        """Create a competition (201); repeating it with the same ``id`` and content answers 200.
+
+        Raises:
+            MalformedError (VALIDATION_FAILED): a setting its game refuses, by field.
+        """
         async with pool.connection() as conn:
-            competition, created = await accounts.create_competition(
-                conn,
-                name=data.name,
-                game=data.game,
-                variant=data.variant,
-                match_format=data.match_format(),
-                tiebreaks=data.tiebreaks,
-                public_reads=data.public_reads,
-                competition_id=data.id,
-                bye=data.bye,
+            competition, created = await competitions.create_competition(
+                conn, data.new_competition()
             )
         return Response(
             CompetitionOut.from_record(competition),

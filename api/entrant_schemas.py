@@ -8,7 +8,7 @@ from uuid import UUID
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.problems import validation_failed
-from store.entrants import Entrant
+from service.competitions import Entrant
 
 
 class EntrantIn(BaseModel):

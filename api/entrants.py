@@ -11,8 +11,8 @@ from api.auth import Principal, require_read, require_scope, requires
 from api.competitions import CompetitionId
 from api.entrant_schemas import EntrantIn, EntrantList, EntrantOut
 from api.schemas import problem_responses
-from store import accounts, entrants
-from store.accounts import Role
+from domain.roles import Role
+from service import competitions
 
 
 class EntrantController(Controller):
@@ -39,8 +39,9 @@ class EntrantController(Controller):
         """Add an entrant (201); a player already entered answers 409 ``ALREADY_ENTERED``."""
         require_scope(principal, competition_id)
         async with pool.connection() as conn:
-            competition = accounts.readable(await accounts.get_competition(conn, competition_id))
-            entrant = await entrants.add_entrant(conn, competition, data.player_ids())
+            # The competition first: an unknown one is 404 whatever the body holds.
+            competition = await competitions.get_competition(conn, competition_id)
+            entrant = await competitions.add_entrant(conn, competition, data.player_ids())
         return Response(EntrantOut.from_record(entrant), status_code=201)
 
     @get(
@@ -57,7 +58,7 @@ class EntrantController(Controller):
     ) -> EntrantList:
         """Return every entrant with its players."""
         async with pool.connection() as conn:
-            competition = await accounts.get_competition(conn, competition_id)
+            competition = await competitions.get_competition(conn, competition_id)
             require_read(principal, competition)
-            items = await entrants.list_entrants(conn, competition_id)
+            items = await competitions.list_entrants(conn, competition_id)
         return EntrantList(items=[EntrantOut.from_record(e) for e in items])

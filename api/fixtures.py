@@ -15,10 +15,9 @@ from api.competitions import CompetitionId
 from api.entrant_schemas import FixturesOut, ForfeitIn, PairingIn, TableOut
 from api.openapi import documented
 from api.schemas import problem_responses
-from service import fixtures
+from domain.roles import Role
+from service import competitions, fixtures
 from service.fixture_reports import rounds_report, table_report
-from store import accounts
-from store.accounts import Role
 
 
 class FixtureController(Controller):
@@ -84,7 +83,7 @@ class FixtureController(Controller):
     ) -> FixturesOut:
         """Return every round, with each table's match and result once recorded."""
         async with pool.connection() as conn:
-            competition = await accounts.get_competition(conn, competition_id)
+            competition = await competitions.get_competition(conn, competition_id)
         require_read(principal, competition)
         return FixturesOut.model_validate(
             rounds_report(await fixtures.read_rounds(pool, competition_id))

@@ -10,6 +10,7 @@ from litestar.params import Parameter
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from api.inputs import MAX_SAFE_INTEGER, Line
+from api.schemas import GameName
 from domain.events import RecordedEvent
 from domain.stream import Choice
 from domain.stream.commands import MAX_NOTE_LENGTH, MAX_REASON_LENGTH
@@ -54,7 +55,7 @@ class MatchIn(BaseModel):
         default=None,
         description="Optional client-chosen id (for imports); the server makes one otherwise.",
     )
-    game: Literal["cuttle", "kozel"]
+    game: GameName
     variant: Line | None = Field(
         default=None,
         description="cuttle: classic, standard or cutthroat; kozel: default. "

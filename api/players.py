@@ -31,9 +31,9 @@ from api.schemas import (
     next_page,
     problem_responses,
 )
+from domain.roles import Role
 from projections.matches import list_matches
-from store import accounts
-from store.accounts import Role
+from service import players
 
 PlayerId = Annotated[UUID, Parameter(title="Player id", description="The player's UUID.")]
 
@@ -60,7 +60,7 @@ class PlayerController(Controller):
         """Return a page of players; follow ``next_cursor`` (or ``Link: rel="next"``) for more."""
         before = decode_cursor(cursor)
         async with pool.connection() as conn:
-            page = await accounts.list_players(conn, limit=limit, before=before)
+            page = await players.list_players(conn, limit=limit, before=before)
         next_cursor, headers = next_page(request, page.next_before)
         body = PlayerPage(
             items=[PlayerOut.from_record(p) for p in page.items], next_cursor=next_cursor
@@ -88,7 +88,7 @@ class PlayerController(Controller):
         """
         readable = readable_private(principal)
         async with pool.connection() as conn:
-            player = await accounts.get_player(conn, player_id)
+            player = await players.get_player(conn, player_id)
             rows = await list_matches(conn, limit=10_000, player_id=player_id, readable=readable)
         entries = []
         results = {"played": 0, "won": 0, "lost": 0, "drawn": 0}
@@ -127,7 +127,7 @@ class PlayerController(Controller):
     ) -> Response[PlayerOut]:
         """Create a player (201); repeating a create with the same ``id`` and name answers 200."""
         async with pool.connection() as conn:
-            player, created = await accounts.create_player(
+            player, created = await players.create_player(
                 conn, data.display_name, player_id=data.id
             )
         return Response(

@@ -11,6 +11,7 @@ import base64
 import binascii
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import urlencode
@@ -20,24 +21,28 @@ from litestar import Request
 from litestar.datastructures import ResponseHeader
 from litestar.openapi import ResponseSpec
 from litestar.openapi.spec import OpenAPIType
-from litestar.params import Parameter
+from litestar.params import Parameter, ParameterKwarg
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    GetCoreSchemaHandler,
     StrictBool,
     StrictInt,
     ValidationInfo,
     field_validator,
-    model_validator,
 )
+from pydantic_core import CoreSchema, core_schema
 
 from api.inputs import Line, Text
 from api.problems import validation_failed
-from domain.errors import DomainError, InvalidSetupError
+from domain.competitions import ByeScore
+from domain.errors import DomainError
 from domain.games import GAMES, rules_for
-from domain.kozel.outcome import KozelOptions
-from store.accounts import ByeScore, Competition, Player, Role, Token
+from domain.roles import Role
+from service.competitions import Competition, NewCompetition
+from service.players import Player
+from service.tokens import MAX_LIFETIME, MIN_LIFETIME, Token
 
 T = TypeVar("T")
 
@@ -228,6 +233,56 @@ class Problem(BaseModel):
     details: dict[str, Any] | None = None
 
 
+# -- games --------------------------------------------------------------------------
+
+
+class _RegisteredGames:
+    """The names in ``domain.games.GAMES`` as they are when read (a data descriptor).
+
+    The OpenAPI document is drawn after the app is made, so a game registered before
+    then (a test's) is in its enum; the dataclass's own setting of ``enum`` is ignored.
+    """
+
+    def __get__(self, instance: object, owner: type | None = None) -> list[str]:
+        return list(GAMES)
+
+    def __set__(self, instance: object, value: object) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class RegisteredGame(ParameterKwarg):
+    """A game's name, ``Annotated[str, RegisteredGame()]``: one of the registry's games.
+
+    Pydantic checks it against ``GAMES`` when a request is read, and the schema's enum
+    lists ``GAMES`` when the document is drawn: no list of games here to keep up.
+    """
+
+    enum = _RegisteredGames()
+
+    def __hash__(self) -> int:
+        return hash(RegisteredGame)
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        """Return pydantic's schema: a string, then ``check``."""
+        return core_schema.no_info_after_validator_function(self.check, core_schema.str_schema())
+
+    @staticmethod
+    def check(value: str) -> str:
+        """Return ``value`` if a game of that name is registered (pydantic's ``ValueError``)."""
+        try:
+            rules_for(value)
+        except DomainError as e:
+            raise ValueError(e.message) from None
+        return value
+
+
+GameName = Annotated[str, RegisteredGame()]
+"""A game matchlog records (``domain.games.GAMES``)."""
+
+
 # -- players ------------------------------------------------------------------------
 
 DisplayName = Annotated[str, Text(max_length=100)]
@@ -264,12 +319,9 @@ class PlayerPage(BaseModel):
 
 # -- competitions -------------------------------------------------------------------
 
-Game = Literal["cuttle", "kozel"]
 Tiebreak = Literal[
     "head-to-head", "sonneborn-berger", "round-difference", "loss-point-difference", "wins"
 ]
-_TIEBREAKS: dict[str, frozenset[str]] = {g: r.tiebreaks for g, r in GAMES.items()}
-_VARIANTS: dict[str, tuple[str, ...]] = {g: r.variants for g, r in GAMES.items()}
 
 
 class KozelFormat(BaseModel):
@@ -282,17 +334,34 @@ class KozelFormat(BaseModel):
         default=False, description="Whether eggs double the next decided deal's loss points."
     )
 
-    @model_validator(mode="after")
-    def _check(self) -> KozelFormat:
-        try:
-            KozelOptions(loss_limit=self.loss_limit, eggs_double_next=self.eggs_double_next)
-        except InvalidSetupError as e:
-            raise ValueError(e.message) from None
-        return self
+
+class _AnyFormat:
+    """A competition format's shape: text (a single line), an object, or null.
+
+    Which it must be, and what it holds, is its game's rule (``checked_settings``); the
+    declared type (``str | KozelFormat | None``) is what the schema documents.
+    """
+
+    _line = Text(required=False)
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        """Return pydantic's schema: a cleaned line, any object, or null."""
+        line = core_schema.no_info_after_validator_function(
+            self._line.clean, core_schema.str_schema()
+        )
+        return core_schema.nullable_schema(
+            core_schema.union_schema([line, core_schema.dict_schema(core_schema.str_schema())])
+        )
 
 
 class CompetitionIn(BaseModel):
-    """A competition to create: a club season or a tournament."""
+    """A competition to create: a club season or a tournament.
+
+    Only its shape is checked here: its settings are the game's to judge, with its
+    defaults (``domain.competitions.checked_settings``, in the service).
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -300,15 +369,16 @@ class CompetitionIn(BaseModel):
     name: Annotated[str, Text(max_length=200)] = Field(
         description="E.g. 'Club season 2026' or 'Spring open'."
     )
-    game: Game = Field(description="cuttle or kozel; fixes the variants, formats and tiebreaks.")
+    game: Annotated[
+        str,
+        RegisteredGame(description="One of the games; fixes the variants, formats and tiebreaks."),
+    ]
     variant: Line | None = Field(
         default=None,
-        validate_default=True,
         description="cuttle: classic, standard or cutthroat (required); kozel: default.",
     )
-    format: Line | KozelFormat | None = Field(
+    format: Annotated[Line | KozelFormat | None, _AnyFormat()] = Field(
         default=None,
-        validate_default=True,
         description="Default match format. cuttle: quick, short, normal (default), extended "
         "or best-of-N with N odd; kozel: {loss_limit, eggs_double_next}.",
     )
@@ -325,50 +395,18 @@ class CompetitionIn(BaseModel):
         description="What a bye scores in its Swiss rounds: win (1), draw (1/2) or loss (0).",
     )
 
-    @field_validator("variant", mode="before")
-    @classmethod
-    def _variant(cls, value: Any, info: ValidationInfo) -> Any:
-        game = info.data.get("game")
-        if game not in _VARIANTS:
-            return value
-        allowed = _VARIANTS[game]
-        if value is None:
-            if (default := rules_for(game).competition_variant) is not None:
-                return default
-            raise ValueError(f"a {game} competition needs a variant: {', '.join(allowed)}")
-        if value not in allowed:
-            raise ValueError(f"{value!r} is not a {game} variant: use {', '.join(allowed)}")
-        return value
-
-    @field_validator("format", mode="before")
-    @classmethod
-    def _format(cls, value: Any, info: ValidationInfo) -> Any:
-        game = info.data.get("game")
-        if game not in GAMES:
-            return value
-        try:
-            value = rules_for(game).canonical_format(value)
-        except DomainError as e:
-            raise ValueError(e.message) from None
-        return KozelFormat.model_validate(value) if isinstance(value, dict) else value
-
-    @field_validator("tiebreaks")
-    @classmethod
-    def _tiebreaks(cls, value: list[str], info: ValidationInfo) -> list[str]:
-        game = info.data.get("game")
-        if game in _TIEBREAKS:
-            wrong = [t for t in value if t not in _TIEBREAKS[game]]
-            if wrong:
-                raise ValueError(f"{wrong[0]!r} is not a {game} tiebreak")
-        if len(set(value)) != len(value):
-            raise ValueError("each tiebreak may appear once")
-        return value
-
-    def match_format(self) -> Any:
-        """Return the format as stored: the canonical Cuttle text or the Kozel options object."""
-        if isinstance(self.format, KozelFormat):
-            return self.format.model_dump()
-        return self.format
+    def new_competition(self) -> NewCompetition:
+        """Return what the service creates (its settings checked there)."""
+        return NewCompetition(
+            name=self.name,
+            game=self.game,
+            variant=self.variant,
+            match_format=self.format,
+            tiebreaks=tuple(self.tiebreaks),
+            public_reads=self.public_reads,
+            bye=self.bye,
+            id=self.id,
+        )
 
 
 class CompetitionOut(BaseModel):
@@ -376,7 +414,7 @@ class CompetitionOut(BaseModel):
 
     id: UUID
     name: str
-    game: Game
+    game: GameName
     variant: str
     format: str | KozelFormat
     tiebreaks: list[Tiebreak]
@@ -391,7 +429,7 @@ class CompetitionOut(BaseModel):
         return cls(
             id=competition.id,
             name=competition.name,
-            game=competition.game,  # type: ignore[arg-type]
+            game=competition.game,
             variant=competition.variant,
             format=KozelFormat.model_validate(fmt) if isinstance(fmt, dict) else fmt,
             tiebreaks=list(competition.tiebreaks),  # type: ignore[arg-type]
@@ -425,9 +463,11 @@ class TokenIn(BaseModel):
     )
     expires_in: int | None = Field(
         default=None,
-        ge=1,
-        le=36500 * 86400,
-        description="Seconds until the token stops working (at most 36500 days); null: never.",
+        # The bounds are the lifetime rule's (service.tokens), which the service checks.
+        ge=int(MIN_LIFETIME.total_seconds()),
+        le=int(MAX_LIFETIME.total_seconds()),
+        description=f"Seconds until the token stops working (at most {MAX_LIFETIME.days} "
+        "days); null: never.",
     )
 
     @field_validator("competitions")

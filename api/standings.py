@@ -14,7 +14,7 @@ from api.competitions import CompetitionId
 from api.openapi import OBJECT, TEXT, documented
 from api.schemas import choice_schema, problem_responses, query_choice
 from projections.reports import standings_report, to_csv, to_markdown
-from store import accounts
+from service import competitions
 
 _MEDIA = {"json": "application/json", "csv": "text/csv", "markdown": "text/markdown"}
 Format = Literal["json", "csv", "markdown"]
@@ -59,7 +59,7 @@ class StandingsController(Controller):
         """Return the standings; players' names are today's display names."""
         asked = query_choice("format", format, _FORMATS)
         async with pool.connection() as conn:
-            competition = await accounts.get_competition(conn, competition_id)
+            competition = await competitions.get_competition(conn, competition_id)
             require_read(principal, competition)
             body = await standings_report(conn, competition)
         chosen = asked or _from_accept(request.headers.get("accept", ""))

@@ -14,8 +14,8 @@ from psycopg_pool import AsyncConnectionPool
 from api.auth import requires
 from api.openapi import documented
 from api.schemas import TokenCreated, TokenIn, TokenOut, problem_responses
-from store import accounts
-from store.accounts import Role
+from domain.roles import Role
+from service import tokens
 
 TokenId = Annotated[UUID, Parameter(title="Token id", description="The token's UUID.")]
 
@@ -43,8 +43,8 @@ class TokenController(Controller):
     ) -> list[TokenOut]:
         """Return every token's record."""
         async with pool.connection() as conn:
-            tokens = await accounts.list_tokens(conn, include_revoked=not active)
-        return [TokenOut.from_record(t) for t in tokens]
+            records = await tokens.list_tokens(conn, active=active)
+        return [TokenOut.from_record(t) for t in records]
 
     @get(
         "/{token_id:uuid}",
@@ -57,7 +57,7 @@ class TokenController(Controller):
     ) -> TokenOut:
         """Return the token's record; 404 ``TOKEN_NOT_FOUND`` if there is none."""
         async with pool.connection() as conn:
-            return TokenOut.from_record(await accounts.get_token(conn, token_id))
+            return TokenOut.from_record(await tokens.get_token(conn, token_id))
 
     @post(
         operation_id="CreateToken",
@@ -76,7 +76,7 @@ class TokenController(Controller):
     ) -> Response[TokenCreated]:
         """Create a token (201); 404 ``COMPETITION_NOT_FOUND`` for an unknown competition."""
         async with pool.connection() as conn:
-            token, secret = await accounts.create_token(
+            token, secret = await tokens.create_token(
                 conn,
                 role=data.role,
                 competitions=data.competitions,
@@ -98,4 +98,4 @@ class TokenController(Controller):
     ) -> TokenOut:
         """Revoke the token and return its record; revoking twice keeps the first time."""
         async with pool.connection() as conn:
-            return TokenOut.from_record(await accounts.revoke_token(conn, token_id))
+            return TokenOut.from_record(await tokens.revoke_token(conn, token_id))

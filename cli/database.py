@@ -9,12 +9,11 @@ from uuid import UUID
 import psycopg
 import typer
 
+from service import database as schema
 from service.data_dir import new_data_dir, require_data
-from service.ids import resolve_id
+from service.ids import Kind, resolve_id
 from service.settings import load_settings
 from service.wiring import configured_database
-from store import migrate
-from store.ids import Kind
 
 
 def use_database(*, existing: bool, upgrade: bool = True, owner: bool = False) -> str:
@@ -38,7 +37,7 @@ def use_database(*, existing: bool, upgrade: bool = True, owner: bool = False) -
         # Said once the server runs: a data dir that cannot hold one gets its error alone.
         typer.echo(f"matchlog: started a new database in {fresh}", err=True)
     if upgrade:
-        migrate.ensure_head(database.owner)
+        schema.ensure_head(database.owner)
     return database.owner if owner else database.app
 
 

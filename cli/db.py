@@ -13,7 +13,7 @@ import typer
 from cli.database import use_database
 from cli.errors import friendly_errors
 from cli.help import App
-from store import migrate
+from service import database
 
 app = App(help="Manage the database schema (alembic migrations).", no_args_is_help=True)
 
@@ -25,8 +25,7 @@ def upgrade(
     """Migrate the database up to REVISION (default: the newest)."""
     with friendly_errors():
         url = use_database(existing=False, upgrade=False, owner=True)
-        migrate.upgrade(url, revision)
-        typer.echo(f"database at revision {migrate.current(url)}")
+        typer.echo(f"database at revision {database.upgrade(url, revision)}")
 
 
 @app.command()
@@ -38,8 +37,7 @@ def downgrade(
     """Migrate the database down to REVISION (default: one step)."""
     with friendly_errors():
         url = use_database(existing=True, upgrade=False, owner=True)
-        migrate.downgrade(url, revision)
-        typer.echo(f"database at revision {migrate.current(url) or 'base'}")
+        typer.echo(f"database at revision {database.downgrade(url, revision) or 'base'}")
 
 
 @app.command()
@@ -47,4 +45,4 @@ def current() -> None:
     """Print the database's current revision."""
     with friendly_errors():
         url = use_database(existing=True, upgrade=False, owner=True)
-        typer.echo(migrate.current(url) or "base")
+        typer.echo(database.current(url) or "base")

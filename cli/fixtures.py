@@ -16,7 +16,7 @@ from rich.markup import escape
 from cli.database import resolve, use_database
 from cli.errors import friendly_errors
 from cli.tables import Column, fitted_table
-from service import fixtures
+from service import competitions, fixtures
 from service.fixture_reports import (
     fixture_rows,
     rounds_report,
@@ -25,7 +25,6 @@ from service.fixture_reports import (
     rows_markdown,
 )
 from service.wiring import open_pool
-from store import accounts
 
 CompetitionArg = Annotated[
     str, typer.Argument(metavar="COMPETITION", help="The competition's id, or its start.")
@@ -53,7 +52,7 @@ async def _read(
 ) -> tuple[str, dict[str, Any], dict[str, str]]:
     async with open_pool(url) as pool:
         async with pool.connection() as conn:
-            competition = await accounts.get_competition(conn, competition_id)
+            competition = await competitions.get_competition(conn, competition_id)
         if system is None:
             rounds = await fixtures.read_rounds(pool, competition_id)
         else:

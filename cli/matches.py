@@ -21,7 +21,7 @@ from cli.tables import Column, fitted_table
 from domain.games import rules_for
 from projections.matches import list_matches, match_summary
 from projections.reports import player_names
-from store.ids import Kind
+from service.ids import Kind
 
 
 class Format(StrEnum):

@@ -22,7 +22,7 @@ from domain.events import Event
 from domain.logs.base import LogEvent, LogHeader, LogPlayer
 from domain.logs.jsonl import event_line, format_time, header_line
 from domain.stream import CreateMatch, MatchConfig, MatchState, Play, decide, fold, rules_for
-from store.recorder import shuffled_deal
+from service.dealers import shuffled_deal
 
 _START = datetime(2026, 1, 1, tzinfo=UTC)
 MOVE_CAP = 3_000

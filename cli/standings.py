@@ -19,7 +19,7 @@ from cli.database import resolve, use_database
 from cli.errors import friendly_errors
 from cli.tables import Column, fitted_table, packed
 from projections.reports import columns, flat_rows, standings_report, to_csv, to_markdown
-from store import accounts
+from service import competitions
 
 
 class Format(StrEnum):
@@ -33,7 +33,7 @@ class Format(StrEnum):
 
 async def _report(url: str, competition_id: uuid.UUID) -> tuple[str, dict[str, Any]]:
     async with await psycopg.AsyncConnection.connect(url) as conn:
-        competition = await accounts.get_competition(conn, competition_id)
+        competition = await competitions.get_competition(conn, competition_id)
         return competition.name, await standings_report(conn, competition)
 
 

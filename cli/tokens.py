@@ -6,12 +6,10 @@ embedded server in ``MATCHLOG_DATA_DIR``); whoever can run it owns the service.
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
 from typing import Annotated
 from uuid import UUID
 
-import psycopg
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -21,8 +19,7 @@ from cli.errors import friendly_errors
 from cli.help import App
 from cli.tables import Column, fitted_table
 from service import tokens
-from store.accounts import Role, Token
-from store.ids import labels
+from service.tokens import Role, Token
 
 app = App(help="Manage the API's bearer tokens.", no_args_is_help=True)
 
@@ -54,7 +51,7 @@ def create(
         if competition and role is Role.SCORER:
             # An admin's limit is refused as it is typed; a scorer's names competitions.
             scope = [str(c) for c in resolve(url, "competition", competition)]
-        token, secret = tokens.create_token(url, role, scope, name, expires_in)
+        token, secret = tokens.create_typed(url, role, scope, name, expires_in)
         typer.echo(secret)
         typer.echo(f"token {token.id} ({token.role.value}); shown once, store it now", err=True)
 
@@ -68,16 +65,11 @@ def list_(
     """Show every token's id, name, role, competitions and dates (never the token)."""
     with friendly_errors():
         url = use_database(existing=True)
-        found = tokens.list_tokens(url, active=active)
+        found = tokens.list_at(url, active=active)
         scoped = sorted({c for token in found for c in token.competitions or ()})
-        names = asyncio.run(_competition_names(url, scoped))
+        names = tokens.competition_names(url, scoped)
     console = Console()
     console.print(_table(found, names, console))
-
-
-async def _competition_names(url: str, ids: list[UUID]) -> dict[UUID, str]:
-    async with await psycopg.AsyncConnection.connect(url) as conn:
-        return await labels(conn, "competition", ids)
 
 
 def _table(records: list[Token], names: dict[UUID, str], console: Console) -> Table:
@@ -133,5 +125,5 @@ def revoke(
     with friendly_errors():
         url = use_database(existing=True)
         (whole,) = resolve(url, "token", [token_id])
-        token = tokens.revoke_token(url, str(whole))
+        token = tokens.revoke_typed(url, str(whole))
         typer.echo(f"token {token.id} revoked")

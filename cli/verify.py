@@ -18,15 +18,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
-import psycopg
 import typer
 
 from cli.database import use_database
 from cli.errors import friendly_errors
 from domain.errors import DomainError
-from service.formats import OffFormat, off_format_matches
-from store.chain import ChainReport, Checkpoint, CheckpointError
-from store.chain import verify as verify_chain
+from service.verify import ChainReport, Checkpoint, CheckpointError, OffFormat, verify_log
 
 _PROGRESS_EVERY = 2.0
 """Seconds between progress lines on stderr; a shorter walk prints none."""
@@ -96,17 +93,7 @@ async def _walk(url: str, against: Checkpoint | None) -> tuple[ChainReport, list
             last = time.monotonic()
             typer.echo(f"verify: {events} events in {streams} streams checked", err=True)
 
-    async with await psycopg.AsyncConnection.connect(url) as conn:
-        try:
-            report = await verify_chain(conn, against=against, progress=progress)
-            return report, await off_format_matches(conn)
-        except psycopg.OperationalError:
-            raise
-        except psycopg.Error as e:
-            # A refusal (a role that may not read events, say) is one line, as a
-            # broken link is: never a traceback.
-            reason = (str(e).strip().splitlines() or [type(e).__name__])[0]
-            raise DomainError(f"cannot read the log: {reason}", code="VERIFY_FAILED") from e
+    return await verify_log(url, against=against, progress=progress)
 
 
 def _read_checkpoint(path: Path) -> Checkpoint:

@@ -95,3 +95,20 @@ class PreconditionRequiredError(DomainError):
     """A write that must name the version it was based on did not."""
 
     default_code = "VERSION_REQUIRED"
+
+
+def invalid_field(field: str, message: str, source: str = "body") -> MalformedError:
+    """Return the refusal (``VALIDATION_FAILED``) of one named field of a request.
+
+    ``details.errors`` holds ``{"field", "message", "source"}`` as the API's validation
+    answers do (``source``: ``body``, ``query`` or ``header``), so a rule checked in the
+    service names its field as a schema's check would.
+
+    >>> invalid_field('variant', "'x' is not a cuttle variant").details['errors'][0]['field']
+    'variant'
+    """
+    return MalformedError(
+        f"{field}: {message}",
+        code="VALIDATION_FAILED",
+        details={"errors": [{"field": field, "message": message, "source": source}]},
+    )

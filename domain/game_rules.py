@@ -107,6 +107,8 @@ class GameRules(Protocol):
     """The letter before a seat number in moves and text-log tags (``P0``, ``S0``)."""
     max_seats: int
     """The most seats any variant has: the text log's seat tags run up to it."""
+    entrant_size: int
+    """The players one entrant of a competition is: 1, or a fixed pair's 2 (Kozel)."""
     variants: tuple[str, ...]
     """Every variant, the default first where there is one."""
     default_variant: str

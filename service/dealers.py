@@ -1,4 +1,6 @@
-"""First dealers of a whole round robin: each entrant deals first half its tables.
+"""Dealing: the first dealers of a whole round robin (each entrant deals first half its
+tables), and a shuffled deck for a server-dealt round (``shuffled_deal``, the
+recorder's, which ``matchlog simulate`` deals with too).
 
 In ``service/`` rather than ``domain/`` only because it orients the tables with
 networkx's Eulerian circuits, and ``domain/`` imports nothing outside the standard
@@ -13,6 +15,7 @@ from typing import TypeVar
 import networkx as nx
 
 from domain.fixtures.dealers import DealerTally
+from store.recorder import shuffled_deal as shuffled_deal  # re-exported for simulations
 
 T = TypeVar("T", bound=Hashable)
 

@@ -66,4 +66,4 @@ async def resolve_id(conn: psycopg.AsyncConnection[Any], kind: Kind, text: str) 
     )
 
 
-__all__ = ["hex_prefix", "resolve_id"]
+__all__ = ["Kind", "hex_prefix", "resolve_id"]

@@ -155,11 +155,12 @@ def seated(game: str, seat: int | None, move: str) -> str:
     text = move.strip()
     if seat is None:
         return text
-    token = rules_for(game).seat_token(seat)
+    rules = rules_for(game)
+    token = rules.seat_token(seat)
     first = text.split(maxsplit=1)[0] if text else ""
     if first.lower() == "cards":
         return text
-    if first[:1].upper() in ("P", "S") and first[1:].isdigit():
+    if first[:1].upper() == rules.seat_letter and first[1:].isdigit():
         if first.upper() != token:
             raise MalformedError(
                 f"{move!r} is a move for {first.upper()}, but the request is for {token}",

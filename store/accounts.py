@@ -22,14 +22,15 @@ import uuid
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from enum import StrEnum
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from domain.competitions import ByeScore as ByeScore  # re-exported: the store's rows name it
+from domain.competitions import checked_settings
 from domain.errors import (
     ConflictError,
     DomainError,
@@ -37,7 +38,7 @@ from domain.errors import (
     NotFoundError,
     UnauthenticatedError,
 )
-from domain.games import rules_for
+from domain.roles import Role as Role  # re-exported: callers read a token's role here
 
 T = TypeVar("T")
 
@@ -45,17 +46,6 @@ _log = logging.getLogger(__name__)
 
 TOKEN_PREFIX = "mlt_"
 """Every token starts with this, so a leaked one is easy to recognise in logs and scanners."""
-
-
-ByeScore = Literal["win", "draw", "loss"]
-"""What a bye scores in a competition's Swiss rounds."""
-
-
-class Role(StrEnum):
-    """What a token may do: ``admin`` everything, ``scorer`` record matches."""
-
-    ADMIN = "admin"
-    SCORER = "scorer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,36 +247,12 @@ async def list_players(
 # -- competitions -------------------------------------------------------------------
 
 
-def checked_settings(game: str, variant: str, match_format: Any, tiebreaks: Sequence[str]) -> Any:
-    """Return ``match_format`` canonical for ``game`` once game, variant and tiebreaks check out.
-
-    Every writer of a competition passes through this, and every reader trusts a row
-    only if it does (``readable``), so no writer can store what a reader refuses.
-
-    Raises:
-        DomainError: an unknown game or variant, a format the game does not take
-            (``MALFORMED``, ``INVALID_FORMAT``), or a tiebreak the game does not know.
-    """
-    rules = rules_for(game)
-    if variant not in rules.variants:
-        raise MalformedError(
-            f"{variant!r} is not a {game} variant: use {', '.join(rules.variants)}",
-            details={"variant": variant},
-        )
-    wrong = [t for t in tiebreaks if t not in rules.tiebreaks]
-    if wrong or len(set(tiebreaks)) != len(tiebreaks):
-        raise MalformedError(
-            f"tiebreaks {list(tiebreaks)!r} are not distinct {game} tiebreaks",
-            details={"tiebreaks": list(tiebreaks)},
-        )
-    return rules.canonical_format(match_format)
-
-
 def unreadable(competition: Competition) -> str | None:
     """Return why a stored competition cannot be read as a competition, or ``None``.
 
-    Rows written before ``checked_settings`` guarded every write may hold, say, a Kozel
-    format with match options in it; they are reported, not trusted.
+    Rows written before ``checked_settings`` (``domain.competitions``) guarded every
+    write may hold, say, a Kozel format with match options in it; they are reported,
+    not trusted.
     """
     try:
         canonical = checked_settings(
@@ -294,7 +260,8 @@ def unreadable(competition: Competition) -> str | None:
             competition.variant,
             competition.match_format,
             competition.tiebreaks,
-        )
+            competition.bye,
+        ).match_format
     except DomainError as e:
         return e.message
     if canonical != competition.match_format:
@@ -333,13 +300,15 @@ async def create_competition(
 ) -> tuple[Competition, bool]:
     """Create a competition; return it and whether it is new.
 
-    The format is stored canonically (``checked_settings``), whoever writes it.
+    The format is stored canonically (``domain.competitions.checked_settings``),
+    whoever writes it: the store is the last writer, so it holds the rule too.
 
     Raises:
-        DomainError: game, variant, format or tiebreaks do not check out.
+        MalformedError (VALIDATION_FAILED): game, variant, format, tiebreaks or bye do
+            not check out.
         ConflictError (ALREADY_EXISTS): ``competition_id`` exists with other content.
     """
-    match_format = checked_settings(game, variant, match_format, tiebreaks)
+    match_format = checked_settings(game, variant, match_format, tiebreaks, bye).match_format
     new_id = competition_id or uuid.uuid4()
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(

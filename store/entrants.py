@@ -16,10 +16,8 @@ from psycopg import AsyncConnection, errors
 from psycopg.rows import dict_row
 
 from domain.errors import ConflictError, InvalidSetupError, MalformedError
+from domain.games import rules_for
 from store.accounts import Competition
-
-# How many players make one entrant, by game: a Kozel entrant is a fixed pair.
-ENTRANT_SIZE = {"cuttle": 1, "kozel": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +45,7 @@ async def add_entrant(
         ConflictError (ALREADY_ENTERED): a player is already in an entrant of this competition.
         ConflictError (FIXTURES_EXIST): the competition's round robin is already made.
     """
-    size = ENTRANT_SIZE[competition.game]
+    size = rules_for(competition.game).entrant_size
     if len(players) != size or len(set(players)) != len(players):
         what = "one player" if size == 1 else f"{size} different players"
         raise MalformedError(

@@ -57,6 +57,23 @@ def test_ensure_head_migrates_only_a_database_behind(owner_url: str) -> None:
     assert migrate.head() == migrate.current(owner_url)
 
 
+def test_the_games_of_competitions_are_the_registrys_from_0019(owner_url: str) -> None:
+    """0019 drops 0002's CHECK on competitions.game (domain.games lists the games); its
+    downgrade restores it."""
+    insert = (
+        "INSERT INTO competitions (id, name, game, variant, match_format)"
+        " VALUES (%s, 'Draw high', 'highcard', 'default', '{}')"
+    )
+    with psycopg.connect(owner_url) as conn:
+        conn.execute(insert, (uuid.uuid4(),))
+        conn.execute("DELETE FROM competitions")
+    migrate.downgrade(owner_url, "0018_live_feeds")
+    with psycopg.connect(owner_url) as conn, pytest.raises(psycopg.errors.CheckViolation):
+        conn.execute(insert, (uuid.uuid4(),))
+    migrate.upgrade(owner_url)
+    assert migrate.head() == migrate.current(owner_url)
+
+
 def test_events_table_refuses_update_and_delete(owner_url: str) -> None:
     with psycopg.connect(owner_url) as conn:
         conn.execute(

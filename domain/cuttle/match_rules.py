@@ -45,6 +45,7 @@ class CuttleRules:
     round_word = "round"
     seat_letter = "P"
     max_seats = 3
+    entrant_size = 1
     variants: tuple[str, ...] = tuple(v.value for v in cuttle.Variant)
     default_variant = "standard"
     competition_variant: str | None = None

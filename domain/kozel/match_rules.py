@@ -58,6 +58,7 @@ class KozelRules:
     round_word = "deal"
     seat_letter = "S"
     max_seats = 4
+    entrant_size = 2
     variants: tuple[str, ...] = ("default",)
     default_variant = "default"
     competition_variant: str | None = "default"

@@ -17,6 +17,7 @@ from uuid import UUID
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
+from domain.competitions import checked_settings
 from domain.errors import ConflictError, DomainError, NotFoundError
 from domain.events import Event
 from domain.logs import text
@@ -34,6 +35,8 @@ from domain.logs.commands import (
 )
 from domain.records import builder
 from domain.stream import CreateMatch, MatchState, rules_for
+from service import competitions
+from service.competitions import NewCompetition
 from service.exporter import is_uuid
 from service.formats import check_config
 from store import accounts
@@ -370,37 +373,43 @@ class Importer:
         competition = header.competition_id
         if competition is None or competition in self._competitions:
             return
-        fmt = rules_for(header.game).competition_format(header.format, header.options)
         async with self._pool.connection() as conn:
             # One already there keeps its own name and settings.
             with contextlib.suppress(ConflictError):
-                await accounts.create_competition(
-                    conn,
-                    name=header.competition_name or f"Imported {competition[:8]}",
-                    game=header.game,
-                    variant=header.variant,
-                    match_format=fmt,
-                    competition_id=UUID(competition),
-                )
+                await competitions.create_competition(conn, _new_competition(header))
         self._competitions.add(competition)
 
 
-def _would_create(header: LogHeader) -> Competition:
-    """Return the competition an import creates for ``header``'s match (``_competition``)."""
+def _new_competition(header: LogHeader) -> NewCompetition:
+    """Return the competition an import creates for ``header``'s match: its settings the
+    match's, the rest the defaults (``service.competitions``)."""
     assert header.competition_id is not None
-    rules = rules_for(header.game)
-    return Competition(
-        id=UUID(header.competition_id),
+    return NewCompetition(
         name=header.competition_name or f"Imported {header.competition_id[:8]}",
         game=header.game,
         variant=header.variant,
-        match_format=rules.canonical_format(
-            rules.competition_format(header.format, header.options)
-        ),
-        tiebreaks=(),
-        public_reads=True,
+        match_format=rules_for(header.game).competition_format(header.format, header.options),
+        id=UUID(header.competition_id),
+    )
+
+
+def _would_create(header: LogHeader) -> Competition:
+    """Return the competition an import creates for ``header``'s match (``_competition``),
+    its settings checked by the same rule."""
+    new = _new_competition(header)
+    settings = checked_settings(new.game, new.variant, new.match_format, new.tiebreaks, new.bye)
+    assert new.id is not None
+    return Competition(
+        id=new.id,
+        name=new.name,
+        game=settings.game,
+        variant=settings.variant,
+        match_format=settings.match_format,
+        tiebreaks=settings.tiebreaks,
+        public_reads=new.public_reads,
         created_at=datetime.now(UTC),
         position=0,
+        bye=settings.bye,
     )
 
 
