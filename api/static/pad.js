@@ -7,7 +7,7 @@
 
 (() => {
   const T = window.MatchTable;
-  const { el, card, cardText, getJSON, follow, debounce, playersText, roundWord, gameTitle, scoreText, resultText, scoreSheet, takenBackText, noteText, entrantText, fixtureResultText, games, describe, drawTable } = T;
+  const { el, card, cardText, getJSON, follow, debounce, playersText, roundWord, gameTitle, scoreText, resultText, scoreSheet, takenBackText, noteText, entrantText, fixtureResultText, games, describe } = T;
 
   const TOKEN_KEY = "matchlog.scorer-token";
   const app = document.getElementById("app");
@@ -331,7 +331,7 @@
     const problem = el("p", { class: "message error", role: "alert", hidden: true });
     const dealingField = field("Dealing", dealing);
     hideDealingForResults(dealingField, recording);
-    const chosen = () => byName.get(game.value);
+    const current = () => byName.get(game.value);
     // A setting's control: its id is its name ("loss_limit": #loss-limit).
     const control = (setting) => {
       const id = setting.name.replace(/_/g, "-");
@@ -358,20 +358,21 @@
       // POST /players is idempotent by the id the client picks: the same id is sent
       // again when the form is sent again (after a lost answer), a new one for a new name.
       name.addEventListener("input", () => delete name.dataset.playerId);
-      const d = chosen();
+      const d = current();
       const team = d.teams.findIndex((t) => t.seats.includes(s));
       const label = "Seat " + s + (team >= 0 ? " · " + d.team_word + " " + d.teams[team].label : "");
       return el("div", { class: "seat-pick" }, el("span", { text: label }), pick, name);
     }
 
     function redraw() {
-      const d = chosen();
+      const d = current();
       variant.replaceChildren(...d.variants.map((v) => el("option", { value: v.name, text: v.name })));
-      settings.replaceChildren(...d.settings.map((setting) => field(setting.label, control(setting)[0])), ...d.settings.flatMap((setting) => control(setting).slice(1)).filter(Boolean));
+      const controls = d.settings.map(control);
+      settings.replaceChildren(...controls.map(([input], i) => field(d.settings[i].label, input)), ...controls.flatMap(([, choices]) => (choices ? [choices] : [])));
       syncSeats();
     }
     function syncSeats() {
-      const count = chosen().variants.find((v) => v.name === variant.value).seats;
+      const count = current().variants.find((v) => v.name === variant.value).seats;
       seats.replaceChildren(...Array.from({ length: count }, (_, s) => seatControl(s)));
     }
     game.addEventListener("change", redraw);
@@ -399,7 +400,7 @@
           else throw new Error("Pick a player for every seat.");
         }
         const body = { game: game.value, variant: variant.value, players: chosen, ...howRecorded(dealing, recording) };
-        for (const setting of chosen().settings) {
+        for (const setting of current().settings) {
           const input = settings.querySelector('[data-setting="' + setting.name + '"]');
           const value = setting.kind === "number" ? Number(input.value) : input.value.trim() || setting.default;
           if (setting.field === "format") body.format = value;
@@ -803,7 +804,7 @@
         ? [scoreSheet(S.d, S.series, S.names)]
         : view === null
           ? [el("p", { class: "empty", text: "No cards on the table yet." })]
-          : drawTable(S.d, view, replay.seats, S.names);
+          : T.drawTable(S.d, view, replay.seats, S.names);
       table.replaceChildren(el("p", { id: "score", text: score }), ...body);
       table.dataset.ply = String(replay.ply);
       markTable();
