@@ -474,7 +474,8 @@
       if (standings.pairs) tables.push(el("h3", { text: "Pairs" }), standingsTable(standings.pairs));
       app.replaceChildren(
         el("header", {}, el("h1", { text: competition.name }), el("p", { text: competition.game + " · " + competition.variant + " · " + plural(standings.matches, "finished match", "finished matches") })),
-        rounds,
+        // A competition without fixtures has no rounds section (not the text "null").
+        ...(rounds ? [rounds] : []),
         el("section", { id: "standings" }, ...tables),
         el(
           "section",
