@@ -19,6 +19,7 @@ from api.docs_ui import docs_plugins
 from api.entrants import EntrantController
 from api.exports import ExportController
 from api.fixtures import FixtureController
+from api.games import GameController
 from api.health import HealthController
 from api.inputs import check_request
 from api.live import LiveController, LiveFeeds
@@ -87,6 +88,7 @@ def create_app(settings: Settings) -> Litestar:
     return Litestar(
         route_handlers=[
             HealthController,
+            GameController,
             PlayerController,
             CompetitionController,
             EntrantController,

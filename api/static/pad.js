@@ -7,7 +7,7 @@
 
 (() => {
   const T = window.MatchTable;
-  const { el, card, cardText, getJSON, follow, debounce, playersText, roundWord, scoreText, resultText, scoreSheet, takenBackText, noteText, entrantText, fixtureResultText, cuttleTable, kozelTable } = T;
+  const { el, card, cardText, getJSON, follow, debounce, playersText, roundWord, gameTitle, scoreText, resultText, scoreSheet, takenBackText, noteText, entrantText, fixtureResultText, games, describe } = T;
 
   const TOKEN_KEY = "matchlog.scorer-token";
   const app = document.getElementById("app");
@@ -117,9 +117,6 @@
     };
   }
 
-  const VARIANTS = { cuttle: ["standard", "classic", "cutthroat"], kozel: ["default"] };
-  const SEATS = { standard: 2, classic: 2, cutthroat: 3, default: 4 };
-
   async function allPages(path) {
     const items = [];
     let cursor = null;
@@ -139,9 +136,9 @@
       return;
     }
     app.replaceChildren(el("header", {}, el("h1", { text: "Scorer's pad" }), signOutButton()), el("p", { class: "loading", text: "Loading…" }));
-    let matches, players;
+    let matches, players, described;
     try {
-      [matches, players] = await Promise.all([allPages("/matches?status=live&writable=true"), allPages("/players")]);
+      [matches, players, described] = await Promise.all([allPages("/matches?status=live&writable=true"), allPages("/players"), games()]);
     } catch (error) {
       app.append(message("error", error.message, "error"));
       return;
@@ -155,13 +152,7 @@
             el(
               "li",
               { "data-match": m.id },
-              el(
-                "a",
-                { class: "match-link", href: "/matches/" + m.id + "/score" },
-                el("strong", { text: m.game + (m.variant === "default" ? "" : " · " + m.variant) }),
-                " ",
-                playersText(m.game, m.players.map((p) => names.get(p) || p.slice(0, 8))),
-              ),
+              matchLink(m, described.get(m.game), names),
             ),
           ),
         )
@@ -171,9 +162,21 @@
       el("header", {}, el("h1", { text: "Scorer's pad" }), signOutButton()),
       el("section", { id: "matches" }, el("h2", { text: "Live matches" }), list),
       fixtures,
-      newMatchForm(players),
+      newMatchForm(players, [...described.values()]),
     );
     fixturesSection(fixtures, names);
+  }
+
+  // A live match in the list: its game and variant, and its players.
+  function matchLink(m, d, names) {
+    const who = m.players.map((p) => names.get(p) || p.slice(0, 8));
+    return el(
+      "a",
+      { class: "match-link", href: "/matches/" + m.id + "/score" },
+      el("strong", { text: m.game + (!d || d.variants.length === 1 ? "" : " · " + m.variant) }),
+      " ",
+      d ? playersText(d, who) : who.join(" v "),
+    );
   }
 
   // How a new match is dealt: the same choice in the new-match form and for fixtures.
@@ -315,21 +318,29 @@
     await draw();
   }
 
-  function newMatchForm(players) {
+  // The new-match form: the games, their variants and settings as the server describes them.
+  function newMatchForm(players, described) {
     const field = (label, control) => el("label", { class: "field" }, el("span", { text: label }), control);
-    const game = el("select", { id: "game" }, el("option", { value: "cuttle", text: "Cuttle" }), el("option", { value: "kozel", text: "Kozel" }));
+    const byName = new Map(described.map((d) => [d.game, d]));
+    const game = el("select", { id: "game" }, ...described.map((d) => el("option", { value: d.game, text: d.label })));
     const variant = el("select", { id: "variant" });
-    const format = el("input", { id: "format", value: "normal", list: "formats", autocomplete: "off" });
-    const formats = el("datalist", { id: "formats" }, ...["quick", "short", "normal", "extended", "best-of-3"].map((f) => el("option", { value: f })));
-    const lossLimit = el("input", { id: "loss-limit", type: "number", min: 1, value: 12, inputmode: "numeric" });
+    const settings = el("div", { class: "settings" });
     const dealing = dealingSelect("dealing");
     const recording = recordingSelect("recording");
     const seats = el("div", { id: "seats" });
     const problem = el("p", { class: "message error", role: "alert", hidden: true });
-    const formatField = field("Format", format);
-    const lossField = field("Loss limit", lossLimit);
     const dealingField = field("Dealing", dealing);
     hideDealingForResults(dealingField, recording);
+    const current = () => byName.get(game.value);
+    // A setting's control: its id is its name ("loss_limit": #loss-limit).
+    const control = (setting) => {
+      const id = setting.name.replace(/_/g, "-");
+      if (setting.kind === "number") {
+        return [el("input", { id, "data-setting": setting.name, type: "number", min: setting.minimum, value: setting.default, inputmode: "numeric" })];
+      }
+      const choices = setting.choices.length ? el("datalist", { id: id + "-choices" }, ...setting.choices.map((c) => el("option", { value: c }))) : null;
+      return [el("input", { id, "data-setting": setting.name, value: setting.default, list: choices ? id + "-choices" : null, autocomplete: "off" }), choices];
+    };
 
     function seatControl(s) {
       const pick = el(
@@ -347,18 +358,22 @@
       // POST /players is idempotent by the id the client picks: the same id is sent
       // again when the form is sent again (after a lost answer), a new one for a new name.
       name.addEventListener("input", () => delete name.dataset.playerId);
-      return el("div", { class: "seat-pick" }, el("span", { text: "Seat " + s + (game.value === "kozel" ? " · team " + (s % 2 ? "B" : "A") : "") }), pick, name);
+      const d = current();
+      const team = d.teams.findIndex((t) => t.seats.includes(s));
+      const label = "Seat " + s + (team >= 0 ? " · " + d.team_word + " " + d.teams[team].label : "");
+      return el("div", { class: "seat-pick" }, el("span", { text: label }), pick, name);
     }
 
     function redraw() {
-      variant.replaceChildren(...VARIANTS[game.value].map((v) => el("option", { value: v, text: v })));
+      const d = current();
+      variant.replaceChildren(...d.variants.map((v) => el("option", { value: v.name, text: v.name })));
+      const controls = d.settings.map(control);
+      settings.replaceChildren(...controls.map(([input], i) => field(d.settings[i].label, input)), ...controls.flatMap(([, choices]) => (choices ? [choices] : [])));
       syncSeats();
     }
     function syncSeats() {
-      const kozel = game.value === "kozel";
-      formatField.hidden = kozel;
-      lossField.hidden = !kozel;
-      seats.replaceChildren(...Array.from({ length: SEATS[variant.value] }, (_, s) => seatControl(s)));
+      const count = current().variants.find((v) => v.name === variant.value).seats;
+      seats.replaceChildren(...Array.from({ length: count }, (_, s) => seatControl(s)));
     }
     game.addEventListener("change", redraw);
     variant.addEventListener("change", syncSeats);
@@ -385,8 +400,12 @@
           else throw new Error("Pick a player for every seat.");
         }
         const body = { game: game.value, variant: variant.value, players: chosen, ...howRecorded(dealing, recording) };
-        if (game.value === "kozel") body.options = { loss_limit: Number(lossLimit.value) };
-        else body.format = format.value.trim() || "normal";
+        for (const setting of current().settings) {
+          const input = settings.querySelector('[data-setting="' + setting.name + '"]');
+          const value = setting.kind === "number" ? Number(input.value) : input.value.trim() || setting.default;
+          if (setting.field === "format") body.format = value;
+          else body.options = { ...(body.options || {}), [setting.name]: value };
+        }
         await start(body);
       } catch (error) {
         problem.hidden = false;
@@ -400,9 +419,7 @@
       el("h2", { text: "New match" }),
       field("Game", game),
       field("Variant", variant),
-      formatField,
-      formats,
-      lossField,
+      settings,
       field("Recording", recording),
       dealingField,
       el("fieldset", {}, el("legend", { text: "Players" }), seats),
@@ -414,16 +431,12 @@
   // -- the pad for one match ----------------------------------------------------------
 
   const REASONS = ["the wrong card was entered", "the wrong player was entered", "the players took the move back"];
-  const PACKS = {
-    cuttle: { ranks: "A23456789TJQK", jokers: false },
-    cutthroat: { ranks: "A23456789TJQK", jokers: true },
-    kozel: { ranks: "6789TJQKA", jokers: false },
-  };
-
-  function packOf(match) {
-    const pack = PACKS[match.game === "kozel" ? "kozel" : match.variant === "cutthroat" ? "cutthroat" : "cuttle"];
-    const rows = "CDHS".split("").map((suit) => pack.ranks.split("").map((rank) => rank + suit));
-    if (pack.jokers) rows.push(["X1", "X2"]);
+  // The pack of a match's variant as the pickers show it: a row per suit, the jokers last.
+  function packOf(d, match) {
+    const found = d.variants.find((v) => v.name === match.variant) || d.variants[0];
+    const pack = found.pack;
+    const rows = pack.suits.split("").map((suit) => pack.ranks.split("").map((rank) => rank + suit));
+    if (pack.jokers.length) rows.push([...pack.jokers]);
     return rows;
   }
 
@@ -432,6 +445,7 @@
     const QUEUE_KEY = "matchlog.pad.queue." + matchId;
     const S = {
       match: null,
+      d: null, // the game's presentation descriptor (GET /games)
       legal: null,
       replay: null,
       steps: [],
@@ -443,7 +457,7 @@
       picker: null, // the deal being entered
       picks: [], // the drawn cards being named
       series: null, // a match recorded by results: its score sheet
-      sheet: { a: "", blank: [false, false] }, // the Kozel deal being entered on it
+      sheet: { a: "", blank: [false, false] }, // the round being entered on it by its result form
       conflict: null,
       offline: false,
       problem: null,
@@ -497,6 +511,7 @@
         match.recording === "results" ? getJSON(base + "/series", auth()) : null,
       ]);
       S.series = series;
+      S.d = await describe(match.game);
       S.match = match;
       S.names = timelineBody.players;
       S.legal = legal;
@@ -676,18 +691,12 @@
     function nextMoveForm() {
       if (S.typed === null) {
         // The seat to act is known only while nothing queued can change it; its tag is
-        // read off the server's own moves (P0 in Cuttle, S0 in Kozel).
+        // read off the server's own moves (its seat letter and number).
         const known = S.queue.every((e) => e.kind === "notes") && S.legal.to_act.length === 1;
         const tag = known ? S.legal.moves.map((m) => m.split(" ")[0]).find((word) => word !== "cards") : null;
         S.typed = tag ? tag + " " : "";
       }
-      const examples = results()
-        ? S.match.game === "kozel"
-          ? "deal 75 45, deal 120 0 blank B"
-          : "result P1, result draw"
-        : S.match.game === "kozel"
-          ? "S0 lead 7S KS, S1 beat TS AS, cards 7H"
-          : "P0 points 7H, P1 scuttle 9S>7H, cards 7H";
+      const examples = (results() ? S.d.examples.results : S.d.examples.moves).join(", ");
       const text = el("input", { id: "next-move", value: S.typed, autocomplete: "off", spellcheck: "false", placeholder: "e.g. " + examples.split(",")[0], "aria-label": "the next move, in the move notation" });
       text.addEventListener("input", () => (S.typed = text.value));
       return el(
@@ -745,9 +754,9 @@
     function draw() {
       const match = S.match;
       if (!match) return;
-      const title = match.game.charAt(0).toUpperCase() + match.game.slice(1) + (match.variant === "default" ? "" : " · " + match.variant);
+      const title = gameTitle(S.d, match.variant);
       header.replaceChildren(
-        el("h1", {}, title + " · " + playersText(match.game, S.names), " ", el("span", { id: "status", class: "badge " + match.status, text: match.status })),
+        el("h1", {}, title + " · " + playersText(S.d, S.names), " ", el("span", { id: "status", class: "badge " + match.status, text: match.status })),
         el("nav", {}, el("a", { href: "/score", text: "All matches" }), " ", el("a", { href: base + "/view", text: "Viewer" }), " ", signOutButton()),
       );
       document.title = "Pad · " + title + " · matchlog";
@@ -789,15 +798,13 @@
 
     function drawTable() {
       const replay = S.replay;
-      const score = scoreText(S.match.game, replay.score, S.names) + (replay.result ? " · " + resultText(replay.result, S.names) : "");
+      const score = scoreText(S.d, replay.score, S.names) + (replay.result ? " · " + resultText(replay.result, S.names) : "");
       const view = replay.view;
       const body = S.series
-        ? [scoreSheet(S.match.game, S.series, S.names)]
+        ? [scoreSheet(S.d, S.series, S.names)]
         : view === null
           ? [el("p", { class: "empty", text: "No cards on the table yet." })]
-          : S.match.game === "cuttle"
-            ? cuttleTable(view, replay.seats, S.names)
-            : kozelTable(view, replay.seats, S.names);
+          : T.drawTable(S.d, view, replay.seats, S.names);
       table.replaceChildren(el("p", { id: "score", text: score }), ...body);
       table.dataset.ply = String(replay.ply);
       markTable();
@@ -809,7 +816,7 @@
       if (movesPending() || S.conflict) return;
       const list = choices();
       const playable = new Set(list.flatMap((c) => c.cards));
-      for (const node of table.querySelectorAll('[data-zone^="hand-"] .card[data-card]')) {
+      for (const node of table.querySelectorAll('[data-kind="hand"] .card[data-card]')) {
         if (!playable.has(node.dataset.card)) continue;
         node.classList.add("playable");
         node.classList.toggle("selected", node.dataset.card === S.selected);
@@ -821,7 +828,7 @@
       const cards = new Set(picked.map((c) => c.target_card).filter(Boolean));
       const seats = new Set(picked.map((c) => c.target_seat).filter((s) => s !== null && s !== undefined));
       for (const node of table.querySelectorAll(".card[data-card]")) {
-        if (!cards.has(node.dataset.card) || node.closest('[data-zone^="hand-"]')) continue;
+        if (!cards.has(node.dataset.card) || node.closest('[data-kind="hand"]')) continue;
         node.classList.add("target");
         node.setAttribute("role", "button");
         node.setAttribute("tabindex", "0");
@@ -909,11 +916,11 @@
         return;
       }
       if (results()) {
-        const next = roundWord(match.game) + " " + (S.series.rounds.length + 1);
+        const next = roundWord(S.d) + " " + (S.series.rounds.length + 1);
         acting.textContent = "Enter the result of " + next.toLowerCase() + ".";
-        // Cuttle's results are the server's choices; Kozel's deal splits are too many to
-        // list (its moves are empty), so they are typed into a form.
-        moves.replaceChildren(list.length ? el("div", { class: "buttons" }, ...list.map(moveButton)) : sheetDealForm(next));
+        // Results are the server's choices, unless they are too many to list (no moves):
+        // then the game's result form (each team's points), or the result typed.
+        moves.replaceChildren(list.length ? el("div", { class: "buttons" }, ...list.map(moveButton)) : S.d.result_form ? sheetDealForm(next) : nextMoveForm());
         return;
       }
       const who = legal.to_act.map(name).join(" or ");
@@ -945,26 +952,30 @@
       );
     }
 
-    // A Kozel deal on a score sheet: team A's card points (B's are the rest of the 120,
-    // R48) and whether a team took no trick. The server checks it (INVALID_RESULT).
+    // A round on a score sheet entered as the game's result form says:
+    // the first team's points (the other's are the rest of the total) and whether a
+    // team took no trick. The server checks it (INVALID_RESULT).
     function sheetDealForm(next) {
       const F = S.sheet;
-      const points = el("input", { id: "points-a", type: "number", min: 0, max: 120, step: 1, inputmode: "numeric", required: true, value: F.a, "aria-label": "team A's card points" });
-      const rest = el("output", { id: "points-b", for: "points-a" });
-      const showRest = () => (rest.textContent = points.value === "" ? "—" : String(120 - Number(points.value)));
+      const R = S.d.result_form;
+      const letter = (t) => S.d.teams[t].label;
+      const key = (t) => letter(t).toLowerCase();
+      const points = el("input", { id: "points-" + key(0), type: "number", min: 0, max: R.total, step: 1, inputmode: "numeric", required: true, value: F.a, "aria-label": S.d.team_word + " " + letter(0) + "'s " + R.points });
+      const rest = el("output", { id: "points-" + key(1), for: "points-" + key(0) });
+      const showRest = () => (rest.textContent = points.value === "" ? "—" : String(R.total - Number(points.value)));
       points.addEventListener("input", () => {
         F.a = points.value;
         showRest();
       });
       showRest();
-      const team = (t) => "Team " + (t ? "B" : "A") + " (" + T.teamName(S.names, t) + ")";
+      const team = (t) => T.fill(S.d, "{team|Team} ({team|players})", { team: t }, S.names);
       const blank = (t) =>
         el("button", {
           type: "button",
           class: "blank",
-          id: "blank-" + (t ? "b" : "a"),
+          id: "blank-" + key(t),
           "aria-pressed": F.blank[t] ? "true" : "false",
-          text: team(t) + " took no trick",
+          text: team(t) + " " + R.blank_text,
           onclick: () => {
             F.blank[t] = !F.blank[t];
             draw();
@@ -979,14 +990,14 @@
             event.preventDefault();
             if (points.value === "") return;
             const a = Number(points.value);
-            const blanks = ["A", "B"].filter((_, t) => F.blank[t]).map((t) => " blank " + t);
-            const move = "deal " + a + " " + (120 - a) + blanks.join("");
+            const blanks = [0, 1].filter((t) => F.blank[t]).map((t) => " " + R.blank + " " + letter(t));
+            const written = a + " " + (R.total - a) + blanks.join("");
             S.sheet = { a: "", blank: [false, false] };
-            enqueue("moves", "/moves", { moves: [move] }, next + ": " + move.slice(5));
+            enqueue("moves", "/moves", { moves: [R.verb + " " + written] }, next + ": " + written);
           },
         },
-        el("label", { class: "field" }, el("span", { text: team(0) + ": card points" }), points),
-        el("p", { class: "field" }, el("span", { text: team(1) + ": card points " }), rest),
+        el("label", { class: "field" }, el("span", { text: team(0) + ": " + R.points }), points),
+        el("p", { class: "field" }, el("span", { text: team(1) + ": " + R.points + " " }), rest),
         el("div", { class: "buttons" }, blank(0), blank(1)),
         el("button", { type: "submit", class: "primary", id: "enter-deal", text: "Record " + next.toLowerCase() }),
       );
@@ -997,7 +1008,7 @@
       return el(
         "div",
         { class: "picker-grid", role: "group", "aria-label": "the pack" },
-        ...packOf(S.match).map((row) =>
+        ...packOf(S.d, S.match).map((row) =>
           el(
             "div",
             { class: "picker-row" },
@@ -1033,7 +1044,8 @@
     function dealPicker() {
       const match = S.match;
       const seats = match.players.length;
-      const kozel = match.game === "kozel";
+      // A card the game deals apart (a trump indicator): its own slot, or its place in the stock.
+      const indicator = S.d.indicator;
       const physical = match.dealing === "physical";
       if (!S.picker || S.picker.round !== match.rounds_started) {
         S.picker = { round: match.rounds_started, slot: 0, hands: Array.from({ length: seats }, () => []), indicator: null, deck: [] };
@@ -1061,21 +1073,22 @@
           el("span", { class: "cards" }, ...cards.map((c) => el("button", { type: "button", class: "unpick", title: "take back " + T.cardLabel(c), onclick: () => unpick(c) }, card(c, "small")))),
         );
       const slots = physical
-        ? [...P.hands.map((h, s) => slot(s, name(s), h)), ...(kozel ? [slot(seats, "Trump indicator", P.indicator ? [P.indicator] : [])] : [])]
+        ? [...P.hands.map((h, s) => slot(s, name(s), h)), ...(indicator ? [slot(seats, indicator.label, P.indicator ? [P.indicator] : [])] : [])]
         : [slot(0, "Deck, top card first", P.deck)];
-      const position = el("input", { id: "indicator-position", type: "number", min: 0, max: 19, value: 0, "aria-label": "indicator's place in the stock" });
+      const last = indicator ? indicator.positions - 1 : 0;
+      const position = el("input", { id: "indicator-position", type: "number", min: 0, max: last, value: 0, "aria-label": indicator ? indicator.position_label.toLowerCase() : null });
       const submit = () => {
         const body = physical ? { hands: P.hands.map((h) => h.join(" ")) } : { deck: P.deck.join(" ") };
-        if (physical && kozel) body.indicator = P.indicator;
-        if (!physical && kozel) body.indicator_position = Number(position.value);
-        enqueue("rounds", "/rounds", body, (kozel ? "Deal " : "Round ") + (match.rounds_started + 1) + " dealt");
+        if (physical && indicator) body.indicator = P.indicator;
+        if (!physical && indicator) body.indicator_position = Number(position.value);
+        enqueue("rounds", "/rounds", body, roundWord(S.d) + " " + (match.rounds_started + 1) + " dealt");
       };
       return el(
         "div",
         { id: "deal", class: "picker" },
         el("p", { class: "hint", text: physical ? "Tap a hand, then its cards; tap a placed card to take it back." : "Tap the cards in the deck's order, top first." }),
         el("div", { class: "slots" }, ...slots),
-        !physical && kozel ? el("label", { class: "field" }, el("span", { text: "Indicator's place in the stock (0-19)" }), position) : null,
+        !physical && indicator ? el("label", { class: "field" }, el("span", { text: indicator.position_label + " (0-" + last + ")" }), position) : null,
         grid(null, placed, pick),
         el("button", { type: "button", id: "deal-button", class: "primary", text: "Record the deal", onclick: submit }),
       );

@@ -173,34 +173,118 @@ window.MatchTable = (() => {
     return count + " " + (count === 1 ? one : many || one + "s");
   }
 
-  // -- scores ----------------------------------------------------------------------------
+  // -- games ---------------------------------------------------------------------------
+  // Every game is drawn from its presentation descriptor (GET /games, docs/viewer.md):
+  // nothing below knows a game; the descriptor names the zones, where their cards are
+  // in the engine's view, and the words.
 
-  function teamName(names, team) {
-    return names[team] + " & " + names[team + 2];
+  // The descriptors by game name, read once per page.
+  let gamesRead = null;
+  function games() {
+    if (!gamesRead) {
+      gamesRead = getJSON("/games").then((body) => new Map(body.items.map((d) => [d.game, d])));
+      gamesRead.catch(() => (gamesRead = null));
+    }
+    return gamesRead;
   }
 
-  // Kozel is played by teams (seats 0+2 v 1+3): "Ada & Cy v Bob & Dee".
-  function playersText(game, names) {
-    if (game === "kozel" && names.length === 4) return teamName(names, 0) + " v " + teamName(names, 1);
+  async function describe(game) {
+    const found = (await games()).get(game);
+    if (!found) throw new Error("This page cannot draw " + game + ": the server does not describe it.");
+    return found;
+  }
+
+  const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+  // A value in the view at a dotted path ("hands.0.cards"); undefined when missing.
+  function at(data, path) {
+    if (!path) return undefined;
+    let value = data;
+    for (const key of path.split(".")) {
+      if (value === null || value === undefined) return undefined;
+      value = value[key];
+    }
+    return value;
+  }
+
+  // A path or template with the seat or team being drawn put in.
+  function bind(text, where) {
+    return text.replace(/\{(seat|team)\}/g, (_, key) => String(where[key]));
+  }
+
+  function teamName(d, names, team) {
+    return d.teams[team].seats.map((s) => names[s] || "seat " + s).join(" & ");
+  }
+
+  // A template filled in: {path} from `data`, {path|filter} through a filter.
+  function fill(d, template, data, names) {
+    const filters = {
+      name: (s) => names[s] || "seat " + s,
+      tag: (s) => d.seat_letter + s,
+      team: (t) => d.team_word + " " + d.teams[t].label,
+      Team: (t) => cap(d.team_word) + " " + d.teams[t].label,
+      players: (t) => teamName(d, names, t),
+      suit: (s) => (SUITS[s] ? SUITS[s].symbol : s),
+      card: (c) => cardText(c),
+      word: (w) => (d.caption && d.caption.words[w]) || w,
+    };
+    return template.replace(/\{([^{}|]+)(?:\|(\w+))?\}/g, (_, path, filter) => {
+      const value = at(data, path);
+      if (value === undefined || value === null) return "";
+      return filter ? filters[filter](value) : String(value);
+    });
+  }
+
+  function extras(d, list, data, names) {
+    return list
+      .filter((x) => {
+        const value = at(data, x.path);
+        if (value === undefined || value === null || value === false) return false;
+        if (x.minimum !== null && x.minimum !== undefined && !(value >= x.minimum)) return false;
+        if (x.maximum !== null && x.maximum !== undefined && !(value <= x.maximum)) return false;
+        return true;
+      })
+      .map((x) => fill(d, x.text, data, names));
+  }
+
+  // The first case that holds, written out.
+  function cases(d, list, data, names) {
+    for (const c of list) {
+      const value = c.when ? at(data, c.when) : true;
+      const holds = c.null ? value === null || value === undefined : Boolean(value);
+      if (!c.when || holds) return fill(d, c.text, data, names) + extras(d, c.extras, data, names).join("");
+    }
+    return "";
+  }
+
+  // -- scores ----------------------------------------------------------------------------
+
+  // "Ann & Cid v Bob & Dee" when the game has teams (and the names fill them), else "Ann v Bob".
+  function playersText(d, names) {
+    const seated = d.teams.length && d.teams.every((t) => t.seats.every((s) => s < names.length));
+    if (seated) return d.teams.map((_, t) => teamName(d, names, t)).join(" v ");
     return names.join(" v ");
   }
 
-  // What the game calls a round: Kozel plays deals.
-  function roundWord(game) {
-    return game === "kozel" ? "Deal" : "Round";
+  // What the game calls a round ("Deal"), capitalised.
+  function roundWord(d) {
+    return cap(d.round_word);
   }
 
-  function scoreText(game, score, names) {
+  // The game's label and the variant ("· cutthroat"); a game of one variant is named alone.
+  function gameTitle(d, variant) {
+    return d.label + (d.variants.length === 1 ? "" : " · " + variant);
+  }
+
+  function scoreText(d, score, names) {
     if (!score) return "";
-    if (game === "cuttle") {
-      const wins = score.wins.map((w, s) => names[s] + " " + w).join(" · ");
-      const draws = score.drawn_rounds ? " · drawn " + score.drawn_rounds : "";
-      return "Rounds won: " + wins + draws + " (first to " + score.wins_needed + ")";
-    }
-    const points = score.loss_points.map((p, t) => teamName(names, t) + " " + p).join(" · ");
-    const eggs = score.eggs ? " · eggs " + score.eggs : "";
-    const next = score.multiplier > 1 ? " · next deal ×" + score.multiplier : "";
-    return "Loss points: " + points + " (out at " + score.loss_limit + ")" + eggs + next;
+    const S = d.score;
+    const who = S.by === "team" ? (t) => teamName(d, names, t) : (s) => names[s];
+    const values = at(score, S.values).map((v, i) => who(i) + " " + v).join(" · ");
+    const more = extras(d, S.extras, score, names).map((x) => " · " + x).join("");
+    return fill(d, S.template.replace("{values}", "\u0000").replace("{extras}", "\u0001"), score, names)
+      .replace("\u0000", values)
+      .replace("\u0001", more);
   }
 
   // Notes and takebacks name who recorded them by role (a scorer also sees the token id).
@@ -225,48 +309,47 @@ window.MatchTable = (() => {
   // -- score sheets ------------------------------------------------------------------------
 
   // A match recorded by results (`"recording": "results"`) drawn as its score sheet: a
-  // row per round or deal of GET /matches/{id}/series, with the running score after it.
-  // ``upTo``: only the rows of rounds up to that one (the viewer at an earlier ply).
-  function scoreSheet(game, series, names, upTo) {
-    const rows = series.rounds.filter((r) => upTo === undefined || (r.round || r.deal) <= upTo);
-    const kozel = game === "kozel";
-    const head = kozel
-      ? ["Deal", "Team A", "Team B", "Loss points", teamName(names, 0), teamName(names, 1)]
-      : ["Round", "Result", ...names];
-    const team = (t) => "team " + (t ? "B" : "A");
-    const cells = (r) => {
-      if (!kozel) return [r.draw ? "drawn" : (names[r.winner] || "seat " + r.winner) + " won", ...r.wins];
-      // A score sheet keeps no trick count; 0 tricks marks a team that took none.
-      const points = (t) => r.card_points[t] + (r.tricks[t] === 0 ? " (no trick)" : "");
-      const loss = r.eggs
-        ? "eggs"
-        : r.losing_team === null
-          ? "—"
-          : team(r.losing_team) + " +" + r.loss_points + (r.multiplier > 1 ? " (\u00D7" + r.multiplier + ")" : "");
-      return [points(0), points(1), loss, ...r.totals];
+  // row per round of GET /matches/{id}/series, with the running score after it; the
+  // descriptor's columns say what each holds. ``upTo``: only the rows of rounds up to
+  // that one (the viewer at an earlier ply).
+  function scoreSheet(d, series, names, upTo) {
+    const number = (r) => r[d.round_word];
+    const rows = series.rounds.filter((r) => upTo === undefined || number(r) <= upTo);
+    const spread = (column) => {
+      const count = column.by === "seat" ? names.length : column.by === "team" ? d.teams.length : 1;
+      return Array.from({ length: count }, (_, i) => ({ column, where: { seat: i, team: i } }));
     };
+    const columns = d.sheet.flatMap(spread);
+    const head = columns.map(({ column, where }) => fill(d, bind(column.header, where), { ...where, name: names[where.seat] }, names));
+    const cell = (r, { column, where }) =>
+      cases(
+        d,
+        column.cells.map((c) => ({ ...c, text: bind(c.text, where), when: c.when && bind(c.when, where), extras: c.extras.map((x) => ({ ...x, path: bind(x.path, where) })) })),
+        r,
+        names,
+      );
     return el(
       "div",
       { class: "scroll" },
       el(
         "table",
-        { class: "score-sheet", "data-game": game },
-        el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h })))),
+        { class: "score-sheet", "data-game": d.game },
+        el("thead", {}, el("tr", {}, ...[roundWord(d), ...head].map((h) => el("th", { scope: "col", text: h })))),
         el(
           "tbody",
           {},
           ...rows.map((r) =>
-            el("tr", { "data-round": r.round || r.deal }, el("th", { scope: "row", text: String(r.round || r.deal) }), ...cells(r).map((c) => el("td", { text: String(c) }))),
+            el("tr", { "data-round": number(r) }, el("th", { scope: "row", text: String(number(r)) }), ...columns.map((c) => el("td", { text: cell(r, c) }))),
           ),
         ),
       ),
-      rows.length ? null : el("p", { class: "empty", text: "No " + roundWord(game).toLowerCase() + " entered yet." }),
+      rows.length ? null : el("p", { class: "empty", text: "No " + d.round_word + " entered yet." }),
     );
   }
 
   // -- fixtures ----------------------------------------------------------------------------
 
-  // An entrant by its players' names: "Ann" (Cuttle), "Ada & Cy" (a Kozel pair).
+  // An entrant by its players' names: "Ann", or "Ada & Cy" (a pair).
   function entrantText(players, names) {
     return players.map((p) => names.get(p) || p.slice(0, 8)).join(" & ");
   }
@@ -285,7 +368,7 @@ window.MatchTable = (() => {
     return result.forfeit ? text + " ff" : text;
   }
 
-  // -- Cuttle ------------------------------------------------------------------------------
+  // -- the table ---------------------------------------------------------------------------
 
   function stackCards(stack) {
     // "TH[JS:P1,JC:P0]": the base card, then what is attached to it, bottom to top.
@@ -302,190 +385,144 @@ window.MatchTable = (() => {
     );
   }
 
-  function cuttleTable(view, seats, names) {
-    const panels = view.hands.map((hand, s) => {
-      const known = seats ? seats[s].hands[s].cards : hand.cards;
-      const frozen = new Set(view.frozen);
-      const handCards = known
-        ? known.map((code) => card(code, frozen.has(code) ? "frozen" : ""))
-        : backs(hand.count);
-      const acting = view.to_act.includes(s);
-      return el(
-        "div",
-        { class: "seat" + (acting ? " acting" : ""), "data-seat": s },
-        el(
-          "h3",
-          {},
-          names[s] + " ",
-          el("small", { text: "P" + s }),
-          acting ? el("span", { class: "badge acting", text: "to act" }) : null,
-          el("span", { class: "tally", text: view.totals[s] + " / " + plural(view.goals[s], "point") }),
-        ),
-        el(
-          "div",
-          { class: "zones" },
-          zone("hand-" + s, "Hand (" + hand.count + ")", ...handCards),
-          zone(
-            "points-" + s,
-            "Points",
-            ...view.points.filter((p) => p.controller === s).map((p) => stackCards(p.stack)),
-          ),
-          zone(
-            "permanents-" + s,
-            "Permanents",
-            ...view.permanents.filter((p) => p.controller === s).map((p) => stackCards(p.stack)),
-          ),
-        ),
-      );
-    });
-    const centre = el(
-      "div",
-      { class: "centre" },
-      el(
-        "div",
-        { class: "zone zone-deck", "data-zone": "deck", "data-count": view.deck.count },
-        el("span", { class: "zone-label", text: "Deck" }),
-        el(
-          "div",
-          { class: "cards" },
-          view.deck.count ? back("pile") : el("span", { class: "empty", text: "empty" }),
-          el("span", { class: "count", text: String(view.deck.count) }),
-          ...view.deck.top.map((code) => card(code, "seen")),
-        ),
-      ),
-      zone("scrap", "Scrap (" + view.scrap.length + ")", ...view.scrap.map((code) => card(code, "small"))),
-      view.chain.length
-        ? zone(
-            "chain",
-            "On the table",
-            ...view.chain.map((link) => el("span", { class: "link" }, card(link.card), el("small", { text: "P" + link.seat }))),
-          )
-        : null,
-      view.revealed.length ? zone("revealed", "Revealed by the seven", ...view.revealed.map((c) => card(c))) : null,
-      el("p", { class: "phase", text: phaseText(view, names) }),
-    );
-    // The other seats across the table, side by side; seat 0 nearest the reader.
-    const across = el("div", { class: "across" }, ...panels.slice(1));
-    return [el("div", { class: "felt cuttle seats-" + view.hands.length }, across, centre, panels[0])];
+  const list = (value) => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
+
+  // The seats that may act, from the view (a seat, or a list of seats).
+  function actingSeats(d, view) {
+    return list(at(view, d.acting));
   }
 
-  // What the table waits for, in words (the engine's phases, docs/rules/cuttle.md §17).
-  const PHASES = {
-    MAIN: "to play",
-    COUNTER: "may counter",
-    RESOLVE_THREE: "takes a card from the scrap (three)",
-    RESOLVE_FOUR: "discards two cards (four)",
-    RESOLVE_FIVE: "resolves the five",
-    RESOLVE_SEVEN: "plays a revealed card (seven)",
-    DRAW_OFFERED: "answers the draw offer",
-  };
-  const ENDINGS = {
-    goal: "reached the goal",
-    "three-passes": "three passes in a row",
-    "agreed-draw": "a draw agreed",
-    resignation: "a resignation",
-  };
-
-  function phaseText(view, names) {
-    if (view.result) {
-      const r = view.result;
-      const who = r.winner === null ? "drawn" : names[r.winner] + " wins the round";
-      return "Round over: " + who + " (" + (ENDINGS[r.termination] || r.termination) + ")";
+  // One zone drawn for a seat or a team (`where`), or for the table; null when an
+  // optional zone is empty. `seats`: every seat's own view (a full replay), or null.
+  function drawZone(d, z, view, seats, names, where) {
+    const path = (p) => p && bind(p, where);
+    const suffix = z.place === "seat" ? "-" + where.seat : z.place === "team" ? "-" + where.team : "";
+    const name = z.name + suffix;
+    const ctx = { ...view, ...where };
+    const small = z.small ? "small" : "";
+    const label = (count) => fill(d, z.label, { ...ctx, count }, names);
+    const box = (text, children, attrs) =>
+      el(
+        "div",
+        { class: "zone zone-" + z.name, "data-zone": name, "data-kind": z.kind, ...(attrs || {}) },
+        text ? el("span", { class: "zone-label", text }) : null,
+        el("div", { class: "cards" }, ...children),
+      );
+    if (z.kind === "hand") {
+      const count = at(view, path(z.count)) || 0;
+      const own = seats && z.own ? at(seats[where.seat], path(z.own)) : undefined;
+      const known = own !== undefined ? own : at(view, path(z.cards));
+      const flagged = new Set(list(at(view, z.flagged)));
+      const cards = known ? known.map((code) => card(code, flagged.has(code) ? z.flag : "")) : backs(count);
+      return box(label(count), cards);
     }
-    if (view.phase === "NAME_CARDS") return "The scorer names the cards drawn.";
-    const acting = view.to_act.map((s) => names[s]).join(" or ");
-    const doing = PHASES[view.phase] || "to act";
-    const target = view.target ? ", targeting " + cardText(view.target) : "";
-    return acting ? acting + " " + doing + target + "." : "";
+    if (z.kind === "stacks") {
+      const items = list(at(view, path(z.items))).filter((item) => item[z.owner] === where.seat);
+      if (z.optional && !items.length) return null;
+      return box(label(items.length), items.map((item) => stackCards(item.stack)));
+    }
+    if (z.kind === "stock") {
+      const count = at(view, path(z.count)) || 0;
+      const top = list(at(view, path(z.top)));
+      return box(
+        label(count),
+        [count ? back("pile") : el("span", { class: "empty", text: "empty" }), el("span", { class: "count", text: String(count) }), ...top.map((code) => card(code, "seen"))],
+        { "data-count": count },
+      );
+    }
+    if (z.kind === "cards") {
+      const cards = list(at(view, path(z.cards)));
+      if (z.optional && !cards.length) return null;
+      return box(label(cards.length), cards.map((code) => card(code, small)));
+    }
+    if (z.kind === "plays") {
+      const items = list(at(view, path(z.items)));
+      if (z.optional && !items.length) return null;
+      const open = z.open_flag ? Boolean(at(view, z.open_flag)) : false;
+      const play = (item) => {
+        const shown = item.cards || (item.card ? [item.card] : null);
+        const mark = z.hidden_kind && item.kind === z.hidden_kind && !open ? "face-down-open" : "";
+        const cards = shown ? shown.map((code) => card(code, mark)) : backs(item.count || 0);
+        const caption = el("small", { text: fill(d, z.caption || "", item, names) });
+        return z.caption_below
+          ? el("span", { class: "link", "data-seat": item.seat }, ...cards, caption)
+          : el("span", { class: "play", "data-seat": item.seat, "data-kind": item.kind }, caption, el("span", { class: "cards" }, ...cards));
+      };
+      return box(label(items.length), items.map(play));
+    }
+    if (z.kind === "pile") {
+      const up = list(at(view, path(z.cards)));
+      const opened = at(view, path(z.opened));
+      const down = at(view, path(z.count)) || 0;
+      const counts = z.counts
+        .map((c) => [c, at(view, path(c.path))])
+        .filter(([, value]) => value !== undefined && value !== null)
+        .map(([c, value]) => plural(value, c.one, c.many));
+      const text = label(up.length + down) + (counts.length ? ": " + counts.join(" · ") : "");
+      const cards = [...up.map((code) => card(code, small)), ...(opened ? opened.map((code) => card(code, small + " face-down-open")) : backs(down, small))];
+      return box(text, cards);
+    }
+    return box(label(0), []);
   }
 
-  // -- Kozel -------------------------------------------------------------------------------
+  // What the table waits for, in the descriptor's words.
+  function captionText(d, view, names) {
+    const c = d.caption;
+    if (!c) return null;
+    if (at(view, c.over)) return cases(d, c.result, view, names);
+    const phase = at(view, c.phase);
+    if (phase in c.sentences) return c.sentences[phase];
+    const acting = actingSeats(d, view).map((s) => names[s]).join(" or ");
+    const doing = c.doings[phase] || c.doing;
+    return acting ? acting + " " + doing + extras(d, c.extras, view, names).join("") + "." : "";
+  }
 
-  function kozelTable(view, seats, names) {
+  // The table of any game: a panel per seat (its name, tag, team, whether it acts,
+  // its tally and its zones) and the centre (the shared zones, each team's zones,
+  // the caption), laid out as the descriptor says.
+  function drawTable(d, view, seats, names) {
+    const count = names.length || (seats ? seats.length : 0);
+    const acting = new Set(actingSeats(d, view));
+    const teamOf = (s) => d.teams.findIndex((t) => t.seats.includes(s));
+    const seatZones = d.zones.filter((z) => z.place === "seat");
     const panel = (s) => {
-      const known = seats ? seats[s].hand : null;
-      const acting = view.to_play === s;
+      const team = teamOf(s);
+      const tag = d.seat_letter + s + (team >= 0 ? " · " + fill(d, "{team|team}", { team }, names) : "");
+      const tally = d.tally
+        ? el("span", { class: "tally", text: at(view, bind(d.tally.value, { seat: s })) + " / " + plural(at(view, bind(d.tally.goal, { seat: s })), d.tally.one, d.tally.many) })
+        : null;
+      const zones = seatZones.map((z) => drawZone(d, z, view, seats, names, { seat: s }));
       return el(
         "div",
-        { class: "seat seat-" + s + (acting ? " acting" : ""), "data-seat": s },
-        el(
-          "h3",
-          {},
-          names[s] + " ",
-          el("small", { text: "S" + s + " · team " + (s % 2 ? "B" : "A") }),
-          acting ? el("span", { class: "badge acting", text: "to play" }) : null,
-        ),
-        zone("hand-" + s, "Hand (" + view.hand_sizes[s] + ")", ...(known ? known.map((c) => card(c)) : backs(view.hand_sizes[s]))),
+        { class: "seat seat-" + s + (acting.has(s) ? " acting" : ""), "data-seat": s },
+        el("h3", {}, (names[s] || "seat " + s) + " ", el("small", { text: tag }), acting.has(s) ? el("span", { class: "badge acting", text: d.acting_word }) : null, tally),
+        seatZones.length > 1 ? el("div", { class: "zones" }, ...zones) : zones,
       );
     };
-    const suit = SUITS[view.trump];
-    const trick = view.trick.map((play) =>
-      el(
-        "span",
-        { class: "play", "data-seat": play.seat, "data-kind": play.kind },
-        el("small", { text: names[play.seat] + " " + play.kind }),
-        el(
-          "span",
-          { class: "cards" },
-          // A throw shown face up after the match (R44) keeps a mark of having been face down.
-          ...(play.cards ? play.cards.map((c) => card(c, play.kind === "throw" && !view.options.open_throws ? "face-down-open" : "")) : backs(play.count)),
-        ),
-      ),
-    );
-    const pile = (team) => {
-      const p = view.piles[team];
-      const points = view.card_points ? " · " + plural(view.card_points[team], "card point") : "";
-      return el(
-        "div",
-        { class: "zone zone-pile", "data-zone": "pile-" + team },
-        el("span", {
-          class: "zone-label",
-          text: "Team " + (team ? "B" : "A") + " (" + teamName(names, team) + "): " + plural(view.tricks[team], "trick") + points,
-        }),
-        el(
-          "div",
-          { class: "cards" },
-          ...p.face_up.map((c) => card(c, "small")),
-          ...(p.face_down_cards ? p.face_down_cards.map((c) => card(c, "small face-down-open")) : backs(p.face_down, "small")),
-        ),
-      );
-    };
+    // The centre: shared zones in order (those of one row side by side), each team's
+    // zones where the descriptor lists them.
+    const parts = [];
+    for (const z of d.zones) {
+      if (z.place === "seat") continue;
+      const drawn = z.place === "team" ? d.teams.map((_, t) => drawZone(d, z, view, seats, names, { team: t })) : [drawZone(d, z, view, seats, names, {})];
+      const last = parts[parts.length - 1];
+      if (z.row && last && last.row === z.row) last.zones.push(...drawn);
+      else parts.push({ row: z.row, zones: drawn });
+    }
+    const caption = captionText(d, view, names);
     const centre = el(
       "div",
       { class: "centre" },
-      el(
-        "div",
-        { class: "trump-row" },
-        zone("indicator", "Trump " + (suit ? suit.symbol : view.trump), card(view.indicator)),
-        el(
-          "div",
-          { class: "zone zone-stock", "data-zone": "stock", "data-count": view.stock },
-          el("span", { class: "zone-label", text: "Stock" }),
-          el(
-            "div",
-            { class: "cards" },
-            view.stock ? back("pile") : el("span", { class: "empty", text: "empty" }),
-            el("span", { class: "count", text: String(view.stock) }),
-          ),
-        ),
-      ),
-      zone("trick", "Trick", ...trick),
-      pile(0),
-      pile(1),
+      ...parts.map((p) => (p.row ? el("div", { class: "zone-row" }, ...p.zones) : p.zones)),
+      caption === null ? null : el("p", { class: "phase", text: caption }),
     );
-    return [
-      el(
-        "div",
-        { class: "felt kozel" },
-        // Seated round the table (the style sheet places them): partner across, the
-        // opponents either side, seat 0 nearest the reader.
-        panel(2),
-        panel(1),
-        centre,
-        panel(3),
-        panel(0),
-      ),
-    ];
+    const panels = Array.from({ length: count }, (_, s) => panel(s));
+    const felt = "felt " + d.game + " " + (d.layout === "around" && count === 4 ? "around" : "across") + " seats-" + count;
+    // Round the table (the style sheet places them): the partner across, the opponents
+    // either side, seat 0 nearest the reader.
+    if (d.layout === "around" && count === 4) return [el("div", { class: felt }, panels[2], panels[1], centre, panels[3], panels[0])];
+    // The other seats across the table, side by side; seat 0 nearest the reader.
+    return [el("div", { class: felt }, el("div", { class: "across" }, ...panels.slice(1)), centre, panels[0])];
   }
 
   return Object.freeze({
@@ -503,9 +540,14 @@ window.MatchTable = (() => {
     reveal,
     debounce,
     plural,
+    games,
+    describe,
+    at,
+    fill,
     teamName,
     playersText,
     roundWord,
+    gameTitle,
     scoreText,
     noteText,
     takenBackText,
@@ -514,8 +556,6 @@ window.MatchTable = (() => {
     entrantText,
     fixtureResultText,
     stackCards,
-    cuttleTable,
-    phaseText,
-    kozelTable,
+    drawTable,
   });
 })();

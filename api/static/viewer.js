@@ -20,8 +20,10 @@
     scoreSheet,
     entrantText,
     fixtureResultText,
-    cuttleTable,
-    kozelTable,
+    games,
+    describe,
+    gameTitle,
+    drawTable,
   } = window.MatchTable;
 
   // -- the match page --------------------------------------------------------------------
@@ -30,6 +32,7 @@
     const S = {
       id: matchId,
       match: null,
+      d: null, // the game's presentation descriptor (GET /games)
       series: null,
       names: [],
       steps: [],
@@ -171,12 +174,12 @@
     }
 
     function draw(replay) {
-      const game = S.match.game;
+      const d = S.d;
       slider.max = String(S.plies);
       slider.value = String(S.ply);
       plyLabel.textContent = "Ply " + S.ply + " / " + S.plies;
       const result = replay.result ? " · " + resultText(replay.result, S.names) : "";
-      score.textContent = scoreText(game, replay.score, S.names) + result;
+      score.textContent = scoreText(d, replay.score, S.names) + result;
       const step = stepsAt(S.ply).find((s) => !s.taken_back) || stepsAt(S.ply)[0];
       sentence.textContent =
         S.ply === 0
@@ -191,14 +194,12 @@
       );
       const seats = replay.seats || null;
       const body = S.series
-        ? [scoreSheet(game, S.series, S.names, sheetRound(replay))]
+        ? [scoreSheet(d, S.series, S.names, sheetRound(replay))]
         : replay.view === null
-          ? [el("p", { class: "empty", text: "No " + roundWord(game).toLowerCase() + " on the table yet." })]
-          : game === "cuttle"
-            ? cuttleTable(replay.view, seats, S.names)
-            : kozelTable(replay.view, seats, S.names);
+          ? [el("p", { class: "empty", text: "No " + d.round_word + " on the table yet." })]
+          : drawTable(d, replay.view, seats, S.names);
       table.replaceChildren(
-        el("p", { class: "round-label", text: replay.round ? roundWord(game) + " " + replay.round : "" }),
+        el("p", { class: "round-label", text: replay.round ? roundWord(d) + " " + replay.round : "" }),
         ...body,
       );
       table.dataset.ply = String(S.ply);
@@ -228,7 +229,7 @@
 
     function drawTimeline() {
       let round = null;
-      const word = roundWord(S.match.game);
+      const word = roundWord(S.d);
       const items = [
         el(
           "li",
@@ -265,6 +266,7 @@
 
     async function load() {
       const [match, timeline] = await Promise.all([getJSON(base), getJSON(base + "/timeline")]);
+      S.d = await describe(match.game);
       // A match recorded by results has no table to draw: its score sheet is the series.
       S.series = match.recording === "results" ? await getJSON(base + "/series") : null;
       S.match = match;
@@ -276,9 +278,7 @@
       S.notes = Array.isArray(timeline.notes) ? timeline.notes : [];
       // Plies are counted over everything recorded: an undone ply keeps its number.
       S.plies = S.steps.length;
-      const game = match.game.charAt(0).toUpperCase() + match.game.slice(1);
-      const variant = match.variant === "default" ? "" : " · " + match.variant;
-      title.textContent = game + variant + " · " + playersText(match.game, S.names);
+      title.textContent = gameTitle(S.d, match.variant) + " · " + playersText(S.d, S.names);
       document.title = title.textContent + " · matchlog";
       badge.textContent = match.status;
       badge.className = "badge " + match.status;
@@ -367,11 +367,11 @@
       return items;
     }
 
-    function standingsTable(rows, game) {
+    function standingsTable(rows) {
       if (!rows.length) return el("p", { class: "empty", text: "No finished matches yet." });
       const skip = new Set(["entity", "members", "tiebreaks", "rank", "name"]);
       const keys = Object.keys(rows[0]).filter((k) => !skip.has(k));
-      const head = ["#", game === "kozel" && rows[0].members.length > 1 ? "Pair" : "Player", ...keys];
+      const head = ["#", rows[0].members.length > 1 ? "Pair" : "Player", ...keys];
       const number = (v) => (typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : v);
       // A rating is an object (mu, sigma, ordinal): the table shows its ordinal.
       const cell = (v) =>
@@ -445,7 +445,8 @@
     }
 
     async function render() {
-      const [competition, standings, matches, fixtures, entrants] = await Promise.all([
+      const [described, competition, standings, matches, fixtures, entrants] = await Promise.all([
+        games(),
         getJSON(base),
         getJSON(base + "/standings"),
         allMatches(),
@@ -453,6 +454,9 @@
         getJSON(base + "/entrants"),
       ]);
       const rounds = await roundsSection(fixtures, entrants.items, matches);
+      // Every match of a competition is of its game.
+      const d = described.get(competition.game);
+      if (!d) throw new Error("This page cannot draw " + competition.game + ": the server does not describe it.");
       const rows = await Promise.all(
         matches.map(async (m) => {
           const players = await Promise.all(m.players.map(playerName));
@@ -460,17 +464,18 @@
             "tr",
             { "data-match": m.id },
             el("td", { text: m.created_at.slice(0, 10) }),
-            el("td", {}, el("a", { href: "/matches/" + m.id + "/view", text: playersText(m.game, players) })),
+            el("td", {}, el("a", { href: "/matches/" + m.id + "/view", text: playersText(d, players) })),
             el("td", {}, el("span", { class: "badge " + m.status, text: m.status })),
-            el("td", { class: "series", text: scoreText(m.game, m.score, players) + (m.result ? " · " + resultText(m.result, players) : "") }),
+            el("td", { class: "series", text: scoreText(d, m.score, players) + (m.result ? " · " + resultText(m.result, players) : "") }),
           );
         }),
       );
-      const tables = [el("h2", { text: "Standings" }), standingsTable(standings.players || [], competition.game)];
-      if (standings.pairs) tables.push(el("h3", { text: "Pairs" }), standingsTable(standings.pairs, competition.game));
+      const tables = [el("h2", { text: "Standings" }), standingsTable(standings.players || [])];
+      if (standings.pairs) tables.push(el("h3", { text: "Pairs" }), standingsTable(standings.pairs));
       app.replaceChildren(
         el("header", {}, el("h1", { text: competition.name }), el("p", { text: competition.game + " · " + competition.variant + " · " + plural(standings.matches, "finished match", "finished matches") })),
-        rounds,
+        // A competition without fixtures has no rounds section (not the text "null").
+        ...(rounds ? [rounds] : []),
         el("section", { id: "standings" }, ...tables),
         el(
           "section",

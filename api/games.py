@@ -1,0 +1,37 @@
+"""``GET /games``: every game matchlog records, as the pages draw it.
+
+The viewer and the scorer's pad read this once and draw any game from its
+presentation descriptor (``domain.presentation``) and the engine's public view:
+nothing in their scripts names a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from litestar import Controller, get
+
+from domain.games import PRESENTATIONS
+from domain.presentation import Presentation
+
+
+@dataclass(frozen=True, slots=True)
+class GameList:
+    """Every game matchlog records, with how the pages draw it and the forms it offers."""
+
+    items: tuple[Presentation, ...]
+
+
+class GameController(Controller):
+    """The games and their presentation descriptors."""
+
+    path = "/games"
+    tags = ("games",)
+
+    @get(operation_id="ListGames", summary="List the games and how the pages draw each")
+    async def list_games(self) -> GameList:
+        """Return every registered game's presentation descriptor, in the registry's order."""
+        return GameList(items=tuple(PRESENTATIONS.values()))
+
+
+__all__ = ["GameController", "GameList"]

@@ -1,0 +1,117 @@
+"""How the pages draw Kozel (``domain.presentation``): four seats in two teams round the table.
+
+Each seat's panel holds its hand; the centre the trump indicator beside the stock,
+the trick (face-down throws as backs, R27), and each team's taken cards with its
+tricks and, once the deal is played out, its card points (R39).
+"""
+
+from __future__ import annotations
+
+from domain.presentation import (
+    Case,
+    Column,
+    Count,
+    Examples,
+    Extra,
+    Indicator,
+    Pack,
+    Presentation,
+    ResultForm,
+    Score,
+    Setting,
+    Team,
+    Variant,
+    Zone,
+)
+
+PRESENTATION = Presentation(
+    game="kozel",
+    label="Kozel",
+    round_word="deal",
+    seat_letter="S",
+    variants=(Variant("default", 4, Pack(ranks="6789TJQKA")),),
+    teams=(Team("A", (0, 2)), Team("B", (1, 3))),
+    layout="around",
+    zones=(
+        Zone(
+            "hand",
+            "Hand ({count})",
+            "hand",
+            place="seat",
+            count="hand_sizes.{seat}",
+            own="hand",
+        ),
+        Zone("indicator", "Trump {trump|suit}", "cards", cards="indicator", row="trump"),
+        Zone("stock", "Stock", "stock", count="stock", row="trump"),
+        Zone(
+            "trick",
+            "Trick",
+            "plays",
+            items="trick",
+            caption="{seat|name} {kind}",
+            hidden_kind="throw",
+            open_flag="options.open_throws",
+        ),
+        Zone(
+            "pile",
+            "{team|Team} ({team|players})",
+            "pile",
+            place="team",
+            cards="piles.{team}.face_up",
+            count="piles.{team}.face_down",
+            opened="piles.{team}.face_down_cards",
+            counts=(
+                Count("tricks.{team}", "trick", "tricks"),
+                Count("card_points.{team}", "card point", "card points"),
+            ),
+            small=True,
+        ),
+    ),
+    score=Score(
+        template="Loss points: {values} (out at {loss_limit}){extras}",
+        values="loss_points",
+        by="team",
+        extras=(
+            Extra("eggs", "eggs {eggs}", minimum=1),
+            Extra("multiplier", "next deal \u00d7{multiplier}", minimum=2),
+        ),
+    ),
+    sheet=(
+        Column(
+            "{team|Team}",
+            (
+                Case(
+                    "{card_points.{team}}",
+                    extras=(Extra("tricks.{team}", " (no trick)", maximum=0),),
+                ),
+            ),
+            by="team",
+        ),
+        Column(
+            "Loss points",
+            (
+                Case("eggs", when="eggs"),
+                Case("\u2014", when="losing_team", null=True),
+                Case(
+                    "{losing_team|team} +{loss_points}",
+                    extras=(Extra("multiplier", " (\u00d7{multiplier})", minimum=2),),
+                ),
+            ),
+        ),
+        Column("{team|players}", (Case("{totals.{team}}"),), by="team"),
+    ),
+    settings=(Setting("loss_limit", "Loss limit", "options", "number", 12, minimum=2),),
+    examples=Examples(
+        moves=("S0 lead 7S KS", "S1 beat TS AS", "cards 7H"),
+        results=("deal 75 45", "deal 120 0 blank B"),
+    ),
+    acting="to_play",
+    acting_word="to play",
+    indicator=Indicator("Trump indicator", "Indicator's place in the stock", 20),
+    result_form=ResultForm(
+        verb="deal", total=120, points="card points", blank="blank", blank_text="took no trick"
+    ),
+)
+"""Kozel's presentation descriptor."""
+
+__all__ = ["PRESENTATION"]

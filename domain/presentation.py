@@ -1,0 +1,305 @@
+"""How the pages draw a game: its presentation descriptor, served as JSON to the scripts.
+
+A game's ``Presentation`` says what the viewer and the scorer's pad need to draw its
+table from the engine's public view (``GameRules.view``) and to offer its forms: its
+label and round word, its variants with their seats and packs, how seats pair into
+teams, the zones of cards the table shows and where each zone's data sits in the
+view, the running score and the score sheet, the new-match settings, and example
+notation. The scripts (``api/static``) know no game: they draw what this describes.
+
+Paths name data in a view, a score or a score sheet's row: keys and list indexes
+joined by dots (``hands.{seat}.cards``), where ``{seat}`` and ``{team}`` stand for
+the seat or team being drawn. Texts are templates: ``{path}`` is replaced by the
+value there, ``{path|filter}`` by the value through a filter (``name``: the
+player in that seat; ``team``: the team's word and label, "team A"; ``players``:
+its players' names; ``suit``: a suit's symbol; ``card``: a card as the table
+writes it; ``word``: the caption's word for a value). Words are English for now,
+one per game here rather than in the scripts.
+
+    >>> Pack(ranks="6789TJQKA").cards()[:3]
+    ('6C', '7C', '8C')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+ZoneKind = Literal["hand", "stacks", "stock", "cards", "plays", "pile"]
+"""How a zone's data is read and drawn (``Zone``)."""
+ZonePlace = Literal["seat", "team", "centre"]
+"""Where a zone is drawn: once per seat in its panel, once per team, or once in the centre."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pack:
+    """The cards of a variant, for the pad's card pickers: a row per suit, jokers last."""
+
+    ranks: str
+    """The ranks in the order the picker shows them (``T`` is the ten)."""
+    suits: str = "CDHS"
+    jokers: tuple[str, ...] = ()
+    """The jokers' codes (``X1``, ``X2``), if the pack has any."""
+
+    def cards(self) -> tuple[str, ...]:
+        """Return every card's code, suit by suit, then the jokers."""
+        return tuple(r + s for s in self.suits for r in self.ranks) + self.jokers
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A variant a match may be created with: its name, how many seats, its pack."""
+
+    name: str
+    seats: int
+    pack: Pack
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    """Seats that play as one side, and the side's label (``A``)."""
+
+    label: str
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Extra:
+    """A piece of text added when a number at ``path`` lies within bounds (and is present)."""
+
+    path: str
+    text: str
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One way to write a value: ``text`` when ``when`` holds (the first that holds wins).
+
+    ``when`` is a path whose value must be truthy (with ``null``: must be missing or
+    null); no ``when`` always holds. ``extras`` follow the text.
+    """
+
+    text: str
+    when: str | None = None
+    null: bool = False
+    extras: tuple[Extra, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A count written with its noun ("1 trick", "2 tricks"); left out when missing."""
+
+    path: str
+    one: str
+    many: str
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A place on the table where cards lie, and where its cards are in the public view.
+
+    Kinds and the fields each reads:
+
+    - ``hand``: ``count`` cards, face up where ``cards`` (public view) or ``own`` (the
+      seat's own view, in a full replay) lists them; cards listed at ``flagged`` get
+      the CSS class ``flag``.
+    - ``stacks``: the ``items`` whose ``owner`` field is the seat, each a stack's text
+      (``TH[JS:P1]``: a base card and what is attached to it) in its ``stack`` field.
+    - ``stock``: a face-down pile of ``count`` cards, with the cards seen on top (``top``).
+    - ``cards``: the face-up card or cards at ``cards``.
+    - ``plays``: the ``items`` played (``seat``, ``kind``, ``cards`` or ``card``, or a
+      ``count`` of face-down cards), each under its ``caption``; a play of
+      ``hidden_kind`` shown face up is marked as having been face down, unless the
+      view's ``open_flag`` says such plays are open.
+    - ``pile``: a side's taken cards: ``cards`` face up, ``count`` face down (or their
+      cards at ``opened``, marked as face down), the label followed by ``counts``.
+
+    ``label`` is a template (``{count}``: the zone's number of cards); ``row``: centre
+    zones sharing a row are drawn side by side; ``optional``: not drawn when empty.
+    """
+
+    name: str
+    label: str
+    kind: ZoneKind
+    place: ZonePlace = "centre"
+    cards: str | None = None
+    count: str | None = None
+    own: str | None = None
+    top: str | None = None
+    opened: str | None = None
+    flagged: str | None = None
+    flag: str | None = None
+    items: str | None = None
+    owner: str | None = None
+    caption: str | None = None
+    caption_below: bool = False
+    hidden_kind: str | None = None
+    open_flag: str | None = None
+    counts: tuple[Count, ...] = ()
+    small: bool = False
+    optional: bool = False
+    row: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """A seat's running total beside its name: ``value`` of ``goal`` (a count's nouns)."""
+
+    value: str
+    goal: str
+    one: str
+    many: str
+
+
+@dataclass(frozen=True, slots=True)
+class Caption:
+    """The line under the table saying what it waits for, from the public view.
+
+    While the view has ``over`` (a round's result), the first of ``result``'s cases
+    that holds; else the ``phase``'s fixed sentence if it has one; else the seats to
+    act (``Presentation.acting``), the phase's doing (``doings``, else ``doing``) and
+    the ``extras``.
+    """
+
+    over: str
+    result: tuple[Case, ...]
+    phase: str
+    sentences: Mapping[str, str]
+    doings: Mapping[str, str]
+    doing: str
+    extras: tuple[Extra, ...] = ()
+    words: Mapping[str, str] = field(default_factory=dict)
+    """What the ``word`` filter writes for a value (the ways a round ends)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The running score line (``GET /matches/{id}`` ``score``).
+
+    ``template``'s ``{values}`` is each seat's or team's name and value at ``values``,
+    ``{extras}`` the ``extras`` that hold, each after " · ".
+    """
+
+    template: str
+    values: str
+    by: Literal["seat", "team"]
+    extras: tuple[Extra, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A score sheet column (``GET /matches/{id}/series`` rounds): once, or per seat or team."""
+
+    header: str
+    cells: tuple[Case, ...]
+    by: Literal["once", "seat", "team"] = "once"
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """A setting the new-match form offers: the match's ``format``, or one of its ``options``."""
+
+    name: str
+    label: str
+    field: Literal["format", "options"]
+    kind: Literal["text", "number"]
+    default: str | int
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Indicator:
+    """A card dealt apart (Kozel's trump indicator): its slot, and where in the stock it may lie."""
+
+    label: str
+    position_label: str
+    positions: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResultForm:
+    """A round's result entered as each team's points (when results are too many to list).
+
+    The move is ``verb``, each team's points (they add up to ``total``), and
+    ``blank`` and a team's label for each team that took no trick.
+    """
+
+    verb: str
+    total: int
+    points: str
+    blank: str
+    blank_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Examples:
+    """Example notation, for the pad's typed moves: moves, and score-sheet results."""
+
+    moves: tuple[str, ...]
+    results: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Presentation:
+    """What the pages need to draw a game and offer its forms (see the module's docstring)."""
+
+    game: str
+    label: str
+    round_word: str
+    seat_letter: str
+    variants: tuple[Variant, ...]
+    """The default first."""
+    zones: tuple[Zone, ...]
+    score: Score
+    sheet: tuple[Column, ...]
+    settings: tuple[Setting, ...]
+    examples: Examples
+    acting: str
+    """Where the view says which seat or seats are to act (a seat or a list)."""
+    acting_word: str
+    teams: tuple[Team, ...] = ()
+    team_word: str = "team"
+    layout: Literal["across", "around"] = "across"
+    """``across``: the other seats side by side across the table, seat 0 nearest the
+    reader; ``around`` (four seats): the partner across, the opponents either side."""
+    tally: Tally | None = None
+    caption: Caption | None = None
+    indicator: Indicator | None = None
+    result_form: ResultForm | None = None
+
+    def variant(self, name: str) -> Variant:
+        """Return a variant by name.
+
+        Raises:
+            KeyError: the game has no such variant.
+        """
+        for variant in self.variants:
+            if variant.name == name:
+                return variant
+        raise KeyError(name)
+
+
+__all__ = [
+    "Caption",
+    "Case",
+    "Column",
+    "Count",
+    "Examples",
+    "Extra",
+    "Indicator",
+    "Pack",
+    "Presentation",
+    "ResultForm",
+    "Score",
+    "Setting",
+    "Tally",
+    "Team",
+    "Variant",
+    "Zone",
+    "ZoneKind",
+    "ZonePlace",
+]
