@@ -23,7 +23,8 @@ from api.games import GameController
 from api.health import HealthController
 from api.inputs import check_request
 from api.live import LiveController, LiveFeeds
-from api.matches import MatchController, MatchKeys
+from api.match_writes import MatchKeys
+from api.matches import MatchController
 from api.openapi import ClosedModels
 from api.options import answer_options
 from api.pad import PadController
@@ -35,9 +36,9 @@ from api.standings import StandingsController
 from api.tokens import TokenController
 from api.viewer import ViewerController, static_files
 from projections.replay import ReplayCache
+from service.matches import Recorder
 from service.settings import Settings
 from service.wiring import serving
-from store.recorder import Recorder
 
 
 async def before_request(request: Request[Any, Any, Any]) -> Response[None] | None:

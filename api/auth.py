@@ -1,9 +1,10 @@
 """Bearer tokens: who is calling, and what they may do.
 
-A caller sends ``Authorization: Bearer mlt_...``. The token's record (see
-``store.accounts``) gives a role (``admin`` may do everything, ``scorer`` may record
-matches and create players) and, for a scorer, optionally the competitions it is
-limited to.
+A caller sends ``Authorization: Bearer mlt_...``. The token's record gives a role
+(``admin`` may do everything, ``scorer`` may record matches and create players) and,
+for a scorer, optionally the competitions it is limited to. This module reads the
+caller from the request; the rules on what a principal may read or do are
+``service.access``'s (``Principal``, ``require_*``, re-exported here).
 
 How to use it in a controller:
 
@@ -24,8 +25,7 @@ How to use it in a controller:
   anonymous caller). For anything belonging to a competition call
   ``require_read(principal, competition)``: competitions with public reads are open
   to all, the others need a token that may act on them. To list across
-  competitions, filter with ``readable_private(principal)`` (see
-  ``store.accounts.list_competitions(public_or=...)``).
+  competitions, filter with ``readable_private(principal)``.
 
 A presented token that is malformed, unknown, revoked or expired is refused with 401 on
 every route, reads included (``authorize``); an expired
@@ -34,7 +34,7 @@ token is refused exactly as a revoked one.
 Match writes (handlers with ``opt={WRITE_CHECKS_TOKEN: True}``) take their principal
 from ``KnownTokens``, this process's memory of what tokens stand for, and pass its
 ``token_id`` to the recorder, whose transaction checks that the token is still usable
-before anything is decided (``store.accounts.lock_usable_tokens``). Such a write
+before anything is decided (the recorder's ``token_id``). Such a write
 costs no connection of its own for the token; a revoked or expired token is refused
 by the write's transaction, in every process, once the revocation has committed.
 
@@ -44,7 +44,6 @@ Refusals are ``UnauthenticatedError`` (401, ``UNAUTHENTICATED``, with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
 from uuid import UUID
@@ -54,13 +53,19 @@ from litestar.connection import ASGIConnection
 from psycopg_pool import AsyncConnectionPool
 
 from api.lru import Lru
-from domain.errors import ForbiddenError, UnauthenticatedError
-from store.accounts import (
-    Competition,
+from domain.errors import UnauthenticatedError
+from service.access import (
+    Principal,
     Role,
     Token,
-    find_active_token,
+    active_token,
     hash_token,
+    principal_of,
+    readable_private,
+    require_read,
+    require_read_of,
+    require_role,
+    require_scope,
     token_refused,
 )
 
@@ -87,38 +92,6 @@ _SCOPE_KEY = "matchlog.principal"
 WRITE_CHECKS_TOKEN: Final = "matchlog.write_checks_token"
 """Route ``opt`` key of handlers whose write checks the token in its own transaction
 (it passes ``principal.token_id`` to the recorder): ``authorize`` uses ``KnownTokens``."""
-
-
-@dataclass(frozen=True, slots=True)
-class Principal:
-    """The caller behind a valid token: its id, role and competition limit (``None``: all)."""
-
-    token_id: UUID
-    role: Role
-    competitions: frozenset[UUID] | None
-
-    @classmethod
-    def from_token(cls, token: Token) -> Principal:
-        """Return the principal a stored token stands for."""
-        return cls(token.id, token.role, token.competitions)
-
-    @property
-    def is_admin(self) -> bool:
-        """Whether the caller may do everything."""
-        return self.role is Role.ADMIN
-
-    def has_role(self, role: Role) -> bool:
-        """Whether the caller has ``role`` (an admin has every role)."""
-        return self.is_admin or self.role is role
-
-    def may_act_on(self, competition_id: UUID | None) -> bool:
-        """Whether the caller may act on this competition (``None``: outside any competition).
-
-        A scorer limited to competitions may act on those only.
-        """
-        if self.competitions is None:
-            return True
-        return competition_id is not None and competition_id in self.competitions
 
 
 class KnownTokens:
@@ -181,8 +154,7 @@ async def _principal_for(connection: ASGIConnection[Any, Any, Any, Any], header:
         principal = known.get(digest)
         if principal is not None:
             return principal
-        async with connection.app.state.pool.connection() as conn:
-            token = await find_active_token(conn, secret)
+        token = await active_token(connection.app.state.pool, secret)
         if token is not None:
             return known.put(digest, token)
     else:
@@ -217,10 +189,7 @@ async def current_principal(pool: AsyncConnectionPool, header: str) -> Principal
     Raises:
         UnauthenticatedError (UNAUTHENTICATED): not a Bearer header.
     """
-    secret = _secret_of(header)
-    async with pool.connection() as conn:
-        token = await find_active_token(conn, secret)
-    return None if token is None else Principal.from_token(token)
+    return await principal_of(pool, _secret_of(header))
 
 
 async def provide_principal(request: Request[Any, Any, Any]) -> Principal | None:
@@ -230,75 +199,6 @@ async def provide_principal(request: Request[Any, Any, Any]) -> Principal | None
         UnauthenticatedError (UNAUTHENTICATED): a presented token is bad.
     """
     return await authenticate(request)
-
-
-def require_role(principal: Principal | None, role: Role) -> Principal:
-    """Return the principal if it has ``role``.
-
-    Raises:
-        UnauthenticatedError (UNAUTHENTICATED): no token was sent.
-        ForbiddenError (FORBIDDEN): the token's role is not enough.
-    """
-    if principal is None:
-        raise UnauthenticatedError("this needs a bearer token", details={"reason": "missing_token"})
-    if not principal.has_role(role):
-        raise ForbiddenError(
-            f"this needs the {role.value!r} role; the token has {principal.role.value!r}",
-            code="FORBIDDEN",
-            details={"required_role": role.value},
-        )
-    return principal
-
-
-def require_scope(principal: Principal, competition_id: UUID | None) -> None:
-    """Refuse a scorer acting outside the competitions its token is limited to.
-
-    Raises:
-        ForbiddenError (FORBIDDEN): the token may not act on this competition.
-    """
-    if not principal.may_act_on(competition_id):
-        target = "outside any competition" if competition_id is None else "on this competition"
-        raise ForbiddenError(
-            f"the token may not act {target}",
-            code="FORBIDDEN",
-            details={"competition_id": None if competition_id is None else str(competition_id)},
-        )
-
-
-def require_read(principal: Principal | None, competition: Competition) -> None:
-    """Refuse reading a competition's data unless its reads are public or the token may act on it.
-
-    Raises:
-        UnauthenticatedError (UNAUTHENTICATED): private reads and no token.
-        ForbiddenError (FORBIDDEN): the token is limited to other competitions.
-    """
-    require_read_of(principal, competition.id, public_reads=competition.public_reads)
-
-
-def require_read_of(
-    principal: Principal | None, competition_id: UUID, *, public_reads: bool
-) -> None:
-    """Refuse reading a competition's data, given its id and whether its reads are public.
-
-    Raises:
-        UnauthenticatedError (UNAUTHENTICATED): private reads and no token.
-        ForbiddenError (FORBIDDEN): the token is limited to other competitions.
-    """
-    if public_reads:
-        return
-    if principal is None:
-        raise UnauthenticatedError(
-            "this competition's reads are not public: send a bearer token",
-            details={"reason": "missing_token"},
-        )
-    require_scope(principal, competition_id)
-
-
-def readable_private(principal: Principal | None) -> frozenset[UUID] | None:
-    """Return the private competitions the caller may read besides public ones; ``None``: all."""
-    if principal is None:
-        return frozenset()
-    return principal.competitions
 
 
 REQUIRED_ROLE: Final = "matchlog.required_role"

@@ -20,16 +20,15 @@ from litestar.params import Parameter
 from litestar.response import Stream
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import Principal, readable_private, require_read
+from api.auth import Principal
 from api.competitions import CompetitionId
-from api.matches import MatchId, can_see_hidden, readable_match
+from api.matches import MatchId
 from api.openapi import TEXT, documented
 from api.players import PlayerId
 from api.schemas import choice_schema, problem_responses, query_choice
-from domain.errors import ForbiddenError, UnauthenticatedError
 from service import exporter
+from service.access import readable_competition, readable_private, require_player
 from service.exporter import LogFormat
-from store import accounts
 
 _MEDIA = {LogFormat.JSONL: "application/x-ndjson", LogFormat.TEXT: "text/plain; charset=utf-8"}
 
@@ -79,14 +78,7 @@ class ExportController(Controller):
         format: FormatParam = None,
     ) -> Stream:
         """Return the match's log; a live one only to a scorer who may record it."""
-        row = await readable_match(pool, principal, match_id)
-        if row["status"] == "live" and not can_see_hidden(principal, row["competition_id"]):
-            message = "a live match's log holds its hidden cards: a scorer's token is needed"
-            details = {"match_id": str(match_id)}
-            if principal is None:
-                raise UnauthenticatedError(message, details={**details, "reason": "missing_token"})
-            raise ForbiddenError(message, details=details)
-        stream = str(row["stream"])
+        stream = await exporter.exportable_match(pool, principal, match_id)
         return _logs(request, pool, format, lambda _: exporter.single_log(stream))
 
     @get(
@@ -105,9 +97,7 @@ class ExportController(Controller):
         format: FormatParam = None,
     ) -> Stream:
         """Return the logs of the competition's finished matches, streamed."""
-        async with pool.connection() as conn:
-            competition = await accounts.get_competition(conn, competition_id)
-        require_read(principal, competition)
+        await readable_competition(pool, principal, competition_id)
         return _logs(
             request,
             pool,
@@ -131,8 +121,7 @@ class ExportController(Controller):
         format: FormatParam = None,
     ) -> Stream:
         """Return the logs of the player's finished matches; private competitions need rights."""
-        async with pool.connection() as conn:
-            await accounts.get_player(conn, player_id)
+        await require_player(pool, player_id)
         readable = readable_private(principal)
         return _logs(
             request,

@@ -1,8 +1,8 @@
 """``Idempotency-Key``: a retried write gets the first answer, to the same token only.
 
 The first answer is stored in the same transaction as the events it reports (the
-recorder's ``once``: store/idempotency.py), so an answer exists exactly when its
-events do, and keyed writes share group-commit batches like the rest.
+recorder's ``once``; looked up again by ``service.idempotency``), so an answer exists
+exactly when its events do, and keyed writes share group-commit batches like the rest.
 Keys are scoped by token: ``(token_id, key)`` names one request (method, path and
 body); the same key with a different request is refused (``IDEMPOTENCY_KEY_REUSED``).
 
@@ -26,22 +26,13 @@ from pydantic import BaseModel
 from api.auth import Principal
 from api.inputs import has_control
 from api.problems import validation_failed
-from domain.errors import ConflictError, DomainError
-from store.accounts import lock_usable_tokens, token_refused
-from store.idempotency import OnceKey
-from store.recorder import Recorded
+from domain.errors import DomainError
+from service.idempotency import OnceKey, StoredAnswer, first_answer
+from service.matches import Recorded
 
 MAX_KEY_LENGTH = 200
 KEY_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
 """An ``Idempotency-Key`` as the schema declares it: not blank, no control character."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredAnswer:
-    """A first answer kept for retries: its status and its body, the JSON text sent."""
-
-    status_code: int
-    body: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,24 +73,7 @@ class IdempotentRequest:
             UnauthenticatedError (UNAUTHENTICATED): the token is revoked or expired.
             ConflictError (IDEMPOTENCY_KEY_REUSED): the key was used for another request.
         """
-        async with pool.connection() as conn:
-            if not await lock_usable_tokens(conn, {self.principal.token_id}):
-                raise token_refused()
-            cur = await conn.execute(
-                "SELECT request_hash, status_code, response FROM idempotent_requests"
-                " WHERE token_id = %s AND key = %s",
-                (self.principal.token_id, self.key),
-            )
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        if bytes(row[0]) != self.request_hash:
-            raise ConflictError(
-                "this Idempotency-Key was already used for a different request",
-                code="IDEMPOTENCY_KEY_REUSED",
-                details={"key": self.key},
-            )
-        return StoredAnswer(int(row[1]), row[2])
+        return await first_answer(pool, self.principal.token_id, self.key, self.request_hash)
 
     def once(self, status_code: int, render: Render) -> OnceKey:
         """Return the key the write carries, storing the answer ``render(recorded)`` gives."""

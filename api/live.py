@@ -7,7 +7,7 @@ redacted exactly as the public view is (``public_event_data``).
 Every feed of the process follows one ``LiveHub`` (one database connection for all
 of them). A client (its token when it sends one, else its address) may hold
 ``live_max_feeds_per_client`` feeds open across every process and server sharing
-the database (counted there, ``store.feeds``), a process ``live_max_feeds`` (counted
+the database (counted there, ``service.wiring.FeedLedger``), a process ``live_max_feeds`` (counted
 here: it guards the process's memory); past either cap a feed is refused with 429
 and ``Retry-After``. The address is the peer's, or, from a peer among
 ``trusted_proxies``, the one its ``X-Forwarded-For`` names (``client_address``). A
@@ -30,16 +30,16 @@ from litestar.params import HeaderParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import Principal, current_principal, require_read
+from api.auth import Principal, current_principal
 from api.competitions import CompetitionId
-from api.matches import MatchId, readable_match
+from api.matches import MatchId
 from api.openapi import TEXT, documented
 from api.schemas import problem_responses, sent_as
 from domain.errors import MalformedError
 from projections.live import Authorise, LiveFeed, LiveHub
+from service.access import readable_competition, readable_match
 from service.settings import Networks
-from store import accounts
-from store.feeds import FeedLedger
+from service.wiring import FeedLedger
 
 LastEventId = Annotated[
     str | None,
@@ -276,9 +276,7 @@ class LiveController(Controller):
     ) -> ServerSentEvent:
         """Stream the events of the competition's matches, or after ``Last-Event-ID``."""
         after = resume_after(last_event_id)
-        async with pool.connection() as conn:
-            competition = await accounts.get_competition(conn, competition_id)
-        require_read(principal, competition)
+        await readable_competition(pool, principal, competition_id)
         return await live.follow(request, principal, after, competition_id=str(competition_id))
 
 

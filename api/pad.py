@@ -14,9 +14,10 @@ from litestar import Controller, Response, get
 from litestar.di import NamedDependency
 from psycopg_pool import AsyncConnectionPool
 
-from api.matches import MatchId, existing_match
+from api.matches import MatchId
 from api.schemas import problem_responses
 from api.viewer import page
+from service.access import existing_match
 
 PAD_SCRIPTS = ("table.js", "pad.js")
 """The pad's scripts under ``/static``, in load order: the shared drawing first."""

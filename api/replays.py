@@ -16,13 +16,14 @@ from litestar.params import Parameter
 from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Principal
-from api.matches import MatchId, can_see_hidden, readable_match
+from api.matches import MatchId
 from api.schemas import problem_responses
 from domain.errors import ForbiddenError, MalformedError, NotFoundError
 from domain.stream import rules_for
 from projections.replay import ReplayCache, Track, corrections, replay_at, timeline
 from projections.reports import player_names
 from projections.series import find_series
+from service.access import can_see_hidden, readable_match
 
 SEAT_PATTERN = r"^ *(?:[0-9]+|[Pp][Uu][Bb][Ll][Ii][Cc]|[Ff][Uu][Ll][Ll])? *$"
 """What ``parse_seat`` reads, whatever the match's seats."""

@@ -19,11 +19,11 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import Principal, require_read
+from api.auth import Principal
 from api.competitions import CompetitionId
-from api.matches import MatchId, readable_match
+from api.matches import MatchId
 from api.schemas import problem_responses
-from store import accounts
+from service.access import readable_competition, readable_match
 
 STATIC = Path(__file__).parent / "static"
 STATIC_PATH = "/static"
@@ -125,9 +125,7 @@ class ViewerController(Controller):
             NotFoundError (COMPETITION_NOT_FOUND): there is no such competition.
             UnauthenticatedError, ForbiddenError: its reads are private.
         """
-        async with pool.connection() as conn:
-            competition = await accounts.get_competition(conn, competition_id)
-        require_read(principal, competition)
+        competition = await readable_competition(pool, principal, competition_id)
         html = page(
             "competition",
             str(competition_id),

@@ -1,4 +1,9 @@
-"""Exporting recorded matches as logs: find their streams, build and write each log."""
+"""Exporting recorded matches as logs: find their streams, build and write each log.
+
+A live match's log holds its hidden cards: it goes only to a scorer who may record
+the match (``exportable_match``); others are refused rather than sent a redacted log,
+which would not import or compare as one.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +14,22 @@ from typing import Any, TextIO
 from uuid import UUID
 
 import psycopg
+from psycopg_pool import AsyncConnectionPool
 
-from domain.errors import MalformedError, NotFoundError
+from domain.errors import ForbiddenError, MalformedError, NotFoundError, UnauthenticatedError
 from domain.events import RecordedEvent
 from domain.logs import jsonl, text
 from domain.logs.base import LogEvent, LogHeader, LogPlayer
 from domain.stream import MatchConfig
+from service.access import Principal, can_see_hidden, readable_match
 from store.events import read_stream
-from store.reads import created_streams, first_recorded
+from store.reads import (
+    competition_name,
+    created_streams,
+    display_names,
+    finished_matches,
+    first_recorded,
+)
 
 
 class LogFormat(StrEnum):
@@ -48,6 +61,26 @@ async def find_stream(conn: psycopg.AsyncConnection[Any], match: str) -> str:
     return found
 
 
+async def exportable_match(
+    pool: AsyncConnectionPool[Any], principal: Principal | None, match_id: UUID
+) -> str:
+    """Return the stream of a match whose log the caller may have.
+
+    Raises:
+        NotFoundError (MATCH_NOT_FOUND): there is no such match.
+        UnauthenticatedError, ForbiddenError: its competition's reads are private, or
+            the match is live and the caller may not record it.
+    """
+    row = await readable_match(pool, principal, match_id)
+    if row["status"] == "live" and not can_see_hidden(principal, row["competition_id"]):
+        message = "a live match's log holds its hidden cards: a scorer's token is needed"
+        details = {"match_id": str(match_id)}
+        if principal is None:
+            raise UnauthenticatedError(message, details={**details, "reason": "missing_token"})
+        raise ForbiddenError(message, details=details)
+    return str(row["stream"])
+
+
 async def match_streams(
     conn: psycopg.AsyncConnection[Any], *, competition: str | None
 ) -> AsyncIterator[str]:
@@ -67,11 +100,11 @@ async def logged_match(
     """Return a recorded match as a log header and logged events."""
     recorded = await read_stream(conn, stream)
     config = MatchConfig.from_data(recorded[0].data)
-    names = await _names(conn, "players", "display_name", list(config.players))
-    competition_name = None
-    if config.competition_id is not None:
-        found = await _names(conn, "competitions", "name", [config.competition_id])
-        competition_name = found.get(config.competition_id)
+    names = await display_names(conn, [p for p in config.players if is_uuid(p)])
+    competition = config.competition_id
+    named = None
+    if competition is not None and is_uuid(competition):
+        named = await competition_name(conn, competition)
     events = [_logged(e) for e in recorded]
     ended = events[-1].recorded_at if recorded[-1].type == "MatchEnded" else None
     header = LogHeader(
@@ -89,7 +122,7 @@ async def logged_match(
         first_dealer_drawn=config.first_dealer_drawn,
         recording=config.recording,
         competition_id=config.competition_id,
-        competition_name=competition_name,
+        competition_name=named,
         created_at=events[0].recorded_at,
         ended_at=ended,
         events=len(events),
@@ -120,16 +153,6 @@ def exported_metadata(metadata: Mapping[str, Any]) -> dict[str, Any]:
     {'role': 'scorer'}
     """
     return {k: v for k, v in metadata.items() if k != "token_id"}
-
-
-async def _names(
-    conn: psycopg.AsyncConnection[Any], table: str, column: str, ids: list[str]
-) -> dict[str, str]:
-    valid = [i for i in ids if is_uuid(i)]
-    cur = await conn.execute(
-        f"SELECT id::text, {column} FROM {table} WHERE id = ANY(%s::uuid[])", (valid,)
-    )
-    return {row[0]: row[1] for row in await cur.fetchall()}
 
 
 def is_uuid(value: str) -> bool:
@@ -180,30 +203,16 @@ async def finished_streams(
     """
     after: tuple[datetime, UUID] | None = None
     while True:
-        cur = await conn.execute(
-            "SELECT m.stream, m.created_at, m.id FROM matches m"
-            " LEFT JOIN competitions c ON c.id = m.competition_id"
-            " WHERE m.status = 'finished'"
-            " AND (%(competition)s::uuid IS NULL OR m.competition_id = %(competition)s)"
-            " AND (%(player)s::uuid IS NULL OR %(player)s = ANY (m.players))"
-            " AND (%(everything)s OR m.competition_id IS NULL OR c.public_reads"
-            "      OR m.competition_id = ANY (%(readable)s::uuid[]))"
-            " AND (%(after_at)s::timestamptz IS NULL"
-            "      OR (m.created_at, m.id) > (%(after_at)s, %(after_id)s::uuid))"
-            " ORDER BY m.created_at, m.id LIMIT %(limit)s",
-            {
-                "competition": competition_id,
-                "player": player_id,
-                "everything": readable is None,
-                "readable": list(readable or ()),
-                "after_at": None if after is None else after[0],
-                "after_id": None if after is None else after[1],
-                "limit": _PAGE,
-            },
+        rows = await finished_matches(
+            conn,
+            competition_id=competition_id,
+            player_id=player_id,
+            readable=readable,
+            after=after,
+            limit=_PAGE,
         )
-        rows = await cur.fetchall()
         for stream, _, _ in rows:
-            yield str(stream)
+            yield stream
         if len(rows) < _PAGE:
             return
         after = (rows[-1][1], rows[-1][2])

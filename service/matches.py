@@ -1,5 +1,6 @@
-"""Recording matches: create one (its rules from the request and its competition), and
-record commands on it (moves, round starts, takebacks, voids, notes, resignations).
+"""Recording matches: create one (its rules from the request and its competition),
+record commands on it (moves, round starts, takebacks, voids, notes, resignations), and
+read its state and its events back.
 
 Every write goes through the recorder, in one transaction with the inline
 projections and the idempotent answer when the write carries a key (``once``).
@@ -16,18 +17,23 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from domain.errors import ConflictError, InvalidSetupError, MalformedError, NotFoundError
+from domain.events import Event, RecordedEvent
 from domain.stream import (
     Command,
     CreateMatch,
     Dealing,
     MatchConfig,
+    MatchState,
     Play,
     Recording,
+    public_event_data,
     rules_for,
 )
+from service.access import Principal, can_see_hidden, readable_match
 from service.formats import competition_settings
+from service.idempotency import OnceKey
 from store import accounts, fixtures
-from store.idempotency import OnceKey
+from store.events import VersionConflictError, read_stream
 from store.recorder import AfterAppend, Recorded, Recorder, draw_first_dealer, match_stream
 
 
@@ -135,6 +141,77 @@ async def record(recorder: Recorder, write: Write, commands: Sequence[Command]) 
         token_id=write.token_id,
         after_append=write.after_append,
     )
+
+
+async def match_state(
+    pool: AsyncConnectionPool[Any], recorder: Recorder, stream: str
+) -> tuple[MatchState, int]:
+    """Return a match's state and version (folded by the recorder, from its cache on)."""
+    async with pool.connection() as conn:
+        return await recorder.load(conn, stream)
+
+
+async def match_events(
+    pool: AsyncConnectionPool[Any], stream: str, *, after: int = 0, limit: int | None = None
+) -> list[RecordedEvent]:
+    """Return up to ``limit`` of a match's recorded events after version ``after``."""
+    async with pool.connection() as conn:
+        return await read_stream(conn, stream, after_version=after, limit=limit)
+
+
+async def recorded_config(pool: AsyncConnectionPool[Any], stream: str) -> MatchConfig:
+    """Return the rules a recorded match was created with (its first event's)."""
+    first = await match_events(pool, stream, limit=1)
+    return MatchConfig.from_data(first[0].data)
+
+
+@dataclass(frozen=True, slots=True)
+class ShownEvent:
+    """A recorded event as a reader is shown it: ``data``, when set, stands for its own."""
+
+    event: RecordedEvent
+    data: dict[str, Any] | None = None
+
+
+async def readable_events(
+    pool: AsyncConnectionPool[Any],
+    principal: Principal | None,
+    match_id: UUID,
+    *,
+    after: int,
+    limit: int,
+) -> list[ShownEvent]:
+    """Return up to ``limit`` of a match's events after version ``after``, as the caller sees them.
+
+    While the match is live, a reader who may not record it sees the public data of
+    each event (``public_event_data``) and no metadata; which token recorded an event
+    is shown only to those who may record the match.
+
+    Raises:
+        NotFoundError (MATCH_NOT_FOUND): there is no such match.
+        UnauthenticatedError, ForbiddenError: its competition's reads are private.
+    """
+    row = await readable_match(pool, principal, match_id)
+    events = await match_events(pool, row["stream"], after=after, limit=limit)
+    rights = can_see_hidden(principal, row["competition_id"])
+    if row["status"] == "live" and not rights:
+        config = await recorded_config(pool, row["stream"])
+        return [
+            ShownEvent(replace(e, metadata={}), public_event_data(config, Event(e.type, e.data)))
+            for e in events
+        ]
+    if rights:
+        return [ShownEvent(e) for e in events]
+    # Which token recorded an event is not a card, but a reader without rights on
+    # the match has no need of it.
+    return [
+        ShownEvent(
+            e
+            if "token_id" not in e.metadata
+            else replace(e, metadata={k: v for k, v in e.metadata.items() if k != "token_id"})
+        )
+        for e in events
+    ]
 
 
 def move_commands(game: str, seat: int | None, moves: Sequence[str]) -> list[Command]:
@@ -272,11 +349,20 @@ def _with_dealer(config: MatchConfig, dealer: int, *, drawn: bool) -> MatchConfi
 
 __all__ = [
     "MatchSetup",
+    "OnceKey",
+    "Recorded",
+    "Recorder",
+    "ShownEvent",
+    "VersionConflictError",
     "Write",
     "create_match",
     "fixture_competition",
     "match_config",
+    "match_events",
+    "match_state",
     "move_commands",
+    "readable_events",
     "record",
+    "recorded_config",
     "seated",
 ]

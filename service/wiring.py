@@ -92,3 +92,15 @@ async def serving(settings: Settings) -> AsyncIterator[Serving]:
                 live,
                 feeds,
             )
+
+
+__all__ = [
+    "FeedLedger",
+    "Serving",
+    "configured_database",
+    "configured_url",
+    "migrated_url",
+    "open_pool",
+    "recorder_for",
+    "serving",
+]

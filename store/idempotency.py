@@ -114,4 +114,17 @@ async def store_answers(
     )
 
 
-__all__ = ["KeyTakenError", "OnceKey", "claim_keys", "store_answers"]
+async def stored_answer(
+    conn: psycopg.AsyncConnection[Any], token_id: uuid.UUID, key: str
+) -> tuple[bytes, int, str] | None:
+    """Return the request hash, status and body stored for ``(token_id, key)``, if any."""
+    cur = await conn.execute(
+        "SELECT request_hash, status_code, response FROM idempotent_requests"
+        " WHERE token_id = %s AND key = %s",
+        (token_id, key),
+    )
+    row = await cur.fetchone()
+    return None if row is None else (bytes(row[0]), int(row[1]), str(row[2]))
+
+
+__all__ = ["KeyTakenError", "OnceKey", "claim_keys", "store_answers", "stored_answer"]

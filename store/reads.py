@@ -1,13 +1,16 @@
 """Named reads of the events table beyond one stream's and the log's (store/events.py).
 
 What exports, imports, ``verify``, the rebuild and live feeds ask of the log, each
-as one query, so every SQL read of ``events`` lives in store/.
+as one query, so every SQL read of ``events`` lives in store/; and the names and the
+finished matches an export lists.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
+from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 import psycopg
 
@@ -161,11 +164,70 @@ async def settled_events(
     return [recorded_event(row) for row in await cur.fetchall()]
 
 
+async def display_names(
+    conn: psycopg.AsyncConnection[Any], player_ids: Sequence[str]
+) -> dict[str, str]:
+    """Return the display names of the players of ``player_ids`` (UUIDs) that exist, by id."""
+    cur = await conn.execute(
+        "SELECT id::text, display_name FROM players WHERE id = ANY(%s::uuid[])",
+        (list(player_ids),),
+    )
+    return {row[0]: row[1] for row in await cur.fetchall()}
+
+
+async def competition_name(conn: psycopg.AsyncConnection[Any], competition_id: str) -> str | None:
+    """Return the name of the competition ``competition_id`` (a UUID), or ``None`` if none."""
+    cur = await conn.execute("SELECT name FROM competitions WHERE id = %s::uuid", (competition_id,))
+    row = await cur.fetchone()
+    return None if row is None else str(row[0])
+
+
+async def finished_matches(
+    conn: psycopg.AsyncConnection[Any],
+    *,
+    competition_id: UUID | None,
+    player_id: UUID | None,
+    readable: Collection[UUID] | None,
+    after: tuple[datetime, UUID] | None,
+    limit: int,
+) -> list[tuple[str, datetime, UUID]]:
+    """Return (stream, created at, id) of up to ``limit`` finished matches after ``after``.
+
+    Oldest first, of a competition and of a player when given. ``readable`` is ``None``
+    (every competition) or the private competitions readable besides public ones.
+    """
+    cur = await conn.execute(
+        "SELECT m.stream, m.created_at, m.id FROM matches m"
+        " LEFT JOIN competitions c ON c.id = m.competition_id"
+        " WHERE m.status = 'finished'"
+        " AND (%(competition)s::uuid IS NULL OR m.competition_id = %(competition)s)"
+        " AND (%(player)s::uuid IS NULL OR %(player)s = ANY (m.players))"
+        " AND (%(everything)s OR m.competition_id IS NULL OR c.public_reads"
+        "      OR m.competition_id = ANY (%(readable)s::uuid[]))"
+        " AND (%(after_at)s::timestamptz IS NULL"
+        "      OR (m.created_at, m.id) > (%(after_at)s, %(after_id)s::uuid))"
+        " ORDER BY m.created_at, m.id LIMIT %(limit)s",
+        {
+            "competition": competition_id,
+            "player": player_id,
+            "everything": readable is None,
+            "readable": list(readable or ()),
+            "after_at": None if after is None else after[0],
+            "after_id": None if after is None else after[1],
+            "limit": limit,
+        },
+    )
+    return [(str(stream), at, match_id) for stream, at, match_id in await cur.fetchall()]
+
+
 __all__ = [
+    "competition_name",
     "competition_openings",
     "count_events",
     "created_streams",
+    "display_names",
     "events_of_types",
+    "finished_matches",
     "first_recorded",
     "match_openings",
     "settled_events",
