@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.kozel.facts import can_declare, outcome
 from domain.kozel.moves import THROW
 from domain.kozel.options import options_to_data
-from domain.kozel.rules import can_declare, outcome
 from domain.kozel.state import Position
 
 
