@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from domain.cuttle.match_rules import RULES as CUTTLE
 from domain.errors import InvalidSetupError
-from domain.game_rules import GameRules
+from domain.game_rules import AnyRules
 from domain.kozel.match_rules import RULES as KOZEL
 
-GAMES: dict[str, GameRules] = {rules.game: rules for rules in (CUTTLE, KOZEL)}
+GAMES: dict[str, AnyRules] = {CUTTLE.game: CUTTLE, KOZEL.game: KOZEL}
 """Every game matchlog records, by name."""
 
 
-def rules_for(game: str) -> GameRules:
+def rules_for(game: str) -> AnyRules:
     """Return the rules of a game.
 
     Raises:
