@@ -18,15 +18,13 @@ def _members() -> list[str]:
     names: set[str] = set()
     for part in GameRules.__mro__:
         if part.__module__ == "domain.game_rules":
-            names |= {*part.__dict__.get("__annotations__", {}), *vars(part)}
+            names |= {*inspect.get_annotations(part), *vars(part)}
     return sorted(name for name in names if not name.startswith("_"))
 
 
 def test_the_protocol_is_composed_of_its_concerns() -> None:
     """A member of each concern reaches ``GameRules`` (the walk above sees them all)."""
-    assert {"step", "score", "validate", "move_text", "tally", "describe_step"} <= set(
-        _members()
-    )
+    assert {"step", "score", "validate", "move_text", "tally", "describe_step"} <= set(_members())
 
 
 def test_no_member_takes_one_games_setting() -> None:

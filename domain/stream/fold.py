@@ -14,8 +14,8 @@ from typing import Any
 from domain.events import Event
 from domain.game_rules import RESULT_ENTERED, AnyRules, Series
 from domain.games import rules_for
-from domain.series import MatchResult
 from domain.records import builder
+from domain.series import MatchResult
 from domain.stream.config import MatchConfig
 from domain.stream.facts import Facts, facts
 
