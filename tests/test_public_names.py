@@ -54,7 +54,7 @@ EXPORTED: dict[str, tuple[str, ...]] = {
         *("service_moves", "step", "to_act", "unplaced_cards", "view"),
     ),
     "domain.kozel.state": (
-        *("DealSetup", "Play", "Position", "check_position", "format_options"),
+        *("DealSetup", "EXAMPLE", "Play", "Position", "check_position", "format_options"),
         *("format_position", "new_position", "options_from_data", "options_to_data"),
         *("parse_options", "parse_position"),
     ),

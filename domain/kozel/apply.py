@@ -13,7 +13,7 @@ from domain.kozel.facts import _top
 from domain.kozel.moves import CARDS, LEAD, MOLODKA, THROW, Move
 from domain.kozel.outcome import team_of
 from domain.kozel.pack import sort_cards
-from domain.kozel.state import Hands, Piles, Play, Position, new_position
+from domain.kozel.position import Hands, Piles, Play, Position, new_position
 
 
 def _draw_seats(start: int, count: int) -> list[int]:

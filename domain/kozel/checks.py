@@ -19,7 +19,7 @@ from domain.kozel.moves import (
     make_move,
 )
 from domain.kozel.pack import PACK_SET, SUIT_NAMES, interned, is_interned, set_beats
-from domain.kozel.state import Play, Position
+from domain.kozel.position import Play, Position
 
 
 def _refuse(code: str, message: str, **details: Any) -> IllegalMoveError:

@@ -12,7 +12,7 @@ from domain.cards import Card
 from domain.kozel.moves import LEAD, MOLODKA, THROW, Move, make_move
 from domain.kozel.outcome import DealOutcome
 from domain.kozel.pack import PACK, card_points
-from domain.kozel.state import Play, Position
+from domain.kozel.position import Play, Position
 from domain.naming import CardsToName
 
 

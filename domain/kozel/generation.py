@@ -8,7 +8,7 @@ from itertools import combinations
 from domain.kozel.facts import _top, cards_to_name
 from domain.kozel.moves import BEAT, CARDS, LEAD, MOLODKA, THROW, Move, build_move, make_move
 from domain.kozel.pack import RANK_INDEX, beat_masks, covers
-from domain.kozel.state import Position
+from domain.kozel.position import Position
 
 
 def generate_legal_moves(position: Position) -> Iterator[Move]:

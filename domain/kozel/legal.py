@@ -7,7 +7,7 @@ from domain.kozel.checks import check
 from domain.kozel.facts import cards_to_name, is_terminal, read
 from domain.kozel.generation import generate_legal_moves
 from domain.kozel.moves import CONCEDE, Move, make_move
-from domain.kozel.state import Position
+from domain.kozel.position import Position
 from domain.legal import LegalMoveView
 
 
