@@ -15,19 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 from domain.cards import Card
 from domain.errors import InvalidSetupError
 from domain.events import Event
 from domain.legal import LegalMoveView
+from domain.match_config import MatchConfig
 from domain.naming import CardsToName
 from domain.series import Series
 from domain.tally import Finished, Tables
-
-if TYPE_CHECKING:
-    # ``domain.stream`` is the match layer over the registry: its package imports this.
-    from domain.stream.config import MatchConfig
 
 P = TypeVar("P")
 """A game's position (a round in progress)."""

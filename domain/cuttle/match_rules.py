@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain import cuttle
 from domain.cards import RANKS, Card, parse_cards
@@ -28,11 +28,8 @@ from domain.game_rules import (
     bad_deal,
     format_mismatch,
 )
+from domain.match_config import MatchConfig
 from domain.tally import Finished, Line, Tables, encounters
-
-if TYPE_CHECKING:
-    # ``domain.stream`` is the match layer over the registry: its package imports this.
-    from domain.stream.config import MatchConfig
 
 _MOVES = frozenset({"MovePlayed", RESULT_ENTERED})
 

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain import kozel
 from domain.cards import Card
@@ -35,11 +35,8 @@ from domain.kozel.options import (
 from domain.kozel.pack import parse_kozel_cards
 from domain.kozel.series import DealScore, KozelSeries
 from domain.kozel.tally import COMPETITION_FORMAT, STANDINGS_STATS, tally_lines
+from domain.match_config import MatchConfig
 from domain.tally import Finished, Tables
-
-if TYPE_CHECKING:
-    # ``domain.stream`` is the match layer over the registry: its package imports this.
-    from domain.stream.config import MatchConfig
 
 _PLAYS = {"CardsLed": "lead", "CardsBeaten": "beat", "CardsThrown": "throw"}
 # A concession (R47) is recorded as the match's resignation; it is a move of the timeline.
