@@ -30,12 +30,12 @@ P = TypeVar("P")
 """A game's position (a round in progress)."""
 M = TypeVar("M")
 """A game's move."""
-O = TypeVar("O")  # noqa: E741
+R = TypeVar("R")
 """A game's round outcome (how a round ended)."""
 S = TypeVar("S", bound=Series)
 """A game's series (a match between rounds)."""
-O_co = TypeVar("O_co", covariant=True)
-O_contra = TypeVar("O_contra", contravariant=True)
+R_co = TypeVar("R_co", covariant=True)
+R_contra = TypeVar("R_contra", contravariant=True)
 
 MatchFormat: TypeAlias = str | dict[str, Any] | None
 """A competition's ``match_format`` as stored (JSON): Cuttle's format text, Kozel's object."""
@@ -61,7 +61,7 @@ def bad_deal(message: str, deal: Mapping[str, Any]) -> InvalidSetupError:
     return InvalidSetupError(message, code="INVALID_DECK", details={"deal": dict(deal)})
 
 
-def format_mismatch(field: str, fixed: Any, given: Any) -> InvalidSetupError:
+def format_mismatch(field: str, fixed: object, given: object) -> InvalidSetupError:
     """Return the error for a match naming another ``field`` than its competition fixes.
 
     >>> format_mismatch('format', 'quick', 'normal').message
@@ -91,7 +91,7 @@ class MoveParts:
     target_seat: int | None = None
 
 
-class Engine(Protocol[P, M, O_co]):
+class Engine(Protocol[P, M, R_co]):
     """A round of the game: its positions, moves, outcome and views."""
 
     def initial_position(self, setup_data: Mapping[str, Any]) -> P:
@@ -110,7 +110,7 @@ class Engine(Protocol[P, M, O_co]):
         """Return the position after one engine event."""
         ...
 
-    def outcome(self, position: P) -> O_co | None:
+    def outcome(self, position: P) -> R_co | None:
         """Return a finished round's outcome, or ``None`` while it goes on."""
         ...
 
@@ -165,7 +165,7 @@ class Engine(Protocol[P, M, O_co]):
         ...
 
 
-class SeriesRules(Protocol[O_contra, S]):
+class SeriesRules(Protocol[R_contra, S]):
     """Rounds composed into a match: dealing, scoring, results, the series' rows."""
 
     round_started: str
@@ -197,7 +197,7 @@ class SeriesRules(Protocol[O_contra, S]):
         """
         ...
 
-    def score(self, series: S, outcome: O_contra, round_no: int) -> tuple[S, Event]:
+    def score(self, series: S, outcome: R_contra, round_no: int) -> tuple[S, Event]:
         """Return the series after a round's outcome, and the event scoring it."""
         ...
 
@@ -373,13 +373,13 @@ class Presentation(Protocol):
 
 
 class GameRules(
-    Engine[P, M, O],
-    SeriesRules[O, S],
+    Engine[P, M, R],
+    SeriesRules[R, S],
     Settings,
     Records,
     Standings,
     Presentation,
-    Protocol[P, M, O, S],
+    Protocol[P, M, R, S],
 ):
     """What everything outside a game's package needs of that game, every concern at once."""
 
