@@ -451,7 +451,7 @@ def _position_setup(series: KozelSeries, deal: Mapping[str, Any]) -> kozel.DealS
     )
 
 
-def _card_list(value: Any) -> list[str]:
+def _card_list(value: object) -> list[str]:
     if isinstance(value, str):
         return value.split()
     if isinstance(value, Sequence):
