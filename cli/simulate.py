@@ -273,8 +273,6 @@ def season_config(
     defaults = rules.validate(MatchConfig(game, chosen, (), 0))
     if format is None and loss_limit is None:
         return defaults
-    fmt, options = rules.cli_settings(
-        format if format is not None else defaults.format or "",
-        loss_limit if loss_limit is not None else int(defaults.options.get("loss_limit", 0)),
-    )
-    return rules.validate(MatchConfig(game, chosen, (), 0, format=fmt, options=options))
+    # Each game reads what it knows of them (Cuttle the format, Kozel the loss limit).
+    options = {} if loss_limit is None else {"loss_limit": loss_limit}
+    return rules.validate(MatchConfig(game, chosen, (), 0, format=format, options=options))

@@ -19,12 +19,12 @@ from __future__ import annotations
 from domain.cuttle.match_rules import RULES as CUTTLE
 from domain.cuttle.presentation import PRESENTATION as CUTTLE_PRESENTATION
 from domain.errors import InvalidSetupError
-from domain.game_rules import GameRules
+from domain.game_rules import AnyRules
 from domain.kozel.match_rules import RULES as KOZEL
 from domain.kozel.presentation import PRESENTATION as KOZEL_PRESENTATION
 from domain.presentation import Presentation
 
-GAMES: dict[str, GameRules] = {rules.game: rules for rules in (CUTTLE, KOZEL)}
+GAMES: dict[str, AnyRules] = {CUTTLE.game: CUTTLE, KOZEL.game: KOZEL}
 """Every game matchlog records, by name."""
 
 PRESENTATIONS: dict[str, Presentation] = {
@@ -33,7 +33,7 @@ PRESENTATIONS: dict[str, Presentation] = {
 """How the pages draw each game of ``GAMES``, by name."""
 
 
-def rules_for(game: str) -> GameRules:
+def rules_for(game: str) -> AnyRules:
     """Return the rules of a game.
 
     Raises:

@@ -1,16 +1,18 @@
 """What standings tally of finished matches: lines, encounters, and each seat's place.
 
-The games tally their own lines (``GameRules.tally``); ranking them by points and
-tiebreaks, and rating players, is ``projections.standings``'s.
+The games tally their own lines (``GameRules.tally``) with ``domain.tally``'s values,
+re-exported here; ranking them by points and tiebreaks, and rating players, is
+``projections.standings``'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from domain.games import rules_for
+from domain.tally import Encounter, Line, encounters, pair_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,52 +68,6 @@ class ForfeitedTable:
 
     entrants: tuple[tuple[str, ...], ...]
     forfeited: frozenset[int]
-
-
-@dataclass(slots=True)
-class Line:
-    """One entity's line in a table (a player, or a Kozel pair)."""
-
-    entity: str
-    members: tuple[str, ...]
-    stats: dict[str, int | float] = field(default_factory=dict)
-
-    def add(self, key: str, amount: int | float) -> None:
-        """Add ``amount`` to a statistic."""
-        self.stats[key] = self.stats.get(key, 0) + amount
-
-
-@dataclass(frozen=True, slots=True)
-class Encounter:
-    """One opponent-against-opponent result inside a match: ``score`` is 1, 0.5 or 0 for ``a``."""
-
-    a: str
-    b: str
-    score: float
-
-
-def pair_key(members: Iterable[str]) -> str:
-    """Return the entity id of a pair: its members' ids, sorted, joined by ``+``.
-
-    >>> pair_key(['b', 'a'])
-    'a+b'
-    """
-    return "+".join(sorted(members))
-
-
-def encounters(entities: Sequence[str], places: Sequence[int]) -> list[Encounter]:
-    """Return every encounter between ``entities`` from their places in one match.
-
-    >>> encounters(['a', 'b'], [2, 1])
-    [Encounter(a='a', b='b', score=0.0)]
-    """
-    out = []
-    for i, a in enumerate(entities):
-        for j in range(i + 1, len(entities)):
-            pa, pb = places[i], places[j]
-            score = 1.0 if pa < pb else 0.0 if pa > pb else 0.5
-            out.append(Encounter(a, entities[j], score))
-    return out
 
 
 __all__ = ["Encounter", "FinishedMatch", "ForfeitedTable", "Line", "encounters", "pair_key"]

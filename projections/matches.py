@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 import psycopg
+from psycopg.rows import dict_row
 
 from domain.match import series_score
 from domain.stream import MatchConfig, MatchState
@@ -124,8 +125,6 @@ async def find_match(conn: psycopg.AsyncConnection[Any], match_id: Any) -> dict[
     The row also says whether its competition's reads are public (``public_reads``;
     true for a match outside any competition).
     """
-    from psycopg.rows import dict_row
-
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(
             "SELECT m.*, coalesce(c.public_reads, true) AS public_reads FROM matches m"
@@ -157,8 +156,6 @@ async def list_matches(
     the caller may read besides the public ones; ``writable`` is ``None`` (no limit)
     or the only competitions whose matches are listed (a limited scorer's).
     """
-    from psycopg.rows import dict_row
-
     where = ["true"]
     params: list[Any] = []
     for column, value in (

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import migrations
 from domain.errors import DomainError
-from store.database import sqlalchemy_url
+from store.database import canonical_url, sqlalchemy_url
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -114,8 +114,6 @@ def downgrade(url: str, revision: str = "base") -> None:
 def current(url: str) -> str | None:
     """Return the database's current revision, or ``None`` if it was never migrated."""
     import psycopg
-
-    from store.database import canonical_url
 
     with _as_owner(), psycopg.connect(canonical_url(url)) as conn:
         has_table = conn.execute("SELECT to_regclass('alembic_version')").fetchone()

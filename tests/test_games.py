@@ -10,12 +10,29 @@ import pytest
 from domain.errors import DomainError, InvalidSetupError
 from domain.game_rules import GameRules
 from domain.games import GAMES, rules_for
+from domain.stream import MatchConfig
 
 
 def _members() -> list[str]:
-    return sorted(
-        name for name in {*GameRules.__annotations__, *vars(GameRules)} if not name.startswith("_")
-    )
+    """Every member of ``GameRules``, from each concern's protocol it is composed of."""
+    names: set[str] = set()
+    for part in GameRules.__mro__:
+        if part.__module__ == "domain.game_rules":
+            names |= {*inspect.get_annotations(part), *vars(part)}
+    return sorted(name for name in names if not name.startswith("_"))
+
+
+def test_the_protocol_is_composed_of_its_concerns() -> None:
+    """A member of each concern reaches ``GameRules`` (the walk above sees them all)."""
+    assert {"step", "score", "validate", "move_text", "tally", "describe_step"} <= set(_members())
+
+
+def test_no_member_takes_one_games_setting() -> None:
+    """The shared protocol names no game's own setting (Kozel's loss limit was one, #30)."""
+    for name in _members():
+        member = getattr(GameRules, name, None)
+        if inspect.isfunction(member):
+            assert "loss_limit" not in inspect.signature(member).parameters, name
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -95,9 +112,13 @@ def test_match_settings_refuse_another_value_naming_the_competitions(
 def test_cli_answers_are_the_branches(game: str) -> None:
     rules = rules_for(game)
     assert rules.default_variant == ("standard" if game == "cuttle" else "default")
-    options = {} if game == "cuttle" else {"loss_limit": 5}
-    fmt = "short" if game == "cuttle" else None
-    assert rules.cli_settings("short", 5) == (fmt, options)
+    # The CLI passes --format and --loss-limit alike; each game keeps what it knows.
+    given = MatchConfig(
+        game, rules.default_variant, (), 0, format="short", options={"loss_limit": 5}
+    )
+    config = rules.validate(given)
+    want_settings = ("short", None) if game == "cuttle" else (None, 5)
+    assert want_settings == (config.format, config.options.get("loss_limit"))
     want = "quick" if game == "cuttle" else {"loss_limit": 5}
     assert rules.competition_format("quick", {"loss_limit": 5}) == want
 

@@ -6,13 +6,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain import cuttle
 from domain.cards import RANKS, Card, parse_cards
 from domain.cuttle import describe, sheet
+from domain.cuttle.legal import LegalMoves
+from domain.cuttle.series import CuttleFormat, CuttleSeries
+from domain.cuttle.state import pack, placed_cards
 from domain.errors import InvalidSetupError, MalformedError
 from domain.events import Event
 from domain.game_rules import (
@@ -20,17 +23,13 @@ from domain.game_rules import (
     CardsToName,
     DealSpec,
     GameRules,
+    MatchFormat,
     MoveParts,
-    Series,
-    Tables,
     bad_deal,
     format_mismatch,
 )
-from domain.match import CuttleFormat, CuttleSeries
-
-if TYPE_CHECKING:
-    from domain.standings import FinishedMatch
-    from domain.stream.config import MatchConfig
+from domain.match_config import MatchConfig
+from domain.tally import Finished, Line, Tables, encounters
 
 _MOVES = frozenset({"MovePlayed", RESULT_ENTERED})
 
@@ -80,7 +79,7 @@ class CuttleRules:
         """Return the variant's seats (3 in cutthroat)."""
         return cuttle.Variant(config.variant).players
 
-    def new_series(self, config: MatchConfig) -> Series:
+    def new_series(self, config: MatchConfig) -> CuttleSeries:
         """Return a series with no round played."""
         return CuttleSeries(
             cuttle.Variant(config.variant),
@@ -90,12 +89,12 @@ class CuttleRules:
 
     def deal_spec(self, config: MatchConfig) -> DealSpec:
         """Return the variant's pack, by suit then rank."""
-        from domain.cuttle.state import pack
-
         variant = cuttle.Variant(config.variant)
         return DealSpec(tuple(sorted(pack(variant), key=lambda c: (c.suit, c.rank))))
 
-    def setup_data(self, config: MatchConfig, series: Series, deal: Mapping[str, Any]) -> Any:
+    def setup_data(
+        self, config: MatchConfig, series: CuttleSeries, deal: Mapping[str, Any]
+    ) -> dict[str, Any]:
         """Return a round's set-up from a deck order or dealt hands."""
         variant = cuttle.Variant(config.variant)
         if "deck" in deal and "hands" not in deal:
@@ -106,15 +105,15 @@ class CuttleRules:
             raise bad_deal("a round starts from a deck order or from dealt hands", deal)
         return setup.to_data()
 
-    def initial_position(self, setup_data: Mapping[str, Any]) -> Any:
+    def initial_position(self, setup_data: Mapping[str, Any]) -> cuttle.Position:
         """Return the engine's position at the round's start."""
         return cuttle.initial_position(cuttle.RoundSetup.from_data(setup_data))
 
-    def series_at_start(self, series: Series, setup_data: Mapping[str, Any]) -> Series:
+    def series_at_start(self, series: CuttleSeries, setup_data: Mapping[str, Any]) -> CuttleSeries:
         """A Cuttle round carries nothing into the series."""
         return series
 
-    def decide(self, position: Any, move: str) -> list[Event]:
+    def decide(self, position: cuttle.Position, move: str) -> list[Event]:
         """Return the engine's events for one move."""
         return cuttle.decide(position, move)
 
@@ -123,9 +122,10 @@ class CuttleRules:
     evolve = staticmethod(cuttle.evolve)
     outcome = staticmethod(cuttle.outcome)
 
-    def score(self, series: Series, outcome: Any, round_no: int) -> tuple[Series, Event]:
+    def score(
+        self, series: CuttleSeries, outcome: cuttle.Outcome, round_no: int
+    ) -> tuple[CuttleSeries, Event]:
         """Record a round's outcome; ``RoundScored`` holds it and the wins after it."""
-        assert isinstance(series, CuttleSeries)
         after = series.record(outcome)
         data = {
             "round": round_no,
@@ -137,33 +137,31 @@ class CuttleRules:
         }
         return after, Event(self.round_scored, data)
 
-    def series_from_scored(self, series: Series, data: Mapping[str, Any]) -> Series:
+    def series_from_scored(self, series: CuttleSeries, data: Mapping[str, Any]) -> CuttleSeries:
         """Record the outcome a ``RoundScored`` holds."""
-        assert isinstance(series, CuttleSeries)
         outcome = cuttle.Outcome(
             cuttle.Termination(data["termination"]), data["winner"], data.get("resigned")
         )
         return series.record(outcome)
 
-    def resign_match(self, series: Series, seat: int) -> Series:
+    def resign_match(self, series: CuttleSeries, seat: int) -> CuttleSeries:
         """Return the series after a whole-match resignation (ruling 37)."""
-        assert isinstance(series, CuttleSeries)
         if not 0 <= seat < series.players:
             raise MalformedError(f"{seat!r} is not a seat of this match", details={"seat": seat})
         return series.resign_match(seat)
 
-    def ended_data(self, series: Series) -> dict[str, Any]:
+    def ended_data(self, series: CuttleSeries) -> dict[str, Any]:
         """Return the final wins and drawn rounds."""
-        assert isinstance(series, CuttleSeries)
         return {"wins": list(series.wins), "drawn_rounds": series.drawn_rounds}
 
     def is_result(self, move: str) -> bool:
         """Whether ``move`` is written ``result ...`` (§27)."""
         return sheet.is_result(move)
 
-    def enter_result(self, series: Series, text: str, round_no: int) -> tuple[Series, list[Event]]:
+    def enter_result(
+        self, series: CuttleSeries, text: str, round_no: int
+    ) -> tuple[CuttleSeries, list[Event]]:
         """Record ``result P1`` or ``result draw`` as round ``round_no`` (ruling 41)."""
-        assert isinstance(series, CuttleSeries)
         canonical, outcome = sheet.read_result(text, series.players)
         after, scored = self.score(series, outcome, round_no)
         entered = Event(RESULT_ENTERED, {"result": canonical, self.round_word: round_no})
@@ -202,34 +200,32 @@ class CuttleRules:
         seat = int(first[0][1:]) if first and first[0] != "cards" else None
         return describe.notation(data), describe.describe_move(data, names), seat
 
-    def view(self, position: Any, seat: int | None) -> dict[str, Any]:
+    def view(self, position: cuttle.Position, seat: int | None) -> dict[str, Any]:
         """Return the engine's view."""
         return cuttle.view(position, seat)
 
-    def record_view(self, position: Any) -> dict[str, Any]:
+    def record_view(self, position: cuttle.Position) -> dict[str, Any]:
         """The table's view: Cuttle keeps no card face down on the table (hands are seats')."""
         return cuttle.view(position, None)
 
-    def to_act(self, position: Any) -> tuple[int, ...]:
+    def to_act(self, position: cuttle.Position) -> tuple[int, ...]:
         """Return the seats that may act."""
         return cuttle.to_act(position)
 
-    def public_to_act(self, position: Any) -> tuple[int, ...]:
+    def public_to_act(self, position: cuttle.Position) -> tuple[int, ...]:
         """Who must act next in Cuttle follows from public facts alone."""
         return cuttle.to_act(position)
 
-    def cards_awaited(self, position: Any) -> int:
+    def cards_awaited(self, position: cuttle.Position) -> int:
         """Return how many named cards the position waits for."""
         return cuttle.cards_awaited(position)
 
-    def cards_to_name(self, position: Any) -> CardsToName | None:
+    def cards_to_name(self, position: cuttle.Position) -> CardsToName | None:
         """Return what the scorer must name now (``None``: nothing waits)."""
         return cuttle.cards_to_name(position)
 
-    def unplaced_cards(self, position: Any) -> tuple[Card, ...]:
+    def unplaced_cards(self, position: cuttle.Position) -> tuple[Card, ...]:
         """Return the pack's cards not yet placed, by suit then rank."""
-        from domain.cuttle.state import pack, placed_cards
-
         left = pack(position.variant) - frozenset(placed_cards(position))
         return tuple(
             sorted(
@@ -237,11 +233,11 @@ class CuttleRules:
             )
         )
 
-    def legal_moves(self, position: Any) -> Iterable[Any]:
+    def legal_moves(self, position: cuttle.Position) -> LegalMoves:
         """Return the engine's legal moves."""
         return cuttle.legal_moves(position)
 
-    def service_moves(self, position: Any | None) -> Iterable[Any]:
+    def service_moves(self, position: cuttle.Position | None) -> tuple[cuttle.Move, ...]:
         """Return the resignations and draw offers of a round (none between rounds)."""
         return () if position is None else cuttle.service_moves(position)
 
@@ -249,7 +245,7 @@ class CuttleRules:
         """No Cuttle move ends the match: ``P0 resign`` resigns the round (ruling 40)."""
         return None
 
-    def move_parts(self, move: Any) -> MoveParts:
+    def move_parts(self, move: cuttle.Move) -> MoveParts:
         """Return a move's seat, cards and target from its fields (§23).
 
         A three's ``take`` aims at a card in the scrap and plays none from the hand.
@@ -262,7 +258,6 @@ class CuttleRules:
         >>> RULES.move_parts(cuttle.Move.from_text('P1 take 5D')).target_card.text()
         '5D'
         """
-        assert isinstance(move, cuttle.Move)
         if move.action == "take":
             return MoveParts(move.seat, (), move.card)
         played = move.cards if move.card is None else (move.card,)
@@ -289,7 +284,7 @@ class CuttleRules:
         return deal
 
     def match_settings(
-        self, match_format: Any, format: str | None, options: Mapping[str, Any] | None
+        self, match_format: object, format: str | None, options: Mapping[str, Any] | None
     ) -> tuple[str | None, Mapping[str, Any] | None]:
         """The competition's format is the match's; the match may name it again, in any spelling.
 
@@ -301,15 +296,11 @@ class CuttleRules:
             raise format_mismatch("format", fixed, format)
         return fixed, options
 
-    def competition_format(self, format: str | None, options: Mapping[str, Any]) -> Any:
+    def competition_format(self, format: str | None, options: Mapping[str, Any]) -> MatchFormat:
         """A competition's ``match_format`` is a match's format text."""
         return format
 
-    def cli_settings(self, format: str, loss_limit: int) -> tuple[str | None, dict[str, Any]]:
-        """Cuttle takes ``--format``; it has no options."""
-        return format, {}
-
-    def canonical_format(self, value: Any) -> Any:
+    def canonical_format(self, value: object) -> str:
         """Return the canonical format text (``normal`` for ``None``)."""
         if value is None:
             return "normal"
@@ -330,9 +321,8 @@ class CuttleRules:
         drawn = score.get("drawn_rounds", 0)
         return f"{text} ({drawn} drawn)" if drawn else text
 
-    def rounds_data(self, series: Series) -> list[dict[str, Any]]:
+    def rounds_data(self, series: CuttleSeries) -> list[dict[str, Any]]:
         """Return each round's result (winner or draw, and how) with the running wins."""
-        assert isinstance(series, CuttleSeries)
         wins = [0] * series.players
         rounds = []
         for number, outcome in enumerate(series.rounds, start=1):
@@ -350,16 +340,15 @@ class CuttleRules:
             )
         return rounds
 
-    def result_data(self, series: Series) -> dict[str, Any]:
+    def result_data(self, series: CuttleSeries) -> dict[str, Any]:
         """Name the seat that resigned the whole match (``None`` if nobody did)."""
-        assert isinstance(series, CuttleSeries)
         return {"resigned": series.resigned_by}
 
-    def places(self, match: FinishedMatch) -> list[int]:
+    def places(self, match: Finished) -> list[int]:
         """The winner is first; the others follow by counted round wins (ties share)."""
         seats = range(len(match.players))
         winners = set(match.result["winners"])
-        wins = match.cuttle_round_wins()
+        wins = _round_wins(match)
         places = []
         for s in seats:
             if s in winners:
@@ -373,15 +362,13 @@ class CuttleRules:
         """Each seat is a one-player team."""
         return [[s] for s in range(seats)]
 
-    def tally(self, matches: Sequence[FinishedMatch]) -> Tables:
+    def tally(self, matches: Sequence[Finished]) -> Tables:
         """Tally players' lines and every encounter between opponents."""
-        from domain.standings import Line, encounters
-
         lines: dict[str, Line] = {}
         met = []
         zero = [s for s in self.standings_stats if s != "points"]
         for match in matches:
-            wins = match.cuttle_round_wins()
+            wins = _round_wins(match)
             counted = sum(wins)
             winners = set(match.result["winners"])
             for seat, player in enumerate(match.players):
@@ -401,6 +388,13 @@ class CuttleRules:
         return {"players": (lines, met)}
 
 
+def _round_wins(match: Finished) -> list[int]:
+    """Counted round wins per seat at the end of the match (its last round's ``wins``)."""
+    if not match.rounds:
+        return [0] * len(match.players)
+    return list(match.rounds[-1]["wins"])
+
+
 def _hands(deal: Mapping[str, Any]) -> tuple[tuple[Card, ...], ...]:
     hands = deal["hands"]
     if not isinstance(hands, Sequence) or isinstance(hands, str):
@@ -408,7 +402,7 @@ def _hands(deal: Mapping[str, Any]) -> tuple[tuple[Card, ...], ...]:
     return tuple(parse_cards(hand) for hand in hands)
 
 
-RULES: GameRules = CuttleRules()
+RULES: GameRules[cuttle.Position, cuttle.Move, cuttle.Outcome, CuttleSeries] = CuttleRules()
 """Cuttle's match-level rules, as ``domain.games`` registers them."""
 
 __all__ = ["RULES", "CuttleRules"]

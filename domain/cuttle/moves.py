@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from domain.cards import Card, deck
+from domain.cards import RANKS, SUITS, Card, deck
 from domain.errors import MalformedError
 from domain.records import builder
 
@@ -189,8 +189,6 @@ def card_key(card: Card) -> int:
 
 
 def _build_keys() -> dict[Card, int]:
-    from domain.cards import RANKS, SUITS, deck
-
     keys = {}
     for card in deck(jokers=True):
         if card.is_joker:

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 from domain.counts import read_count
 from domain.errors import InvalidSetupError, MalformedError
+from domain.kozel.position import EXAMPLE, Position, parse_position
 from domain.kozel.reachable import why_unreachable
-from domain.kozel.state import EXAMPLE, Position, parse_position
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,8 +6,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from domain import kozel
 from domain.cards import Card
@@ -19,13 +19,12 @@ from domain.game_rules import (
     DealSpec,
     GameRules,
     MoveParts,
-    Series,
-    Tables,
     bad_deal,
     format_mismatch,
 )
 from domain.kozel import describe, sheet
 from domain.kozel.context import format_match_position, parse_match_position
+from domain.kozel.legal import LegalMoves
 from domain.kozel.options import (
     KozelOptions,
     format_options,
@@ -33,14 +32,12 @@ from domain.kozel.options import (
     options_to_data,
     parse_options,
 )
-from domain.match import DealScore, KozelSeries
+from domain.kozel.pack import parse_kozel_cards
+from domain.kozel.series import DealScore, KozelSeries
+from domain.kozel.tally import COMPETITION_FORMAT, STANDINGS_STATS, tally_lines
+from domain.match_config import MatchConfig
+from domain.tally import Finished, Tables
 
-if TYPE_CHECKING:
-    from domain.standings import Encounter, FinishedMatch, Line
-    from domain.stream.config import MatchConfig
-
-_COMPETITION_FORMAT = {"loss_limit": 12, "eggs_double_next": False}
-"""What a competition's match format holds, with its defaults."""
 _PLAYS = {"CardsLed": "lead", "CardsBeaten": "beat", "CardsThrown": "throw"}
 # A concession (R47) is recorded as the match's resignation; it is a move of the timeline.
 _MOVES = frozenset({*_PLAYS, "MolodkaDeclared", "MatchResigned", RESULT_ENTERED})
@@ -65,17 +62,7 @@ class KozelRules:
     tiebreaks: frozenset[str] = frozenset(
         {"head-to-head", "sonneborn-berger", "loss-point-difference", "wins"}
     )
-    standings_stats: tuple[str, ...] = (
-        "played",
-        "won",
-        "lost",
-        "deals_won",
-        "deals_lost",
-        "loss_points_taken",
-        "loss_points_given",
-        "eggs",
-        "goat",
-    )
+    standings_stats: tuple[str, ...] = STANDINGS_STATS
     standings_tables: tuple[str, ...] = ("players", "pairs")
 
     def validate(self, config: MatchConfig) -> MatchConfig:
@@ -92,7 +79,7 @@ class KozelRules:
         """Kozel seats four."""
         return 4
 
-    def new_series(self, config: MatchConfig) -> Series:
+    def new_series(self, config: MatchConfig) -> KozelSeries:
         """Return a series with no deal scored."""
         return KozelSeries(options_from_data(config.options), config.first_dealer)
 
@@ -100,11 +87,10 @@ class KozelRules:
         """Return the pack; R5: prefer the middle of the stock; R33 accepts any position 0-19."""
         return DealSpec(tuple(kozel.PACK), indicator_positions=range(1, 19))
 
-    def setup_data(self, config: MatchConfig, series: Series, deal: Mapping[str, Any]) -> Any:
+    def setup_data(
+        self, config: MatchConfig, series: KozelSeries, deal: Mapping[str, Any]
+    ) -> dict[str, Any]:
         """Return a deal's set-up from a deck order or dealt hands and indicator."""
-        assert isinstance(series, KozelSeries)
-        from domain.kozel.pack import parse_kozel_cards
-
         options, dealer, leader = series.options, series.dealer, series.leader
         if "position" in deal:
             return _position_setup(series, deal).to_data()
@@ -124,19 +110,18 @@ class KozelRules:
             raise bad_deal("a deal starts from a deck order or from dealt hands", deal)
         return setup.to_data()
 
-    def initial_position(self, setup_data: Mapping[str, Any]) -> Any:
+    def initial_position(self, setup_data: Mapping[str, Any]) -> kozel.Position:
         """Return the engine's position at the deal's start."""
         return kozel.initial_position(kozel.DealSetup.from_data(setup_data))
 
-    def series_at_start(self, series: Series, setup_data: Mapping[str, Any]) -> Series:
+    def series_at_start(self, series: KozelSeries, setup_data: Mapping[str, Any]) -> KozelSeries:
         """Take up the match context of a match's first deal started mid-deal (R40)."""
         if "position" not in setup_data:
             return series
-        assert isinstance(series, KozelSeries)
         context, position = kozel.DealSetup.from_data(setup_data).start()
         return KozelSeries.starting(series.options, context, position.dealer)
 
-    def decide(self, position: Any, move: str) -> list[Event]:
+    def decide(self, position: kozel.Position, move: str) -> list[Event]:
         """Return the engine's events for one move."""
         return kozel.decide(position, move)
 
@@ -145,9 +130,10 @@ class KozelRules:
     evolve = staticmethod(kozel.evolve)
     outcome = staticmethod(kozel.outcome)
 
-    def score(self, series: Series, outcome: Any, round_no: int) -> tuple[Series, Event]:
+    def score(
+        self, series: KozelSeries, outcome: kozel.DealOutcome, round_no: int
+    ) -> tuple[KozelSeries, Event]:
         """Score a deal; ``DealScored`` holds its points, loss points and the totals after."""
-        assert isinstance(series, KozelSeries)
         deal = series.score(outcome)
         after = series.record(outcome)
         data = {
@@ -164,9 +150,8 @@ class KozelRules:
         }
         return after, Event(self.round_scored, data)
 
-    def series_from_scored(self, series: Series, data: Mapping[str, Any]) -> Series:
+    def series_from_scored(self, series: KozelSeries, data: Mapping[str, Any]) -> KozelSeries:
         """Record the deal score a ``DealScored`` holds, as it was scored (not scored again)."""
-        assert isinstance(series, KozelSeries)
         outcome = kozel.DealOutcome(
             (data["card_points"][0], data["card_points"][1]),
             (data["tricks"][0], data["tricks"][1]),
@@ -181,9 +166,8 @@ class KozelRules:
         )
         return series.recorded(score)
 
-    def resign_match(self, series: Series, seat: int) -> Series:
+    def resign_match(self, series: KozelSeries, seat: int) -> KozelSeries:
         """Return the series after ``seat`` conceded the match for its team (R47)."""
-        assert isinstance(series, KozelSeries)
         return series.concede(seat)
 
     def concession(self, move: str) -> int | None:
@@ -200,7 +184,7 @@ class KozelRules:
             return None
         return parsed.seat if parsed.kind == kozel.CONCEDE else None
 
-    def service_moves(self, position: Any | None) -> tuple[Any, ...]:
+    def service_moves(self, position: kozel.Position | None) -> tuple[kozel.Move, ...]:
         """Return the concessions (R47): any seat, in a deal or between deals."""
         return kozel.service_moves(position) if position is not None else _CONCESSIONS
 
@@ -208,13 +192,14 @@ class KozelRules:
         """Whether ``move`` is written ``deal ...`` (R48)."""
         return sheet.is_result(move)
 
-    def enter_result(self, series: Series, text: str, round_no: int) -> tuple[Series, list[Event]]:
+    def enter_result(
+        self, series: KozelSeries, text: str, round_no: int
+    ) -> tuple[KozelSeries, list[Event]]:
         """Record ``deal 75 45`` or ``deal 120 0 blank B`` as deal ``round_no`` (R48).
 
         ``ResultEntered`` repeats the losing team and loss points ``DealScored`` gives,
         as a score sheet's line shows them: the timeline reads the line alone.
         """
-        assert isinstance(series, KozelSeries)
         canonical, outcome = sheet.read_deal(text, series.dealer)
         after, scored = self.score(series, outcome, round_no)
         data = {
@@ -229,9 +214,8 @@ class KozelRules:
         """None listed: 121 splits of the card points, and blanks (a pad builds a form)."""
         return ()
 
-    def ended_data(self, series: Series) -> dict[str, Any]:
+    def ended_data(self, series: KozelSeries) -> dict[str, Any]:
         """Return the final loss points and eggs."""
-        assert isinstance(series, KozelSeries)
         return {"loss_points": list(series.loss_points), "eggs": series.eggs}
 
     def move_events(self, dealing: str) -> frozenset[str]:
@@ -279,19 +263,19 @@ class KozelRules:
         sentence = describe.describe_move(kind, data, names) or ""
         return notation, sentence, data.get("seat")
 
-    def view(self, position: Any, seat: int | None) -> dict[str, Any]:
+    def view(self, position: kozel.Position, seat: int | None) -> dict[str, Any]:
         """Return the engine's view."""
         return kozel.view(position, seat)
 
-    def record_view(self, position: Any) -> dict[str, Any]:
+    def record_view(self, position: kozel.Position) -> dict[str, Any]:
         """The table's view with face-down throws face up (R44)."""
         return kozel.record_view(position)
 
-    def to_act(self, position: Any) -> tuple[int, ...]:
+    def to_act(self, position: kozel.Position) -> tuple[int, ...]:
         """Return the seats that may act."""
         return kozel.to_act(position)
 
-    def public_to_act(self, position: Any) -> tuple[int, ...]:
+    def public_to_act(self, position: kozel.Position) -> tuple[int, ...]:
         """Only whose turn it is.
 
         ``to_act`` also names molodka holders, which would reveal a hand (R19).
@@ -299,23 +283,23 @@ class KozelRules:
         seat = position.to_play
         return () if seat is None else (seat,)
 
-    def cards_awaited(self, position: Any) -> int:
+    def cards_awaited(self, position: kozel.Position) -> int:
         """Return how many named cards the position waits for."""
         return kozel.cards_awaited(position)
 
-    def cards_to_name(self, position: Any) -> CardsToName | None:
+    def cards_to_name(self, position: kozel.Position) -> CardsToName | None:
         """Return what the scorer must name now (``None``: nothing waits)."""
         return kozel.cards_to_name(position)
 
-    def unplaced_cards(self, position: Any) -> tuple[Card, ...]:
+    def unplaced_cards(self, position: kozel.Position) -> tuple[Card, ...]:
         """Return the pack's cards not yet placed."""
         return kozel.unplaced_cards(position)
 
-    def legal_moves(self, position: Any) -> Iterable[Any]:
+    def legal_moves(self, position: kozel.Position) -> LegalMoves:
         """Return the engine's legal moves."""
         return kozel.legal_moves(position)
 
-    def move_parts(self, move: Any) -> MoveParts:
+    def move_parts(self, move: kozel.Move) -> MoveParts:
         """Return a move's seat and cards; no Kozel move aims at a card or a player.
 
         >>> [c.text() for c in RULES.move_parts(kozel.Move.from_text('S2 lead 7S KS')).cards]
@@ -323,7 +307,6 @@ class KozelRules:
         >>> RULES.move_parts(kozel.Move.from_text('S3 molodka'))
         MoveParts(seat=3, cards=(), target_card=None, target_seat=None)
         """
-        assert isinstance(move, kozel.Move)
         return MoveParts(move.seat, move.cards)
 
     def seat_token(self, seat: int) -> str:
@@ -343,14 +326,14 @@ class KozelRules:
         return deal
 
     def match_settings(
-        self, match_format: Any, format: str | None, options: Mapping[str, Any] | None
+        self, match_format: object, format: str | None, options: Mapping[str, Any] | None
     ) -> tuple[str | None, Mapping[str, Any] | None]:
         """The competition fixes ``loss_limit`` and ``eggs_double_next``; the match adds the rest.
 
         >>> RULES.match_settings({'loss_limit': 6}, None, {'open_throws': True})
         (None, {'open_throws': True, 'loss_limit': 6, 'eggs_double_next': False})
         """
-        fixed = {**_COMPETITION_FORMAT, **self.competition_format(None, match_format)}
+        fixed = self.canonical_format(match_format)
         given = dict(options or {})
         for name, value in fixed.items():
             # Strictly equal: a match's ``1`` is not the competition's ``True``.
@@ -358,20 +341,16 @@ class KozelRules:
                 raise format_mismatch(name, value, given[name])
         return format, {**given, **fixed}
 
-    def competition_format(self, format: str | None, options: Mapping[str, Any]) -> Any:
+    def competition_format(self, format: str | None, options: Mapping[str, Any]) -> dict[str, Any]:
         """A competition's ``match_format`` is the part of a match's options it holds.
 
         >>> RULES.competition_format(None, {'loss_limit': 6, 'open_throws': True})
         {'loss_limit': 6}
         """
         # The other options (open_throws, ...) are per match: a competition format refuses them.
-        return {k: v for k, v in options.items() if k in _COMPETITION_FORMAT}
+        return {k: v for k, v in options.items() if k in COMPETITION_FORMAT}
 
-    def cli_settings(self, format: str, loss_limit: int) -> tuple[str | None, dict[str, Any]]:
-        """Kozel takes ``--loss-limit``; it has no format."""
-        return None, {"loss_limit": loss_limit}
-
-    def canonical_format(self, value: Any) -> Any:
+    def canonical_format(self, value: object) -> dict[str, Any]:
         """Return ``{loss_limit, eggs_double_next}`` checked (the defaults for ``None``).
 
         >>> RULES.canonical_format({'loss_limit': 6})
@@ -383,13 +362,13 @@ class KozelRules:
                 "a kozel format is an object: {loss_limit, eggs_double_next}",
                 details={"format": repr(value)},
             )
-        unknown = sorted(set(given) - set(_COMPETITION_FORMAT))
+        unknown = sorted(set(given) - set(COMPETITION_FORMAT))
         if unknown:
             raise MalformedError(
                 f"{unknown[0]!r} is not a kozel format field: loss_limit, eggs_double_next",
                 details={"format": repr(value)},
             )
-        options = KozelOptions(**{**_COMPETITION_FORMAT, **given})
+        options = KozelOptions(**{**COMPETITION_FORMAT, **given})
         return {"loss_limit": options.loss_limit, "eggs_double_next": options.eggs_double_next}
 
     def score_text(self, score: Mapping[str, Any]) -> str:
@@ -402,9 +381,8 @@ class KozelRules:
         eggs = score.get("eggs", 0)
         return f"{text} (eggs {eggs})" if eggs else text
 
-    def rounds_data(self, series: Series) -> list[dict[str, Any]]:
+    def rounds_data(self, series: KozelSeries) -> list[dict[str, Any]]:
         """Return each deal's card points, tricks, loss points, eggs and multiplier, with totals."""
-        assert isinstance(series, KozelSeries)
         totals = list(series.before.loss_points)
         deals = []
         for number, deal in enumerate(series.deals, start=1):
@@ -425,12 +403,11 @@ class KozelRules:
             )
         return deals
 
-    def result_data(self, series: Series) -> dict[str, Any]:
+    def result_data(self, series: KozelSeries) -> dict[str, Any]:
         """Name the seat that conceded (R47), when one did."""
-        assert isinstance(series, KozelSeries)
         return {} if series.conceded_by is None else {"conceded": series.conceded_by}
 
-    def places(self, match: FinishedMatch) -> list[int]:
+    def places(self, match: Finished) -> list[int]:
         """The winning pair is first and the goat pair second."""
         winners = set(match.result["winners"])
         return [1 if s in winners else 2 for s in range(len(match.players))]
@@ -439,56 +416,12 @@ class KozelRules:
         """Partners (seats 0 and 2, 1 and 3) are rated as one team."""
         return [[0, 2], [1, 3]]
 
-    def tally(self, matches: Sequence[FinishedMatch]) -> Tables:
+    def tally(self, matches: Sequence[Finished]) -> Tables:
         """Tally lines per player and per pair, and their encounters."""
-        return {"players": _lines(matches, pairs=False), "pairs": _lines(matches, pairs=True)}
-
-
-def _lines(
-    matches: Sequence[FinishedMatch], *, pairs: bool
-) -> tuple[dict[str, Line], list[Encounter]]:
-    """Tally lines per player (``pairs=False``) or per pair, and their encounters."""
-    from domain.standings import Line, encounters, pair_key
-
-    lines: dict[str, Line] = {}
-    met: list[Encounter] = []
-    for match in matches:
-        teams = [(match.players[0], match.players[2]), (match.players[1], match.players[3])]
-        winners = set(match.result["winners"])
-        for team, members in enumerate(teams):
-            won = team in {s % 2 for s in winners}
-            entities = [pair_key(members)] if pairs else list(members)
-            for entity in entities:
-                line = lines.setdefault(
-                    entity,
-                    Line(
-                        entity,
-                        tuple(sorted(members)) if pairs else (entity,),
-                        dict.fromkeys(RULES.standings_stats, 0),
-                    ),
-                )
-                line.add("played", 1)
-                line.add("won" if won else "lost", 1)
-                # A concession is a loss, never a goat (R47).
-                line.add("goat", 0 if won or match.result.get("reason") == "concession" else 1)
-                for deal in match.rounds:
-                    loser = deal["losing_team"]
-                    line.add("eggs", 1 if deal["eggs"] else 0)
-                    if loser == team:
-                        line.add("deals_lost", 1)
-                        line.add("loss_points_taken", deal["loss_points"])
-                    elif loser is not None:
-                        line.add("deals_won", 1)
-                        line.add("loss_points_given", deal["loss_points"])
-        places = match.places()
-        if pairs:
-            met.extend(encounters([pair_key(t) for t in teams], [places[0], places[1]]))
-        else:
-            for a, b in ((0, 1), (0, 3), (2, 1), (2, 3)):
-                met.extend(encounters([match.players[a], match.players[b]], [places[a], places[b]]))
-    for line in lines.values():
-        line.stats["points"] = line.stats["won"]
-    return lines, met
+        return {
+            "players": tally_lines(matches, pairs=False),
+            "pairs": tally_lines(matches, pairs=True),
+        }
 
 
 def _position_setup(series: KozelSeries, deal: Mapping[str, Any]) -> kozel.DealSetup:
@@ -519,7 +452,7 @@ def _position_setup(series: KozelSeries, deal: Mapping[str, Any]) -> kozel.DealS
     )
 
 
-def _card_list(value: Any) -> list[str]:
+def _card_list(value: object) -> list[str]:
     if isinstance(value, str):
         return value.split()
     if isinstance(value, Sequence):
@@ -529,7 +462,7 @@ def _card_list(value: Any) -> list[str]:
 
 _CONCESSIONS = tuple(kozel.Move.from_text(f"S{seat} concede") for seat in range(4))
 
-RULES: GameRules = KozelRules()
+RULES: GameRules[kozel.Position, kozel.Move, kozel.DealOutcome, KozelSeries] = KozelRules()
 """Kozel's match-level rules, as ``domain.games`` registers them."""
 
 __all__ = ["RULES", "KozelRules"]

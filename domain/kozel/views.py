@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.kozel.facts import can_declare, outcome
 from domain.kozel.moves import THROW
 from domain.kozel.options import options_to_data
-from domain.kozel.rules import can_declare, outcome
-from domain.kozel.state import Position
+from domain.kozel.position import Position
 
 
 def view(position: Position, seat: int | None) -> dict[str, Any]:
     """Return the JSON-ready view of ``seat`` (0-3), or the public view for ``None``.
 
-    >>> from domain.kozel.state import EXAMPLE
+    >>> from domain.kozel.position import EXAMPLE
     >>> v = view(Position.from_text(EXAMPLE), 1)
     >>> v['hand'], v['hand_sizes'], v['stock'], v['to_play']
     (['JC', 'QC', 'KC'], [3, 3, 4, 4], 20, 2)
@@ -78,7 +78,7 @@ def record_view(position: Position) -> dict[str, Any]:
 
     >>> from dataclasses import replace
     >>> from domain.cards import Card
-    >>> from domain.kozel.state import EXAMPLE
+    >>> from domain.kozel.position import EXAMPLE
     >>> p = replace(Position.from_text(EXAMPLE), face_down=((Card.from_text("6S"),), ()))
     >>> view(p, None)["piles"][0], record_view(p)["piles"][0]
     ({'face_up': [], 'face_down': 1}, {'face_up': [], 'face_down': 1, 'face_down_cards': ['6S']})

@@ -16,9 +16,9 @@ from domain.errors import (
     NotFoundError,
 )
 from domain.events import Event
-from domain.game_rules import GameRules, Series
+from domain.game_rules import AnyRules, Series
 from domain.games import rules_for
-from domain.match import MatchResult
+from domain.series import MatchResult
 from domain.stream.commands import (
     MAX_NOTE_LENGTH,
     MAX_REASON_LENGTH,
@@ -244,7 +244,7 @@ def _resign_match(state: MatchState, seat: int) -> list[Event]:
     return [Event("MatchResigned", {"seat": seat}), _match_ended(rules, series, result)]
 
 
-def _match_ended(rules: GameRules, series: Series, result: MatchResult) -> Event:
+def _match_ended(rules: AnyRules, series: Series, result: MatchResult) -> Event:
     data: dict[str, Any] = {
         "winners": list(result.winners),
         "losers": list(result.losers),
@@ -304,7 +304,7 @@ def _play(state: MatchState, command: Play) -> tuple[list[Event], MatchState]:
     return events, after
 
 
-def _enter_result(state: MatchState, rules: GameRules, move: str) -> tuple[list[Event], MatchState]:
+def _enter_result(state: MatchState, rules: AnyRules, move: str) -> tuple[list[Event], MatchState]:
     """Record a score-sheet result: ``ResultEntered``, the round's score, the end if it ends.
 
     The round is scored by the game's own ``score`` (the series' ``record``), so its

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.events import EventLike
-from domain.game_rules import GameRules
+from domain.game_rules import AnyRules
 from domain.games import rules_for
 from domain.stream.config import DEALINGS, MatchConfig
 
@@ -20,7 +20,7 @@ class Facts:
     ``is_move``, ``starts_command`` and the takeback window all read it.
     """
 
-    rules: GameRules
+    rules: AnyRules
     round_started: str
     round_scored: str
     round_start_opens: bool

@@ -12,10 +12,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.events import Event
-from domain.game_rules import RESULT_ENTERED, GameRules, Series
+from domain.game_rules import RESULT_ENTERED, AnyRules, Series
 from domain.games import rules_for
-from domain.match import MatchResult
 from domain.records import builder
+from domain.series import MatchResult
 from domain.stream.config import MatchConfig
 from domain.stream.facts import Facts, facts
 
@@ -45,7 +45,7 @@ class MatchState:
     """Whether a move has been recorded since the last round start."""
 
     @property
-    def rules(self) -> GameRules:
+    def rules(self) -> AnyRules:
         """The game's match-level rules."""
         assert self.config is not None
         return rules_for(self.config.game)
