@@ -18,6 +18,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from domain.errors import ForbiddenError, MalformedError, NotFoundError, UnauthenticatedError
 from domain.events import RecordedEvent
+from domain.games import GAMES
 from domain.logs import jsonl, text
 from domain.logs.base import LogEvent, LogHeader, LogPlayer
 from domain.stream import MatchConfig
@@ -30,6 +31,7 @@ from store.reads import (
     finished_matches,
     first_recorded,
 )
+from store.recorder import match_stream
 
 
 class LogFormat(StrEnum):
@@ -50,12 +52,14 @@ async def find_stream(conn: psycopg.AsyncConnection[Any], match: str) -> str:
         MalformedError (MALFORMED): not a match id or stream name.
         NotFoundError (MATCH_NOT_FOUND): no such match is recorded.
     """
-    match_id = match.split("-", 1)[1] if match.startswith(("cuttle-", "kozel-")) else match
+    game, dash, rest = match.partition("-")
+    match_id = rest if dash and game in GAMES else match
     try:
         UUID(match_id)
     except ValueError:
         raise MalformedError(f"{match!r} is not a match id (a UUID)") from None
-    found = await first_recorded(conn, [f"cuttle-{match_id}", f"kozel-{match_id}"])
+    # A match's stream is named by its game: any game the registry holds.
+    found = await first_recorded(conn, [match_stream(game, match_id) for game in GAMES])
     if found is None:
         raise NotFoundError(f"no match {match!r} is recorded", code="MATCH_NOT_FOUND")
     return found

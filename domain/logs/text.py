@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from domain.errors import DomainError
@@ -47,23 +49,43 @@ from domain.text import clean_text
 T = TypeVar("T")
 
 _QUOTED = r'"((?:[^"\\]|\\.)*)"'
-# A log's round lines and takebacks may use any game's word for a round.
-_ROUNDS = "|".join(dict.fromkeys(rules.round_word for rules in GAMES.values()))
-_SEATS = "".join(dict.fromkeys(rules.seat_letter for rules in GAMES.values()))
 _TAG = re.compile(rf"^\[\s*([A-Za-z][A-Za-z0-9]*)\s+{_QUOTED}\s*\]$")
 _NUMBER = re.compile(r"(?:^|\s)(\d+)\.(?=\s|$)")
-_DEAL = re.compile(rf"^({_ROUNDS})\s+(\d+)\s+(.*)$", re.IGNORECASE)
 _RESULT = re.compile(r"^result\b\s*(.*)$", re.IGNORECASE)
-_RESIGN = re.compile(rf"^[{_SEATS}](\d+)\s+resign-match$")
-_TAKEBACK = re.compile(
-    rf"^takeback\b(?:\s+to\s+({_ROUNDS})\s+(\d+)\s+move\s+(\d+)\s+{_QUOTED}$)?", re.IGNORECASE
-)
 _VOID = re.compile(rf"^void\b(?:\s+{_QUOTED}$)?", re.IGNORECASE)
 _KNOWN_TAGS = {
     "Game", "Variant", "Format", "Options", "Dealing", "FirstDealer", "RulesVersion",
     "FirstDealerDrawn", "Match", "Competition", "CompetitionId", "Date", "Event", "Site", "Scorer",
     "Recording",
 }  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class _Lines:
+    """The patterns of the lines that name a round or a seat, in any registered game's words."""
+
+    deal: re.Pattern[str]
+    resign: re.Pattern[str]
+    takeback: re.Pattern[str]
+
+
+@lru_cache(maxsize=4)
+def _lines_for(words: tuple[tuple[str, str], ...]) -> _Lines:
+    rounds = "|".join(dict.fromkeys(re.escape(word) for word, _ in words))
+    seats = "".join(dict.fromkeys(re.escape(letter) for _, letter in words))
+    return _Lines(
+        re.compile(rf"^({rounds})\s+(\d+)\s+(.*)$", re.IGNORECASE),
+        re.compile(rf"^[{seats}](\d+)\s+resign-match$"),
+        re.compile(
+            rf"^takeback\b(?:\s+to\s+({rounds})\s+(\d+)\s+move\s+(\d+)\s+{_QUOTED}$)?",
+            re.IGNORECASE,
+        ),
+    )
+
+
+def _lines() -> _Lines:
+    """Return the patterns for the games registered now (a log may use any game's words)."""
+    return _lines_for(tuple((r.round_word, r.seat_letter) for r in GAMES.values()))
 
 
 def read_match(lines: Lines, visitor: BaseVisitor[T]) -> T | None:
@@ -139,6 +161,7 @@ class _Body:
         self.expected_number = 1
         self.anchor = "match"
         self.ended = False
+        self.patterns = _lines()
 
     def line(
         self, number: int, text: str, comments: list[tuple[int, str]], header: LogHeader | None
@@ -158,7 +181,7 @@ class _Body:
             self.ended = True
             self.notes(number, comments, "end")
             return
-        deal = _DEAL.match(text)
+        deal = self.patterns.deal.match(text)
         if deal is not None:
             move = _deal_move(number, deal, header, visitor)
             if move is not None:
@@ -166,7 +189,7 @@ class _Body:
             self.expected_number = 1
             self.notes(number, comments, "round")
             return
-        takeback = _TAKEBACK.match(text)
+        takeback = self.patterns.takeback.match(text)
         if takeback is not None:
             self.takeback(number, takeback)
             self.notes(number, comments, "line")
@@ -216,7 +239,7 @@ class _Body:
                     )
                 )
             self.expected_number = (given or self.expected_number) + 1
-            resign = _RESIGN.match(move_text_)
+            resign = self.patterns.resign.match(move_text_)
             if resign is not None:
                 visitor.visit_move(LogMove(number, "resign-match", seat=int(resign.group(1))))
             elif move_text_:
