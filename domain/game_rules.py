@@ -6,7 +6,8 @@ moves, views), ``SeriesRules`` (rounds scored into a match), ``Settings`` (varia
 formats, seats), ``Records`` (what events and logs hold), ``Standings`` (places and
 tallies) and ``Presentation`` (words and sentences). Each game's package implements
 it in ``match_rules``, typed with its own values (a Cuttle ``Position``, a
-``KozelSeries``), so nothing there has to check what it was given; ``domain.games``
+``KozelSeries``), so nothing there has to check what it was given; a game inherits
+what it need not write from ``domain.game_defaults.DefaultRules``. ``domain.games``
 lists them, as ``AnyRules``: the registry holds games of different types, and a
 caller hands a game only the values that game gave it.
 """
@@ -168,14 +169,20 @@ class Engine(Protocol[P, M, R_co]):
 class SeriesRules(Protocol[R_contra, S]):
     """Rounds composed into a match: dealing, scoring, results, the series' rows."""
 
-    round_started: str
-    """The event type that opens a round (``RoundStarted``, ``DealStarted``)."""
+    @property
+    def round_started(self) -> str:
+        """The event type that opens a round (``RoundStarted``, ``DealStarted``)."""
+        ...
 
-    round_scored: str
-    """The event type that scores a round (``RoundScored``, ``DealScored``)."""
+    @property
+    def round_scored(self) -> str:
+        """The event type that scores a round (``RoundScored``, ``DealScored``)."""
+        ...
 
-    not_started_code: str
-    """The error code of a move made with no round in progress."""
+    @property
+    def not_started_code(self) -> str:
+        """The error code of a move made with no round in progress."""
+        ...
 
     def new_series(self, config: MatchConfig) -> S:
         """Return the series of a match just created."""
@@ -255,11 +262,15 @@ class Settings(Protocol):
     variants: tuple[str, ...]
     """Every variant, the default first where there is one."""
 
-    default_variant: str
-    """The variant of a match created without one."""
+    @property
+    def default_variant(self) -> str:
+        """The variant of a match created without one."""
+        ...
 
-    competition_variant: str | None
-    """The variant of a competition created without one; ``None``: one must be named."""
+    @property
+    def competition_variant(self) -> str | None:
+        """The variant of a competition created without one; ``None``: one must be named."""
+        ...
 
     max_seats: int
     """The most seats any variant has: the text log's seat tags run up to it."""
@@ -313,8 +324,8 @@ class Records(Protocol):
         """Return an engine event's data (a copy) as anyone may see it in a live match."""
         ...
 
-    def format_tag(self, format: str | None, options: Mapping[str, Any]) -> tuple[str, str]:
-        """Return the text log's tag (name, value) for a match's format or options."""
+    def format_tag(self, format: str | None, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """Return the text log's tag (name, value) for a match's format or options, if any."""
         ...
 
     def options_from_tag(self, text: str) -> dict[str, Any]:

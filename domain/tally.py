@@ -90,4 +90,38 @@ def encounters(entities: Sequence[str], places: Sequence[int]) -> list[Encounter
     return out
 
 
-__all__ = ["Encounter", "Finished", "Line", "Tables", "encounters", "pair_key"]
+PLAYER_STATS = ("played", "won", "drawn", "lost", "points")
+"""The columns of ``players_table``'s lines, in order."""
+_POINTS = {"won": 1, "drawn": 0.5, "lost": 0}
+
+
+def players_table(matches: Sequence[Finished]) -> Tables:
+    """Return a ``players`` table: each player's matches played, won, drawn and lost, and
+    points (a win 1, a draw 1/2), and the encounters their places make.
+
+    The tally of a game with nothing more to count (``domain.game_defaults``).
+    """
+    lines: dict[str, Line] = {}
+    met = []
+    for match in matches:
+        winners = set(match.result["winners"])
+        for seat, player in enumerate(match.players):
+            line = lines.setdefault(player, Line(player, (player,), dict.fromkeys(PLAYER_STATS, 0)))
+            ended = "drawn" if match.is_draw else "won" if seat in winners else "lost"
+            line.add("played", 1)
+            line.add(ended, 1)
+            line.add("points", _POINTS[ended])
+        met.extend(encounters(match.players, match.places()))
+    return {"players": (lines, met)}
+
+
+__all__ = [
+    "PLAYER_STATS",
+    "Encounter",
+    "Finished",
+    "Line",
+    "Tables",
+    "encounters",
+    "pair_key",
+    "players_table",
+]

@@ -18,12 +18,12 @@ from domain.cuttle.series import CuttleFormat, CuttleSeries
 from domain.cuttle.state import pack, placed_cards
 from domain.errors import InvalidSetupError, MalformedError
 from domain.events import Event
+from domain.game_defaults import DefaultRules
 from domain.game_rules import (
     RESULT_ENTERED,
     CardsToName,
     DealSpec,
     GameRules,
-    MatchFormat,
     MoveParts,
     bad_deal,
     format_mismatch,
@@ -31,10 +31,8 @@ from domain.game_rules import (
 from domain.match_config import MatchConfig
 from domain.tally import Finished, Line, Tables, encounters
 
-_MOVES = frozenset({"MovePlayed", RESULT_ENTERED})
 
-
-class CuttleRules:
+class CuttleRules(DefaultRules[cuttle.Position, cuttle.Move, cuttle.Outcome, CuttleSeries]):
     """Cuttle's ``GameRules``: series of rounds, formats quick to best-of-N (§19)."""
 
     game = "cuttle"
@@ -44,6 +42,7 @@ class CuttleRules:
     round_word = "round"
     seat_letter = "P"
     max_seats = 3
+    move_kinds = frozenset({"MovePlayed"})
     entrant_size = 1
     variants: tuple[str, ...] = tuple(v.value for v in cuttle.Variant)
     default_variant = "standard"
@@ -109,10 +108,6 @@ class CuttleRules:
         """Return the engine's position at the round's start."""
         return cuttle.initial_position(cuttle.RoundSetup.from_data(setup_data))
 
-    def series_at_start(self, series: CuttleSeries, setup_data: Mapping[str, Any]) -> CuttleSeries:
-        """A Cuttle round carries nothing into the series."""
-        return series
-
     def decide(self, position: cuttle.Position, move: str) -> list[Event]:
         """Return the engine's events for one move."""
         return cuttle.decide(position, move)
@@ -170,10 +165,6 @@ class CuttleRules:
     def results(self, config: MatchConfig) -> tuple[str, ...]:
         """Each seat's win and a draw."""
         return sheet.results(self.seats(config))
-
-    def move_events(self, dealing: str) -> frozenset[str]:
-        """Every Cuttle move is one ``MovePlayed``, however the round was dealt; a result too."""
-        return _MOVES
 
     def move_text(self, kind: str, data: Mapping[str, Any]) -> str:
         """Return the move ``MovePlayed`` holds, or the result ``ResultEntered`` holds."""
@@ -263,17 +254,9 @@ class CuttleRules:
         played = move.cards if move.card is None else (move.card,)
         return MoveParts(move.seat, played, move.target, move.player)
 
-    def seat_token(self, seat: int) -> str:
-        """Return ``P`` and the seat."""
-        return self.seat_letter + str(seat)
-
     def format_tag(self, format: str | None, options: Mapping[str, Any]) -> tuple[str, str]:
         """Return the ``Format`` tag."""
         return "Format", format or "normal"
-
-    def options_from_tag(self, text: str) -> dict[str, Any]:
-        """Cuttle has no options: an ``Options`` tag is ignored."""
-        return {}
 
     def deal_from_log(self, deal: dict[str, Any]) -> dict[str, Any]:
         """Cuttle set-ups keep a deck as one string and hands as strings."""
@@ -295,10 +278,6 @@ class CuttleRules:
         if format is not None and CuttleFormat.from_text(format).text() != fixed:
             raise format_mismatch("format", fixed, format)
         return fixed, options
-
-    def competition_format(self, format: str | None, options: Mapping[str, Any]) -> MatchFormat:
-        """A competition's ``match_format`` is a match's format text."""
-        return format
 
     def canonical_format(self, value: object) -> str:
         """Return the canonical format text (``normal`` for ``None``)."""
@@ -357,10 +336,6 @@ class CuttleRules:
             ahead = sum(1 for o in seats if o not in winners and wins[o] > wins[s])
             places.append(2 + ahead)
         return places
-
-    def rating_teams(self, seats: int) -> list[list[int]]:
-        """Each seat is a one-player team."""
-        return [[s] for s in range(seats)]
 
     def tally(self, matches: Sequence[Finished]) -> Tables:
         """Tally players' lines and every encounter between opponents."""

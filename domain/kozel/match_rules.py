@@ -13,6 +13,7 @@ from domain import kozel
 from domain.cards import Card
 from domain.errors import InvalidSetupError, MalformedError
 from domain.events import Event
+from domain.game_defaults import DefaultRules
 from domain.game_rules import (
     RESULT_ENTERED,
     CardsToName,
@@ -45,7 +46,7 @@ _MOVES = frozenset({*_PLAYS, "MolodkaDeclared", "MatchResigned", RESULT_ENTERED}
 _PHYSICAL_MOVES = _MOVES | {"CardsDrawn"}
 
 
-class KozelRules:
+class KozelRules(DefaultRules[kozel.Position, kozel.Move, kozel.DealOutcome, KozelSeries]):
     """Kozel's ``GameRules``: deals scored in loss points to a limit, four seats in pairs."""
 
     game = "kozel"
@@ -55,6 +56,7 @@ class KozelRules:
     round_word = "deal"
     seat_letter = "S"
     max_seats = 4
+    move_kinds = _MOVES - {RESULT_ENTERED}
     entrant_size = 2
     variants: tuple[str, ...] = ("default",)
     default_variant = "default"
@@ -309,10 +311,6 @@ class KozelRules:
         """
         return MoveParts(move.seat, move.cards)
 
-    def seat_token(self, seat: int) -> str:
-        """Return ``S`` and the seat."""
-        return self.seat_letter + str(seat)
-
     def format_tag(self, format: str | None, options: Mapping[str, Any]) -> tuple[str, str]:
         """Return the ``Options`` tag."""
         return "Options", format_options(options_from_data(options))
@@ -406,11 +404,6 @@ class KozelRules:
     def result_data(self, series: KozelSeries) -> dict[str, Any]:
         """Name the seat that conceded (R47), when one did."""
         return {} if series.conceded_by is None else {"conceded": series.conceded_by}
-
-    def places(self, match: Finished) -> list[int]:
-        """The winning pair is first and the goat pair second."""
-        winners = set(match.result["winners"])
-        return [1 if s in winners else 2 for s in range(len(match.players))]
 
     def rating_teams(self, seats: int) -> list[list[int]]:
         """Partners (seats 0 and 2, 1 and 3) are rated as one team."""

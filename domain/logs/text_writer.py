@@ -42,7 +42,9 @@ def write_match(header: LogHeader, events: Iterable[LogEvent]) -> str:
         ("Game", header.game),
         ("Variant", header.variant),
     ]
-    tags.append(rules_for(header.game).format_tag(header.format, header.options))
+    format_tag = rules_for(header.game).format_tag(header.format, header.options)
+    if format_tag is not None:
+        tags.append(format_tag)
     tags += [("Dealing", header.dealing), ("FirstDealer", str(header.first_dealer))]
     if header.first_dealer_drawn:
         tags.append(("FirstDealerDrawn", "yes"))

@@ -1,159 +1,87 @@
-"""Draw high's hand: the position, its one move (``H0 draw``) and the engine's functions.
-
->>> p = initial_position({'dealer': 1, 'seats': 2, 'deck': '7H KS 2C'})
->>> to_act(p), [m.text() for m in legal_moves(p)]
-((0,), ['H0 draw'])
->>> p = evolve(evolve(p, decide(p, 'H0 draw')[0]), Event('CardDrawn', {'seat': 1, 'card': 'KS'}))
->>> outcome(p)
-1
-"""
+"""Draw high's hand: each seat in turn, from the dealer's left, draws the deck's top card."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain.cards import Card, format_cards, parse_cards
+from domain.cards import Card, parse_cards
 from domain.errors import IllegalMoveError, MalformedError
 from domain.events import Event
 from domain.legal import LegalMoveView
 
-SEAT_LETTER = "H"
-ORDER = "23456789TJQKA"
-"""Ranks low to high: the ace is high."""
-SUIT_ORDER = "CDHS"
-
 
 @dataclass(frozen=True, slots=True)
 class Draw:
-    """The one move: a seat draws the deck's top card."""
+    """The one move: ``seat`` draws the deck's top card (``H1 draw``)."""
 
     seat: int
 
-    @classmethod
-    def from_text(cls, text: str) -> Draw:
-        """Read ``H<seat> draw``.
-
-        Raises:
-            MalformedError (MALFORMED): anything else.
-        """
-        words = text.split()
-        if len(words) != 2 or words[1] != "draw" or not words[0][1:].isdigit():
-            raise MalformedError(f"{text!r} is not a move: write H0 draw", details={"move": text})
-        if words[0][0] != SEAT_LETTER:
-            raise MalformedError(f"{text!r} names no seat: write H0 draw", details={"move": text})
-        return cls(int(words[0][1:]))
-
     def text(self) -> str:
         """Return the move's notation."""
-        return f"{SEAT_LETTER}{self.seat} draw"
+        return f"H{self.seat} draw"
 
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """A hand in progress: the deck left (top first) and each seat's drawn card."""
+    """A hand: its dealer, the deck left (top first), the card each seat drew."""
 
     dealer: int
     deck: tuple[Card, ...]
     shown: tuple[Card | None, ...]
 
 
-def initial_position(setup: Mapping[str, Any]) -> Position:
+def initial_position(setup_data: Mapping[str, Any]) -> Position:
     """Return a hand's start from its set-up (``dealer``, ``seats``, ``deck``)."""
-    return Position(setup["dealer"], parse_cards(setup["deck"]), (None,) * setup["seats"])
+    deck = parse_cards(setup_data["deck"])
+    return Position(setup_data["dealer"], deck, (None,) * setup_data["seats"])
 
 
 def to_act(position: Position) -> tuple[int, ...]:
-    """Return the seat to draw: the first without a card, from the dealer's left."""
+    """Return the first seat from the dealer's left yet to draw (none once all drew)."""
     seats = len(position.shown)
-    for step in range(1, seats + 1):
-        seat = (position.dealer + step) % seats
-        if position.shown[seat] is None:
-            return (seat,)
-    return ()
+    order = [(position.dealer + step) % seats for step in range(1, seats + 1)]
+    return next(((seat,) for seat in order if position.shown[seat] is None), ())
 
 
 def decide(position: Position, move: str) -> list[Event]:
-    """Return the ``CardDrawn`` a draw records.
+    """Return the ``CardDrawn`` of a draw.
 
     Raises:
-        MalformedError (MALFORMED): not a move.
-        IllegalMoveError (NOT_YOUR_TURN): another seat is to draw, or none is.
+        MalformedError (MALFORMED): not ``H<seat> draw``.
+        IllegalMoveError (NOT_YOUR_TURN): not the draw of the seat to act.
     """
-    draw = Draw.from_text(move)
-    if (draw.seat,) != to_act(position):
-        raise IllegalMoveError(
-            f"{move!r}: it is not that seat's turn to draw",
-            code="NOT_YOUR_TURN",
-            details={"move": move},
-        )
-    return [Event("CardDrawn", {"seat": draw.seat, "card": position.deck[0].text()})]
+    if re.fullmatch(r"H\d+ draw", move) is None:
+        raise MalformedError(f"{move!r} is not a move: write H0 draw", details={"move": move})
+    acting = to_act(position)
+    if [Draw(seat).text() for seat in acting] != [move]:
+        raise IllegalMoveError(f"{move!r}: not that seat's turn", code="NOT_YOUR_TURN")
+    return [Event("CardDrawn", {"seat": acting[0], "card": position.deck[0].text()})]
 
 
 def evolve(position: Position, event: Event) -> Position:
-    """Return the position after a ``CardDrawn``."""
+    """Return the position after a ``CardDrawn``: the deck's top card shown by the seat."""
     shown = list(position.shown)
-    shown[event.data["seat"]] = Card.from_text(event.data["card"])
+    shown[event.data["seat"]] = position.deck[0]
     return Position(position.dealer, position.deck[1:], tuple(shown))
 
 
-def step(position: Position, move: str) -> tuple[list[Event], Position]:
-    """Return a move's events and the position after them."""
-    events = decide(position, move)
-    return events, evolve(position, events[0])
-
-
-def _strength(card: Card) -> tuple[int, int]:
-    return ORDER.index(card.rank), SUIT_ORDER.index(card.suit)
-
-
 def outcome(position: Position) -> int | None:
-    """Return the seat that drew highest once every seat drew (``None`` before)."""
-    if any(card is None for card in position.shown):
-        return None
+    """Return the seat that drew highest (aces high, then suits C<D<H<S), once all drew."""
     cards = [card for card in position.shown if card is not None]
-    return max(range(len(cards)), key=lambda seat: _strength(cards[seat]))
-
-
-def _generate(position: Position) -> Iterator[Draw]:
-    yield from (Draw(seat) for seat in to_act(position))
-
-
-def _is_legal(position: Position, move: object) -> bool:
-    return isinstance(move, Draw) and (move.seat,) == to_act(position)
+    strength = [("23456789TJQKA".index(card.rank), card.suit) for card in cards]
+    return None if to_act(position) else strength.index(max(strength))
 
 
 def legal_moves(position: Position) -> LegalMoveView[Position, Draw]:
-    """Return the legal moves: the seat to act's draw."""
-    return LegalMoveView(position, _generate, _is_legal)
+    """Return the seat to act's draw."""
+    draws = [Draw(seat) for seat in to_act(position)]
+    return LegalMoveView(position, lambda _: iter(draws), lambda _, move: move in draws)
 
 
-def view(position: Position) -> dict[str, Any]:
-    """Return the table: each seat's drawn card (face up), the deck's count, who draws."""
-    acting = to_act(position)
-    return {
-        "shown": [[] if card is None else [card.text()] for card in position.shown],
-        "deck": len(position.deck),
-        "turn": acting[0] if acting else None,
-    }
-
-
-def deck_text(cards: tuple[Card, ...]) -> str:
-    """Return a deck as its set-up keeps it: one string, top first."""
-    return format_cards(cards)
-
-
-__all__ = [
-    "Draw",
-    "Position",
-    "decide",
-    "deck_text",
-    "evolve",
-    "initial_position",
-    "legal_moves",
-    "outcome",
-    "step",
-    "to_act",
-    "view",
-]
+def view(position: Position, seat: int | None) -> dict[str, Any]:
+    """Return the table, the same for every seat: drawn cards (face up), the deck's count."""
+    shown = [[] if card is None else [card.text()] for card in position.shown]
+    return {"shown": shown, "deck": len(position.deck), "turn": next(iter(to_act(position)), None)}

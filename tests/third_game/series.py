@@ -1,104 +1,45 @@
-"""A draw-high match between hands: its format (``first-to-N``) and the hands won.
-
->>> s = Series(2, FirstTo.from_text('first-to-2'), 0).record(1).record(1)
->>> s.wins, s.result().winners, s.dealer
-((0, 2), (1,), 0)
-"""
+"""A draw-high match between hands: who won each, first to ``target`` hands."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
+from typing import Any
 
-from domain.errors import IllegalMoveError, InvalidSetupError
 from domain.series import MatchResult
-
-_FIRST_TO = re.compile(r"first-to-([1-9]\d?)")
-
-
-@dataclass(frozen=True, slots=True)
-class FirstTo:
-    """The hands that win the match."""
-
-    hands: int
-
-    @classmethod
-    def from_text(cls, text: str) -> FirstTo:
-        """Read ``first-to-N`` (N from 1 to 99).
-
-        Raises:
-            InvalidSetupError (INVALID_FORMAT): anything else.
-        """
-        m = _FIRST_TO.fullmatch(text.strip().lower())
-        if m is None:
-            raise InvalidSetupError(
-                f"{text!r} is not a draw-high format: write first-to-N",
-                code="INVALID_FORMAT",
-                details={"format": text},
-            )
-        return cls(int(m.group(1)))
-
-    def text(self) -> str:
-        """Return the canonical text."""
-        return f"first-to-{self.hands}"
 
 
 @dataclass(frozen=True, slots=True)
 class Series:
-    """Hands won per seat, and who resigned the match if anyone did."""
+    """Hands won of two seats; the deal passes left after each hand."""
 
-    seats: int
-    format: FirstTo
+    target: int
     first_dealer: int
     winners: tuple[int, ...] = ()
-    resigned_by: int | None = None
 
     @property
     def dealer(self) -> int:
-        """The deal passes left after each hand."""
-        return (self.first_dealer + len(self.winners)) % self.seats
-
-    @property
-    def wins(self) -> tuple[int, ...]:
-        """Hands won per seat."""
-        return tuple(self.winners.count(seat) for seat in range(self.seats))
-
-    def score_data(self) -> dict[str, object]:
-        """Return the running score: hands won per seat and the target."""
-        return {"wins": list(self.wins), "hands": len(self.winners), "target": self.format.hands}
-
-    def result(self) -> MatchResult | None:
-        """Return the result once a seat reached the target or one resigned."""
-        seats = tuple(range(self.seats))
-        if self.resigned_by is not None:
-            others = tuple(s for s in seats if s != self.resigned_by)
-            return MatchResult(others, (self.resigned_by,), "resignation")
-        for seat, won in enumerate(self.wins):
-            if won >= self.format.hands:
-                return MatchResult((seat,), tuple(s for s in seats if s != seat), "hands")
-        return None
+        """The seat that deals the next hand."""
+        return (self.first_dealer + len(self.winners)) % 2
 
     def record(self, winner: int) -> Series:
-        """Add a hand won by ``winner``.
-
-        Raises:
-            IllegalMoveError (MATCH_OVER): the match has a result.
-        """
-        self._check_live()
+        """Return the series after a hand ``winner`` won."""
         return replace(self, winners=(*self.winners, winner))
 
-    def resign(self, seat: int) -> Series:
-        """Record ``seat`` resigning the match.
+    def rows(self) -> list[dict[str, Any]]:
+        """Return each hand's number, winner and the hands won per seat after it."""
+        played = enumerate(self.winners, start=1)
+        return [{"hand": n, "winner": w, "wins": _wins(self.winners[:n])} for n, w in played]
 
-        Raises:
-            IllegalMoveError (MATCH_OVER): the match has a result.
-        """
-        self._check_live()
-        return replace(self, resigned_by=seat)
+    def score_data(self) -> dict[str, object]:
+        """Return the hands won per seat and the target."""
+        return {"wins": _wins(self.winners), "target": self.target}
 
-    def _check_live(self) -> None:
-        if self.result() is not None:
-            raise IllegalMoveError("the match is over", code="MATCH_OVER")
+    def result(self) -> MatchResult | None:
+        """Return the result once a seat has won ``target`` hands."""
+        wins = _wins(self.winners)
+        won = [seat for seat in (0, 1) if wins[seat] >= self.target]
+        return MatchResult((won[0],), (1 - won[0],), "hands") if won else None
 
 
-__all__ = ["FirstTo", "Series"]
+def _wins(winners: tuple[int, ...]) -> list[int]:
+    return [winners.count(0), winners.count(1)]
