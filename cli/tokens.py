@@ -125,7 +125,7 @@ def _table(records: list[Token], names: dict[UUID, str], console: Console, now: 
         Column("name", [t.name for t in records], wrap=True, min_width=8),
         Column("role", [t.role.value for t in records]),
     ]
-    dates = {
+    dates: dict[str, list[datetime | None]] = {
         "created": [t.created_at for t in records],
         "revoked": [t.revoked_at for t in records],
         "expires": [t.expires_at for t in records],
