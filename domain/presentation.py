@@ -13,7 +13,8 @@ the seat or team being drawn. Texts are templates: ``{path}`` is replaced by the
 value there, ``{path|filter}`` by the value through a filter (``name``: the
 player in that seat; ``team``: the team's word and label, "team A"; ``players``:
 its players' names; ``suit``: a suit's symbol; ``card``: a card as the table
-writes it; ``word``: the caption's word for a value). Words are English for now,
+writes it, the form ``domain.cards.table_text`` gives the sentences (``10♣``, ``★1``);
+``word``: the caption's word for a value). Words are English for now,
 one per game here rather than in the scripts.
 
     >>> Pack(ranks="6789TJQKA").cards()[:3]
