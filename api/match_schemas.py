@@ -247,6 +247,10 @@ class MatchOut(BaseModel):
     dealing: Dealing
     recording: Recording
     competition_id: UUID | None
+    fixture_id: UUID | None = Field(
+        description="The table of the competition's fixtures the match was made for "
+        "(GET /competitions/{id}/fixtures); null for a match made outside them."
+    )
     status: Literal["live", "finished", "void"]
     version: int
     score: dict[str, Any]

@@ -86,8 +86,12 @@ def parse_if_match(value: str) -> int:
     return int(text)
 
 
-def match_out(match_id: UUID, state: MatchState, version: int) -> MatchOut:
-    """Return the body of a match: its summary and the public view of the round in play."""
+def match_out(match_id: UUID, state: MatchState, version: int, fixture_id: UUID | None) -> MatchOut:
+    """Return the body of a match: its summary and the public view of the round in play.
+
+    ``fixture_id``: the fixture's table the match was made for, if any (it is no part
+    of the match's events: the fixture names the match, in the same transaction).
+    """
     config = state.config
     assert config is not None and state.series is not None
     rules = rules_for(config.game)
@@ -112,6 +116,7 @@ def match_out(match_id: UUID, state: MatchState, version: int) -> MatchOut:
         dealing=config.dealing,
         recording=config.recording,
         competition_id=None if config.competition_id is None else UUID(config.competition_id),
+        fixture_id=fixture_id,
         status=status_of(state),  # type: ignore[arg-type]
         version=version,
         score=series_score(state.series),
@@ -122,12 +127,12 @@ def match_out(match_id: UUID, state: MatchState, version: int) -> MatchOut:
     )
 
 
-def recorded_out(match_id: UUID, recorded: Recorded) -> RecordedOut:
+def recorded_out(match_id: UUID, recorded: Recorded, fixture_id: UUID | None) -> RecordedOut:
     """Return the answer to a write: the version, every event recorded, and the match."""
     return RecordedOut(
         version=recorded.version,
         events=[EventOut.from_recorded(e) for e in recorded.events],
-        match=match_out(match_id, recorded.state, recorded.version),
+        match=match_out(match_id, recorded.state, recorded.version, fixture_id),
     )
 
 
@@ -138,6 +143,8 @@ class MatchKey:
     stream: str
     game: str
     competition_id: UUID | None
+    fixture_id: UUID | None
+    """The fixture's table it was made for: linked when it was created, for good."""
 
 
 class MatchKeys(Lru[UUID, MatchKey]):
@@ -188,7 +195,7 @@ class Writer:
         key = await self._writable(match_id)
         batch = commands(key)
         idem = await self.idempotent(idempotency_key)
-        answer = Answer(lambda r: recorded_out(match_id, r))
+        answer = Answer(lambda r: recorded_out(match_id, r, key.fixture_id))
         principal = self.principal
 
         async def write(once: OnceKey | None) -> Recorded:
@@ -241,7 +248,7 @@ class Writer:
             fixture_id=data.fixture_id,
         )
 
-        answer = Answer(lambda r: match_out(match_id, r.state, r.version))
+        answer = Answer(lambda r: match_out(match_id, r.state, r.version, data.fixture_id))
 
         async def create(once: OnceKey | None) -> Recorded:
             return await matches.create_match(
@@ -305,7 +312,7 @@ class Writer:
         key = keys.get(match_id)
         if key is None:
             row = await readable_match(self.pool, self.principal, match_id)
-            key = MatchKey(row["stream"], row["game"], row["competition_id"])
+            key = MatchKey(row["stream"], row["game"], row["competition_id"], row["fixture_id"])
             keys.put(match_id, key)
         # A writer passes require_read_of whenever it passes this.
         require_scope(self.principal, key.competition_id)

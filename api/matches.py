@@ -403,7 +403,8 @@ class MatchController(Controller):
         """Return the match with its version as the ETag."""
         row = await readable_match(pool, principal, match_id)
         state, version = await matches.match_state(pool, recorder, row["stream"])
-        return Response(match_out(match_id, state, version), headers={"ETag": etag(version)})
+        body = match_out(match_id, state, version, row["fixture_id"])
+        return Response(body, headers={"ETag": etag(version)})
 
     @get(
         "/{match_id:uuid}/legal-moves",

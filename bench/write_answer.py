@@ -111,15 +111,15 @@ def main() -> None:
     match_id = uuid.uuid4()
 
     def former(recorded: Recorded) -> bytes:
-        return msgspec.json.encode(recorded_out(match_id, recorded).model_dump(mode="json"))
+        return msgspec.json.encode(recorded_out(match_id, recorded, None).model_dump(mode="json"))
 
     def former_keyed(recorded: Recorded) -> bytes:
-        body = recorded_out(match_id, recorded).model_dump(mode="json")
+        body = recorded_out(match_id, recorded, None).model_dump(mode="json")
         json.dumps(body)
         return msgspec.json.encode(body)
 
     def now(recorded: Recorded) -> bytes:
-        return recorded_out(match_id, recorded).model_dump_json().encode()
+        return recorded_out(match_id, recorded, None).model_dump_json().encode()
 
     for recorded in answers:
         assert former(recorded) == now(recorded), "the rendering changed"

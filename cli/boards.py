@@ -14,34 +14,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def card(text: str) -> str:
-    """Return a card with its suit's symbol (``TH``: ``10♥``); a joker stays as it is.
-
-    >>> card('TH'), card('AS'), card('X1')
-    ('10♥', 'A♠', 'X1')
-    """
-    if len(text) != 2 or text[1] not in SUITS:
-        return text
-    return ("10" if text[0] == "T" else text[0]) + SUITS[text[1]]
+from domain.cards import SUIT_SYMBOLS, table_text
 
 
 def stack(text: str) -> str:
-    """Return a Cuttle stack: its base card, ``+`` each jack on it.
+    """Return a Cuttle stack: its base card, ``+`` each jack or joker on it.
 
-    >>> stack('TH[JS:P1,JC:P0]')
-    '10♥+J♠+J♣'
+    >>> stack('TH[JS:P1,JC:P0]'), stack('QS[X2:P1]')
+    ('10♥+J♠+J♣', 'Q♠+★2')
     """
     base, _, attached = text.partition("[")
     jacks = [entry.split(":")[0] for entry in attached.rstrip("]").split(",") if entry]
-    return "+".join(card(c) for c in [base, *jacks])
+    return "+".join(table_text(c) for c in [base, *jacks])
 
 
 def cards(texts: Sequence[str]) -> str:
-    """Return cards with suit symbols, space-separated; ``-`` for none."""
-    return " ".join(map(card, texts)) or "-"
+    """Return cards as the table draws them, space-separated; ``-`` for none."""
+    return " ".join(map(table_text, texts)) or "-"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +85,7 @@ def draw_cuttle(seen: Seen) -> list[str]:
     lines.append(f"deck: {deck['count']} cards{top}")
     lines += seen.field("scrap", cards(view["scrap"]), indent=0)
     if view["chain"]:
-        chain = " → ".join(f"{card(c['card'])} (P{c['seat']})" for c in view["chain"])
+        chain = " → ".join(f"{table_text(c['card'])} (P{c['seat']})" for c in view["chain"])
         lines += seen.field("chain", chain, indent=0)
     for label in ("frozen", "revealed"):
         if view[label]:
@@ -109,7 +98,8 @@ def draw_kozel(seen: Seen) -> list[str]:
     """Draw a Kozel table: trump, each seat's hand and team, the trick, the piles."""
     view = seen.view
     lines = [
-        f"trump: {SUITS.get(view['trump'], view['trump'])} (indicator {card(view['indicator'])})"
+        f"trump: {SUIT_SYMBOLS.get(view['trump'], view['trump'])}"
+        f" (indicator {table_text(view['indicator'])})"
         f" · stock: {view['stock']} · dealer: S{view['dealer']}"
     ]
     for seat, count in enumerate(view["hand_sizes"]):
@@ -152,4 +142,4 @@ def draw(game: str, seen: Seen) -> list[str]:
     return DRAWERS.get(game, draw_fields)(seen)
 
 
-__all__ = ["DRAWERS", "Seen", "card", "cards", "draw", "stack"]
+__all__ = ["DRAWERS", "Seen", "cards", "draw", "stack"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import uuid
 from enum import StrEnum
 from typing import Annotated, Any
@@ -64,18 +63,18 @@ async def _read(
     return competition.name, rounds_report(rounds), names
 
 
-def _print(name: str, report: dict[str, Any], names: dict[str, str], fmt: Format | None) -> None:
-    chosen = fmt or (Format.table if sys.stdout.isatty() else Format.md)
+def _print(name: str, report: dict[str, Any], names: dict[str, str], fmt: Format) -> None:
     rows = fixture_rows(report, names)
-    if chosen is Format.json:
+    if fmt is Format.json:
         typer.echo(json.dumps(report, indent=2))
-    elif chosen is Format.csv:
+    elif fmt is Format.csv:
         typer.echo(rows_csv(rows), nl=False)
-    elif chosen is Format.md:
+    elif fmt is Format.md:
         typer.echo(rows_markdown(rows, name), nl=False)
     else:
         console = Console()
-        console.print(f"[bold]{escape(name)}[/bold]: {len(report['rounds'])} rounds")
+        count = len(report["rounds"])
+        console.print(f"[bold]{escape(name)}[/bold]: {count} round" + ("" if count == 1 else "s"))
         console.print(fixtures_table(rows, console))
 
 
@@ -101,12 +100,14 @@ def fixtures_table(rows: list[dict[str, str]], console: Console) -> Any:
 
 
 FormatOption = Annotated[
-    Format | None,
-    typer.Option("--format", "-f", help="table (default on a terminal), csv, json or md."),
+    Format,
+    typer.Option(
+        "--format", "-f", help="table (fitted to the terminal, or COLUMNS), csv, json or md."
+    ),
 ]
 
 
-def fixtures_command(competition: CompetitionArg, fmt: FormatOption = None) -> None:
+def fixtures_command(competition: CompetitionArg, fmt: FormatOption = Format.table) -> None:
     """Print a competition's rounds: tables, byes, results and match ids.
 
     Examples: matchlog fixtures 5a1c · matchlog fixtures 5a1c -f csv > rounds.csv
@@ -146,7 +147,7 @@ def pair(
     reason: Annotated[
         str | None, typer.Option("--reason", "-r", help="--undo: why (kept in the records).")
     ] = None,
-    fmt: FormatOption = None,
+    fmt: FormatOption = Format.table,
 ) -> None:
     """Make every round-robin round, or the next Swiss round; print all rounds.
 
@@ -218,7 +219,7 @@ def forfeit(
             "--by", help="Who forfeits: an entrant at the table, by name; repeat for both."
         ),
     ],
-    fmt: FormatOption = None,
+    fmt: FormatOption = Format.table,
 ) -> None:
     """Forfeit a table: the entrants --by lose it, the others win; print all rounds.
 

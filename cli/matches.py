@@ -18,10 +18,10 @@ from rich.table import Table
 from cli.database import resolve, use_database
 from cli.errors import friendly_errors
 from cli.tables import Column, fitted_table
-from domain.games import rules_for
+from domain.games import PRESENTATIONS
 from projections.matches import list_matches, match_summary
 from projections.reports import player_names
-from service.ids import Kind
+from service.ids import Kind, names_of
 
 
 class Format(StrEnum):
@@ -39,33 +39,53 @@ class Status(StrEnum):
     void = "void"
 
 
-async def _rows(url: str, limit: int, filters: dict[str, Any]) -> tuple[list[Any], dict[str, str]]:
+async def _rows(
+    url: str, limit: int, filters: dict[str, Any]
+) -> tuple[list[Any], dict[str, str], dict[UUID, str]]:
     async with await psycopg.AsyncConnection.connect(url) as conn:
-        rows = await list_matches(conn, limit=limit, **filters)
-        ids = sorted({str(p) for row in rows[:limit] for p in row["players"]})
+        rows = (await list_matches(conn, limit=limit, **filters))[:limit]
+        ids = sorted({str(p) for row in rows for p in row["players"]})
         names = dict(zip(ids, await player_names(conn, ids), strict=True))
-    return rows[:limit], names
+        competitions = sorted({row["competition_id"] for row in rows if row["competition_id"]})
+        named = await names_of(conn, "competition", competitions)
+    return rows, names, named
 
 
-def matches_table(rows: list[Any], names: dict[str, str], console: Console) -> Table:
-    """Return the table of match rows fitted to ``console``: whole ids, players' names wrapped.
+def matches_table(
+    rows: list[Any], names: dict[str, str], competitions: dict[UUID, str], console: Console
+) -> Table:
+    """Return the table of match rows fitted to ``console``: whole ids, names wrapped.
 
-    The creation time shortens to its date, then goes, and the variant goes, before
-    a column that tells matches apart would.
+    Players are written by side as the game's presentation seats them (a Kozel row:
+    "A: Ann & Cy", "B: Bob & Di"); a match's result is its status, then its score as
+    the pages label it ("Loss points", "A 14 · B 6"). The creation time shortens to
+    its date, then goes, and the variant and the game go, before a column that tells
+    matches apart would.
     """
+
+    def sides(row: Any) -> list[str]:
+        seated = [names.get(str(p), str(p)) for p in row["players"]]
+        return PRESENTATIONS[row["game"]].sides(seated)
+
+    def result(row: Any) -> str:
+        seated = [names.get(str(p), str(p)) for p in row["players"]]
+        label, values = PRESENTATIONS[row["game"]].score_parts(row["score"], seated)
+        return "\n".join([row["status"], label, values])
+
     created = [row["created_at"] for row in rows]
     columns = [
         Column("id", [str(row["id"]) for row in rows]),
-        Column(
-            "players",
-            ["\n".join(names.get(str(p), str(p)) for p in row["players"]) for row in rows],
-            wrap=True,
-            min_width=12,
-        ),
+        Column("players", ["\n".join(sides(row)) for row in rows], wrap=True, min_width=12),
         Column("game", [row["game"] for row in rows], drop=3),
         Column("variant", [row["variant"] for row in rows], drop=1),
-        Column("status", [row["status"] for row in rows]),
-        Column("score", [rules_for(row["game"]).score_text(row["score"]) for row in rows]),
+        Column(
+            "competition",
+            [competitions.get(row["competition_id"], "") for row in rows],
+            wrap=True,
+            min_width=11,
+            drop=4,
+        ),
+        Column("result", [result(row) for row in rows], wrap=True, min_width=14),
         Column(
             "created",
             [f"{at:%Y-%m-%d %H:%M}" for at in created],
@@ -108,13 +128,13 @@ def matches(
             "created_from": created_from,
             "created_to": created_to,
         }
-        rows, names = asyncio.run(_rows(url, limit, filters))
+        rows, names, competitions = asyncio.run(_rows(url, limit, filters))
     if output is Format.json:
         items = [to_jsonable_python(match_summary(row)) for row in rows]
         typer.echo(json.dumps(items, indent=2))
         return
     console = Console()
-    console.print(matches_table(rows, names, console))
+    console.print(matches_table(rows, names, competitions, console))
 
 
 def _one(url: str, kind: Kind, text: str | None) -> UUID | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from typing import Annotated, Any
 
@@ -44,18 +45,23 @@ Seat = int | str | None
 def render(
     ply: Ply, last: int, seat: Seat = None, names: Sequence[str] = (), width: int = 80
 ) -> str:
-    """Return the text of one ply: header, score, result, and the table as ``seat`` sees it."""
+    """Return the text of one ply: header, last move, score, result, and the table.
+
+    The last move is its sentence, cards written as the table draws them (the
+    notation is the log's, ``matchlog export``); the table is as ``seat`` sees it.
+    """
     state = ply.state
     assert state.config is not None and state.series is not None
     config = state.config
     rules = state.rules
     seats = rules.seats(config)
     names = list(names) or [""] * seats
-    lines = [
-        f"{config.game} {config.variant} · ply {ply.number}/{last}"
-        + ("" if ply.move is None else f" · last move: {ply.move}"),
-        "score: " + rules.score_text(series_score(state.series)),
-    ]
+    lines = [f"{config.game} {config.variant} · ply {ply.number}/{last}"]
+    if ply.event is not None:
+        seated = [name or f"seat {s}" for s, name in enumerate(names)]
+        sentence = rules.describe_step(ply.event.type, ply.event.data, seated)[1]
+        lines += textwrap.wrap(f"last move: {sentence or ply.move}", width, subsequent_indent="  ")
+    lines.append("score: " + rules.score_text(series_score(state.series)))
     if state.result is not None:
         winners = [names[s] or f"seat {s}" for s in state.result.winners]
         won = f"{', '.join(winners)} won" if winners else "drawn"

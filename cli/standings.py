@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import uuid
 from enum import StrEnum
 from typing import Annotated, Any
@@ -18,7 +17,15 @@ from rich.table import Table
 from cli.database import resolve, use_database
 from cli.errors import friendly_errors
 from cli.tables import Column, fitted_table, packed
-from projections.reports import columns, flat_rows, standings_report, to_csv, to_markdown
+from projections.reports import (
+    RATING_PARTS,
+    columns,
+    finished_matches,
+    flat_rows,
+    standings_report,
+    to_csv,
+    to_markdown,
+)
 from service import competitions
 
 
@@ -42,11 +49,16 @@ def standings(
         str, typer.Argument(metavar="COMPETITION", help="The competition's id, or its start.")
     ],
     fmt: Annotated[
-        Format | None,
-        typer.Option("--format", "-f", help="table (default on a terminal), csv, json or md."),
-    ] = None,
+        Format,
+        typer.Option(
+            "--format", "-f", help="table (fitted to the terminal, or COLUMNS), csv, json or md."
+        ),
+    ] = Format.table,
 ) -> None:
     """Print a competition's standings: ranks, results, tiebreaks and ratings.
+
+    Ratings are written to 2 places (CSV: 4; JSON: whole). The table fits the
+    terminal, or COLUMNS when piped.
 
     Examples: matchlog standings 5a1c · matchlog standings 5a1c -f csv > table.csv
     """
@@ -54,12 +66,11 @@ def standings(
         url = use_database(existing=True)
         (competition_id,) = resolve(url, "competition", [competition])
         name, report = asyncio.run(_report(url, competition_id))
-    chosen = fmt or (Format.table if sys.stdout.isatty() else Format.md)
-    if chosen is Format.json:
+    if fmt is Format.json:
         typer.echo(json.dumps(report, indent=2))
-    elif chosen is Format.csv:
+    elif fmt is Format.csv:
         typer.echo(to_csv(report), nl=False)
-    elif chosen is Format.md:
+    elif fmt is Format.md:
         typer.echo(to_markdown(report, name))
     else:
         _print_tables(name, report)
@@ -89,13 +100,11 @@ SHORT = {
 KEPT = frozenset({"rank", "name", "played", "won", "drawn", "lost", "points", "ordinal"})
 """The columns kept whatever the width; the others go, ratings' parts first."""
 
-RATING_PARTS = ("mu", "sigma", "ordinal")
-
 
 def _print_tables(name: str, report: dict[str, Any]) -> None:
     console = Console()
     cols = columns(report["game"], report["tiebreaks"])
-    console.print(f"[bold]{escape(name)}[/bold]: {report['matches']} finished matches")
+    console.print(f"[bold]{escape(name)}[/bold]: {finished_matches(report['matches'])}")
     shown: set[str] = set()
     for kind in ("players", "pairs"):
         if kind not in report:
@@ -117,26 +126,24 @@ def standings_table(
 ) -> Table:
     """Return a standings table fitted to ``console``: names wrap, ratings to 2 decimals.
 
-    Sigma and mu go first when it must narrow, then the detail columns from the
-    right; rank, name, results, points and the rating stay.
+    A column no row fills is left out (a Kozel pairs table has no ratings). Sigma and
+    mu go first when it must narrow, then the detail columns from the right; rank,
+    name, results, points and the rating stay.
     """
     droppable = [c for c in cols if c not in KEPT and c not in RATING_PARTS]
     order = ["sigma", "mu", *reversed(droppable)]
+    filled = [
+        c for c in cols if not rows or c in ("rank", "name") or any(cells.get(c) for cells in rows)
+    ]
     columns = [
         Column(
             SHORT.get(col, col),
-            [_cell(col, cells.get(col, "")) for cells in rows],
+            [cells.get(col, "") for cells in rows],
             wrap=col == "name",
             min_width=12,
             drop=None if col in KEPT else order.index(col),
             justify="left" if col == "name" else "right",
         )
-        for col in cols
+        for col in filled
     ]
     return fitted_table(columns, console, title=title)
-
-
-def _cell(col: str, text: str) -> str:
-    if col not in RATING_PARTS or not text:
-        return text
-    return f"{float(text):.2f}"

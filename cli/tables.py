@@ -50,6 +50,11 @@ class Column:
         return max(min(self.natural(), self.min_width), cell_len(self.header))
 
 
+def least_width(columns: Sequence[Column]) -> int:
+    """Return the least width ``columns`` take side by side, gaps included."""
+    return sum(c.needed() for c in columns) + GAP * (len(columns) - 1)
+
+
 def fit(columns: Sequence[Column], width: int) -> list[Column]:
     """Return the columns that fit ``width``: shortened, then dropped, in ``drop`` order.
 
@@ -58,7 +63,7 @@ def fit(columns: Sequence[Column], width: int) -> list[Column]:
     shown = list(columns)
 
     def total() -> int:
-        return sum(c.needed() for c in shown) + GAP * (len(shown) - 1)
+        return least_width(shown)
 
     droppable = [c for c in columns if c.drop is not None]
     for victim in sorted(droppable, key=lambda c: (any(c.cells), c.drop)):
@@ -74,7 +79,11 @@ def fit(columns: Sequence[Column], width: int) -> list[Column]:
 
 
 def fitted_table(columns: Sequence[Column], console: Console, title: str | None = None) -> Table:
-    """Return a borderless table of ``columns`` fitted to ``console``'s width."""
+    """Return a borderless table of ``columns`` fitted to ``console``'s width.
+
+    Cells that wrap break at spaces; a word wider than its column ends in ``…``
+    rather than going on, cut, on the next line ("Featherstonehau", "gh").
+    """
     shown = fit(columns, console.width)
     table = Table(
         title=title,
@@ -89,7 +98,7 @@ def fitted_table(columns: Sequence[Column], console: Console, title: str | None 
             column.header,
             justify=column.justify,
             no_wrap=not column.wrap,
-            overflow="fold",
+            overflow="ellipsis" if column.wrap else "fold",
             min_width=column.needed(),
         )
     for row in zip(*(c.cells for c in shown), strict=True):
@@ -113,4 +122,4 @@ def packed(items: Sequence[str], separator: str, width: int) -> list[str]:
     return lines
 
 
-__all__ = ["Column", "fit", "fitted_table", "packed"]
+__all__ = ["Column", "fit", "fitted_table", "least_width", "packed"]

@@ -6,7 +6,7 @@ embedded server in ``MATCHLOG_DATA_DIR``); whoever can run it owns the service.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated
 from uuid import UUID
 
@@ -17,7 +17,7 @@ from rich.table import Table
 from cli.database import resolve, use_database
 from cli.errors import friendly_errors
 from cli.help import App
-from cli.tables import Column, fitted_table
+from cli.tables import Column, fitted_table, least_width
 from service import tokens
 from service.tokens import Role, Token
 
@@ -69,14 +69,35 @@ def list_(
         scoped = sorted({c for token in found for c in token.competitions or ()})
         names = tokens.competition_names(url, scoped)
     console = Console()
-    console.print(_table(found, names, console))
+    console.print(_table(found, names, console, datetime.now(UTC)))
 
 
-def _table(records: list[Token], names: dict[UUID, str], console: Console) -> Table:
+def status(token: Token, now: datetime) -> str:
+    """Return whether a token works: ``live``, ``revoked`` or ``expired``."""
+    if token.revoked_at is not None:
+        return "revoked"
+    if token.expires_at is not None and token.expires_at <= now:
+        return "expired"
+    return "live"
+
+
+def compact_day(at: datetime, now: datetime) -> str:
+    """Return a date in few cells: ``1 Dec`` this year, ``2027-01-30`` another.
+
+    >>> now = datetime(2026, 12, 1)
+    >>> compact_day(datetime(2026, 3, 9, 17, 5), now), compact_day(datetime(2027, 1, 30), now)
+    ('9 Mar', '2027-01-30')
+    """
+    return f"{at.day} {at:%b}" if at.year == now.year else f"{at:%Y-%m-%d}"
+
+
+def _table(records: list[Token], names: dict[UUID, str], console: Console, now: datetime) -> Table:
     """Return the tokens' table fitted to ``console``: ids whole, names wrapped.
 
     A scorer's competitions show by name (their ids are in ``matchlog matches``'s
-    JSON and the API); the dates shorten to days, then the creation date goes.
+    JSON and the API). Each token's status (live, revoked, expired) and its dates
+    are always shown: in columns of their own when they fit (dates to the minute,
+    else the day), else in one ``status`` cell, the dates compact ("revoked 2 Dec").
     """
 
     def scope(token: Token) -> str:
@@ -87,32 +108,43 @@ def _table(records: list[Token], names: dict[UUID, str], console: Console) -> Ta
     def day(at: datetime | None, fmt: str) -> str:
         return "" if at is None else f"{at:{fmt}}"
 
-    long, short = "%Y-%m-%d %H:%M", "%Y-%m-%d"
-    columns = [
+    def summary(token: Token) -> str:
+        state = status(token, now)
+        lines = [state]
+        if token.revoked_at is not None:
+            lines = [f"revoked {compact_day(token.revoked_at, now)}"]
+        elif token.expires_at is not None:
+            word = "expired" if state == "expired" else "expires"
+            lines = [state] if state == "live" else []
+            lines.append(f"{word} {compact_day(token.expires_at, now)}")
+        lines.append(f"created {compact_day(token.created_at, now)}")
+        return "\n".join(lines)
+
+    who = [
         Column("id", [str(t.id) for t in records]),
-        Column("name", [t.name for t in records], wrap=True, min_width=10),
+        Column("name", [t.name for t in records], wrap=True, min_width=8),
         Column("role", [t.role.value for t in records]),
-        Column("competitions", [scope(t) for t in records], wrap=True, min_width=12),
-        Column(
-            "created",
-            [day(t.created_at, long) for t in records],
-            short=[day(t.created_at, short) for t in records],
-            drop=1,
-        ),
-        Column(
-            "revoked",
-            [day(t.revoked_at, long) for t in records],
-            short=[day(t.revoked_at, short) for t in records],
-            drop=2,
-        ),
-        Column(
-            "expires",
-            [day(t.expires_at, long) for t in records],
-            short=[day(t.expires_at, short) for t in records],
-            drop=3,
-        ),
     ]
-    return fitted_table(columns, console, title="API tokens")
+    dates: dict[str, list[datetime | None]] = {
+        "created": [t.created_at for t in records],
+        "revoked": [t.revoked_at for t in records],
+        "expires": [t.expires_at for t in records],
+    }
+    for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%d"):
+        wide = [
+            *who,
+            Column("competitions", [scope(t) for t in records], wrap=True, min_width=12),
+            Column("status", [status(t, now) for t in records]),
+            *(Column(header, [day(at, fmt) for at in ats]) for header, ats in dates.items()),
+        ]
+        if least_width(wide) <= console.width:
+            return fitted_table(wide, console, title="API tokens")
+    compact = [
+        *who,
+        Column("scope", [scope(t) for t in records], wrap=True, min_width=8),
+        Column("status", [summary(t) for t in records], wrap=True, min_width=7),
+    ]
+    return fitted_table(compact, console, title="API tokens")
 
 
 @app.command()

@@ -14,6 +14,10 @@ Card.from_text('TH')
 True
 >>> [c.text() for c in parse_cards('AS 7H')]
 ['AS', '7H']
+
+What a person reads (a move's sentence, a drawn table) writes a card as the pages'
+table draws it, rank then suit symbol (``table_text``): ``10♣``, ``Q♠``, a joker ``★1``.
+Logs, moves and the API's ``move`` fields keep the notation.
 """
 
 from __future__ import annotations
@@ -28,6 +32,10 @@ RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 """Suit letters: clubs, diamonds, hearts, spades (Cuttle's scuttle order, low to high)."""
 JOKERS = ("X1", "X2")
+SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+"""Each suit's symbol as the table draws it (♣ ♦ ♥ ♠)."""
+JOKER_SYMBOL = "\u2605"
+"""The star a joker is drawn with, before its number (``★1``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +66,10 @@ class Card:
     def text(self) -> str:
         """Return the two-character code."""
         return self.rank + self.suit
+
+    def table(self) -> str:
+        """Return the card as the table draws it (``10♥``, ``★1``); see ``table_text``."""
+        return table_text(self.rank + self.suit)
 
     @property
     def is_joker(self) -> bool:
@@ -108,6 +120,32 @@ def format_cards(cards: Iterable[Card]) -> str:
     'AS 7H'
     """
     return " ".join(card.text() for card in cards)
+
+
+def table_text(code: str) -> str:
+    """Return a card code as the table draws it: ``10`` for ``T``, the suit's symbol.
+
+    The one place cards become text for people to read (sentences, ``matchlog
+    replay``); text that is no card code is returned as it is.
+
+    >>> table_text('TH'), table_text('qs'), table_text('X2'), table_text('?')
+    ('10♥', 'Q♠', '★2', '?')
+    """
+    card = _BY_TEXT.get(code.strip().upper())
+    if card is None:
+        return code
+    if card.is_joker:
+        return JOKER_SYMBOL + card.suit
+    return ("10" if card.rank == "T" else card.rank) + SUIT_SYMBOLS[card.suit]
+
+
+def table_cards(codes: Iterable[str]) -> str:
+    """Return card codes as the table draws them, space-separated.
+
+    >>> table_cards(['TC', '6H', 'X1'])
+    '10♣ 6♥ ★1'
+    """
+    return " ".join(table_text(str(code)) for code in codes)
 
 
 def deck(ranks: str = RANKS, *, jokers: bool = False) -> tuple[Card, ...]:

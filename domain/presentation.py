@@ -13,7 +13,8 @@ the seat or team being drawn. Texts are templates: ``{path}`` is replaced by the
 value there, ``{path|filter}`` by the value through a filter (``name``: the
 player in that seat; ``team``: the team's word and label, "team A"; ``players``:
 its players' names; ``suit``: a suit's symbol; ``card``: a card as the table
-writes it; ``word``: the caption's word for a value). Words are English for now,
+writes it, the form ``domain.cards.table_text`` gives the sentences (``10♣``, ``★1``);
+``word``: the caption's word for a value). Words are English for now,
 one per game here rather than in the scripts.
 
     >>> Pack(ranks="6789TJQKA").cards()[:3]
@@ -22,9 +23,10 @@ one per game here rather than in the scripts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 ZoneKind = Literal["hand", "stacks", "stock", "cards", "plays", "pile"]
 """How a zone's data is read and drawn (``Zone``)."""
@@ -281,6 +283,59 @@ class Presentation:
             if variant.name == name:
                 return variant
         raise KeyError(name)
+
+    def sides(self, names: Sequence[str]) -> list[str]:
+        """Return the sides of a match: each team's label and players ("A: Ann & Cy"),
+        else each player (``names``: one per seat)."""
+        if not self.teams or any(s >= len(names) for t in self.teams for s in t.seats):
+            return list(names)
+        return [f"{t.label}: {' & '.join(names[s] for s in t.seats)}" for t in self.teams]
+
+    def score_parts(self, score: Mapping[str, Any], names: Sequence[str]) -> tuple[str, str]:
+        """Return the running score briefly: what it counts, and each side's value.
+
+        The label is the score template's text before ``{values}`` ("Loss points");
+        the values are each side and its value, a team by its label ("A 14 · B 6"),
+        a seat by its player's name ("Ann 2 · Bob 1"), then the extras that hold
+        ("eggs 1"), each after " · ".
+        """
+        values = _at(score, self.score.values)
+        sides = [t.label for t in self.teams] if self.score.by == "team" else list(names)
+        shown = [
+            f"{sides[i] if i < len(sides) else i} {value}"
+            for i, value in enumerate(values if isinstance(values, list) else [])
+        ]
+        shown += [_fill(x.text, score) for x in self.score.extras if _holds(x, score)]
+        label = _fill(self.score.template.partition("{values}")[0], score)
+        return label.strip().rstrip(":"), " · ".join(shown)
+
+
+def _at(data: Any, path: str) -> Any:
+    for key in path.split("."):
+        if isinstance(data, Mapping):
+            data = data.get(key)
+        elif isinstance(data, list) and key.isdigit() and int(key) < len(data):
+            data = data[int(key)]
+        else:
+            return None
+    return data
+
+
+def _fill(template: str, data: Mapping[str, Any]) -> str:
+    # Filters name seats and cards for the pages; a score's extras use none.
+    def value(found: re.Match[str]) -> str:
+        at = _at(data, found.group(1))
+        return "" if at is None else str(at)
+
+    return re.sub(r"\{([^{}|]+)(?:\|\w+)?\}", value, template)
+
+
+def _holds(extra: Extra, data: Mapping[str, Any]) -> bool:
+    value = _at(data, extra.path)
+    if value is None or value is False:
+        return False
+    low, high = extra.minimum, extra.maximum
+    return (low is None or value >= low) and (high is None or value <= high)
 
 
 __all__ = [

@@ -123,11 +123,13 @@ async def find_match(conn: psycopg.AsyncConnection[Any], match_id: Any) -> dict[
     """Return the ``matches`` row of a match as a dict, or ``None`` if there is none.
 
     The row also says whether its competition's reads are public (``public_reads``;
-    true for a match outside any competition).
+    true for a match outside any competition) and the fixture it was made for
+    (``fixture_id``, ``None`` for a match played outside any fixture).
     """
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(
-            "SELECT m.*, coalesce(c.public_reads, true) AS public_reads FROM matches m"
+            "SELECT m.*, coalesce(c.public_reads, true) AS public_reads,"
+            " (SELECT f.id FROM fixtures f WHERE f.match_id = m.id) AS fixture_id FROM matches m"
             " LEFT JOIN competitions c ON c.id = m.competition_id WHERE m.id = %s",
             (match_id,),
         )

@@ -1,7 +1,9 @@
 """Standings as people read them: named rows in column order, and CSV or Markdown.
 
 The API (``GET /competitions/{id}/standings``) and the CLI (``matchlog standings``)
-both render through here, so a table reads the same wherever it is exported.
+both render through here, so a table reads the same wherever it is exported. Ratings
+(``mu``, ``sigma``, ``ordinal``) are written to ``RATING_DECIMALS`` places in tables and
+Markdown and ``CSV_RATING_DECIMALS`` in CSV; JSON keeps them whole.
 """
 
 from __future__ import annotations
@@ -60,14 +62,24 @@ def columns(game: str, tiebreaks: Sequence[str]) -> list[str]:
     return ["rank", "name", *stats, *tiebreaks, "mu", "sigma", "ordinal"]
 
 
+RATING_PARTS = ("mu", "sigma", "ordinal")
+"""A rating's parts, as openskill gives them (floats of 17 digits)."""
+RATING_DECIMALS = 2
+"""Places a rating is written to for people (tables, Markdown): 25.00, 8.33."""
+CSV_RATING_DECIMALS = 4
+"""Places a rating is written to in CSV: enough to sort by, short of float noise."""
+
+
 def _number(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return "" if value is None else str(value)
 
 
-def flat_rows(standings: dict[str, Any], table: str) -> list[dict[str, str]]:
-    """Return a table's rows as text cells under ``columns``."""
+def flat_rows(
+    standings: dict[str, Any], table: str, rating_decimals: int = RATING_DECIMALS
+) -> list[dict[str, str]]:
+    """Return a table's rows as text cells under ``columns``, ratings to so many places."""
     out = []
     for row in standings.get(table, []):
         cells = {"rank": str(row["rank"]), "name": row["name"]}
@@ -77,7 +89,8 @@ def flat_rows(standings: dict[str, Any], table: str) -> list[dict[str, str]]:
         for key, value in row["tiebreaks"].items():
             cells[key] = _number(value)
         for key, value in (row.get("rating") or {}).items():
-            cells[key] = _number(value)
+            number = isinstance(value, int | float) and key in RATING_PARTS
+            cells[key] = f"{value:.{rating_decimals}f}" if number else _number(value)
         out.append(cells)
     return out
 
@@ -89,7 +102,7 @@ def to_csv(standings: dict[str, Any]) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["table", *cols])
     for table in ("players", "pairs"):
-        for cells in flat_rows(standings, table):
+        for cells in flat_rows(standings, table, CSV_RATING_DECIMALS):
             writer.writerow([table, *(cells.get(c, "") for c in cols)])
     return buffer.getvalue()
 
@@ -97,7 +110,7 @@ def to_csv(standings: dict[str, Any]) -> str:
 def to_markdown(standings: dict[str, Any], title: str) -> str:
     """Render standings as Markdown tables, one per table (players, then pairs)."""
     cols = columns(standings["game"], standings["tiebreaks"])
-    lines = [f"# {title}", "", f"{standings['matches']} finished matches.", ""]
+    lines = [f"# {title}", "", f"{finished_matches(standings['matches'])}.", ""]
     for table in ("players", "pairs"):
         if table not in standings:
             continue
@@ -108,6 +121,15 @@ def to_markdown(standings: dict[str, Any], title: str) -> str:
             lines.append("| " + " | ".join(cells.get(c, "") for c in cols) + " |")
         lines.append("")
     return "\n".join(lines)
+
+
+def finished_matches(count: int) -> str:
+    """Return how many matches a table counts, in words.
+
+    >>> finished_matches(1), finished_matches(2)
+    ('1 finished match', '2 finished matches')
+    """
+    return f"{count} finished match" + ("" if count == 1 else "es")
 
 
 def _ordered(row: dict[str, Any], names: dict[str, str], stats: Sequence[str]) -> dict[str, Any]:
@@ -129,4 +151,15 @@ def _ordered(row: dict[str, Any], names: dict[str, str], stats: Sequence[str]) -
     return out
 
 
-__all__ = ["columns", "flat_rows", "player_names", "standings_report", "to_csv", "to_markdown"]
+__all__ = [
+    "CSV_RATING_DECIMALS",
+    "RATING_DECIMALS",
+    "RATING_PARTS",
+    "columns",
+    "finished_matches",
+    "flat_rows",
+    "player_names",
+    "standings_report",
+    "to_csv",
+    "to_markdown",
+]

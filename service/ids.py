@@ -12,7 +12,7 @@ import psycopg
 
 from domain.errors import ConflictError, MalformedError, NotFoundError
 from domain.games import GAMES
-from store.ids import Kind, ids_with_prefix
+from store.ids import Kind, ids_with_prefix, labels
 
 SHOWN = 10
 """The most candidates an ambiguous prefix lists."""
@@ -66,4 +66,11 @@ async def resolve_id(conn: psycopg.AsyncConnection[Any], kind: Kind, text: str) 
     )
 
 
-__all__ = ["Kind", "hex_prefix", "resolve_id"]
+async def names_of(
+    conn: psycopg.AsyncConnection[Any], kind: Kind, ids: list[UUID]
+) -> dict[UUID, str]:
+    """Return the names (labels) of those of ``ids`` that exist, by id."""
+    return await labels(conn, kind, ids)
+
+
+__all__ = ["Kind", "hex_prefix", "names_of", "resolve_id"]

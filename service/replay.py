@@ -22,12 +22,17 @@ from service.exporter import find_stream
 
 @dataclass(frozen=True, slots=True)
 class Ply:
-    """The match after a number of moves: its state, the position shown, the last move."""
+    """The match after a number of moves: its state, the position shown, the last move.
+
+    ``move`` is the last move's notation, ``event`` the event that recorded it (for
+    its sentence, ``GameRules.describe_step``).
+    """
 
     number: int
     state: MatchState
     position: Any
     move: str | None
+    event: Event | None = None
 
 
 def track_plies(track: Track) -> list[Ply]:
@@ -35,11 +40,12 @@ def track_plies(track: Track) -> list[Ply]:
     out = []
     for number in range(len(track.plies) + 1):
         frame = track.frame_after(number)
-        move = None
+        move, event = None, None
         if number:
             assert track.config is not None
-            move = move_text(track.config, track.events[track.plies[number - 1]][1])
-        out.append(Ply(number, frame.state, frame.shown, move))
+            event = track.events[track.plies[number - 1]][1]
+            move = move_text(track.config, event)
+        out.append(Ply(number, frame.state, frame.shown, move, event))
     return out
 
 

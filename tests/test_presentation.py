@@ -77,3 +77,20 @@ def test_an_unknown_game_has_no_presentation() -> None:
     with pytest.raises(InvalidSetupError) as raised:
         presentation_for("chess")
     assert "INVALID_FORMAT" == raised.value.code
+
+
+class TestSidesAndScore:
+    """What a listing writes of a match (``matchlog matches``): its sides and its score."""
+
+    def test_a_team_game_names_its_sides_and_labels_its_score(self) -> None:
+        kozel = PRESENTATIONS["kozel"]
+        assert ["A: Ann & Cy", "B: Bob & Di"] == kozel.sides(["Ann", "Bob", "Cy", "Di"])
+        score = {"loss_points": [14, 6], "eggs": 1, "multiplier": 1, "loss_limit": 12}
+        label, values = kozel.score_parts(score, ["Ann", "Bob", "Cy", "Di"])
+        assert ("Loss points", "A 14 · B 6 · eggs 1") == (label, values)
+
+    def test_a_seat_game_names_its_players(self) -> None:
+        cuttle = PRESENTATIONS["cuttle"]
+        assert ["Ann", "Bob"] == cuttle.sides(["Ann", "Bob"])
+        score = {"wins": [2, 1], "drawn_rounds": 0, "wins_needed": 3}
+        assert ("Rounds won", "Ann 2 · Bob 1") == cuttle.score_parts(score, ["Ann", "Bob"])

@@ -1,12 +1,13 @@
-"""Timeline sentences for Cuttle moves: "Ann scuttles 7H with 9S".
+"""Timeline sentences for Cuttle moves: "Ann scuttles 7♥ with 9♠".
 
 Pure text building for replays. It works on a ``MovePlayed`` event's data as
 stored, or as ``domain.stream.public_event_data`` redacted it while a match is
 live (the scorer's ``cards`` then carries only a count), so a sentence never
-names a card its data does not.
+names a card its data does not. Cards are written as the table draws them
+(``domain.cards.table_text``); the notation is ``notation``'s.
 
 >>> describe_move({'move': 'P0 scuttle 9S>7H'}, ['Ann', 'Bob'])
-'Ann scuttles 7H with 9S'
+'Ann scuttles 7♥ with 9♠'
 >>> describe_move({'move': 'cards', 'count': 2}, ['Ann', 'Bob'])
 'The scorer names 2 cards that left the deck'
 """
@@ -44,9 +45,11 @@ def describe_move(data: Mapping[str, Any], names: Sequence[str]) -> str:
         MalformedError (MALFORMED): the data's move is not Cuttle notation.
 
     >>> describe_move({'move': 'P1 oneoff 4S@P0'}, ['Ann', 'Bob'])
-    'Bob plays 4S as a one-off: Ann discards two cards'
+    'Bob plays 4♠ as a one-off: Ann discards two cards'
     >>> describe_move({'move': 'P0 seven jack JH>5S'}, ['Ann', 'Bob'])
-    'Ann plays JH from the deck to take 5S'
+    'Ann plays J♥ from the deck to take 5♠'
+    >>> describe_move({'move': 'P2 joker X1>QS'}, ['Ann', 'Bob', 'Cy'])
+    'Cy plays ★1 to take Q♠'
     """
     text = str(data.get("move", ""))
     if text.split()[:1] == ["cards"] and "count" in data:
@@ -56,7 +59,7 @@ def describe_move(data: Mapping[str, Any], names: Sequence[str]) -> str:
     sentence = _sentence(move, who, names)
     if not move.seven or move.card is None:
         return sentence
-    card = move.card.text()
+    card = move.card.table()
     if move.action == "scrap":
         return f"{who} scraps {card}, revealed by the seven"
     return sentence.replace(card, f"{card} from the deck", 1)
@@ -64,9 +67,9 @@ def describe_move(data: Mapping[str, Any], names: Sequence[str]) -> str:
 
 def _sentence(move: Move, who: str, names: Sequence[str]) -> str:
     action = move.action
-    card = "" if move.card is None else move.card.text()
-    target = "" if move.target is None else move.target.text()
-    cards = " ".join(c.text() for c in move.cards)
+    card = "" if move.card is None else move.card.table()
+    target = "" if move.target is None else move.target.table()
+    cards = " ".join(c.table() for c in move.cards)
     if action == "draw":
         return f"{who} draws a card"
     if action == "pass":
@@ -106,11 +109,11 @@ def _sentence(move: Move, who: str, names: Sequence[str]) -> str:
 
 def _one_off(move: Move, who: str, names: Sequence[str]) -> str:
     assert move.card is not None
-    card = move.card.text()
+    card = move.card.table()
     rank = move.card.rank
     if move.target is not None:
         verb = "to return" if rank == "9" else "to destroy"
-        return f"{who} plays {card} as a one-off {verb} {move.target.text()}"
+        return f"{who} plays {card} as a one-off {verb} {move.target.table()}"
     if rank == "4":
         victim = "the opponent" if move.player is None else _name(names, move.player)
         return f"{who} plays {card} as a one-off: {victim} discards two cards"

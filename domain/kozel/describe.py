@@ -1,4 +1,4 @@
-"""Timeline sentences for Kozel moves: "Ann leads 7S KS".
+"""Timeline sentences for Kozel moves: "Ann leads 7♠ K♠".
 
 Pure text building for replays. Each function takes an engine event's data as
 stored, or as ``domain.stream.public_event_data`` redacted it while a match is
@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from domain.cards import table_cards, table_text
 
 MOVE_EVENTS = frozenset(
     {"CardsLed", "CardsBeaten", "CardsThrown", "MolodkaDeclared", "CardsDrawn", "MatchResigned"}
@@ -69,19 +71,21 @@ def describe_move(kind: str, data: Mapping[str, Any], names: Sequence[str]) -> s
     ``None`` means the event records no move (a trick taken, a deal started).
 
     >>> describe_move('CardsLed', {'seat': 0, 'cards': ['7S', 'KS']}, ['Ann', 'Bob', 'Cy', 'Di'])
-    'Ann leads 7S KS'
+    'Ann leads 7♠ K♠'
     >>> describe_move('CardsBeaten', {'seat': 1, 'cards': ['AS']}, ['Ann', 'Bob', 'Cy', 'Di'])
-    'Bob beats with AS'
+    'Bob beats with A♠'
+    >>> describe_move('CardsThrown', {'seat': 2, 'cards': ['TC', '6H']}, ['Ann', 'Bob', 'Cy', 'Di'])
+    'Cy throws 10♣ 6♥'
     """
     if kind == "CardsLed":
-        return f"{_name(names, data['seat'])} leads {' '.join(_cards(data))}"
+        return f"{_name(names, data['seat'])} leads {table_cards(_cards(data))}"
     if kind == "CardsBeaten":
-        return f"{_name(names, data['seat'])} beats with {' '.join(_cards(data))}"
+        return f"{_name(names, data['seat'])} beats with {table_cards(_cards(data))}"
     if kind == "CardsThrown":
         cards = _cards(data)
         who = _name(names, data["seat"])
         if cards:
-            return f"{who} throws {' '.join(cards)}"
+            return f"{who} throws {table_cards(cards)}"
         count = int(data.get("count", 0))
         return f"{who} throws {_plural(count)} face down"
     if kind == "MolodkaDeclared":
@@ -94,7 +98,7 @@ def describe_move(kind: str, data: Mapping[str, Any], names: Sequence[str]) -> s
         draws = data["draws"]
         if any(card is None for _, card in draws):
             return f"The scorer records {_plural(len(draws))} drawn from the stock"
-        listed = ", ".join(f"{_name(names, seat)} {card}" for seat, card in draws)
+        listed = ", ".join(f"{_name(names, seat)} {table_text(card)}" for seat, card in draws)
         return f"The scorer names the cards drawn: {listed}"
     return None
 

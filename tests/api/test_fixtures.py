@@ -224,3 +224,30 @@ def test_a_fixtures_match_takes_its_tables_first_dealer(
         "/matches", json={**same, "first_dealer": second["first_dealer"]}, headers=admin
     )
     assert 201 == given.status_code, given.text
+
+
+def test_a_fixtures_match_names_its_fixture(client: Client, admin: dict[str, str]) -> None:
+    """The answer that made it, GET /matches/{id} and a later write's answer give the
+    fixture and the competition; a match made outside the fixtures has none (#32)."""
+    league = competition(client, admin)
+    entered(client, admin, league, 2)
+    table = pair(client, admin, league, system="round-robin").json()["rounds"][0]["tables"][0]
+    body = {"game": "cuttle", "players": table["players"], "fixture_id": table["id"]}
+    made = client.post("/matches", json=body, headers=admin)
+    assert 201 == made.status_code, made.text
+    expected = (table["id"], league)
+    assert expected == (made.json()["fixture_id"], made.json()["competition_id"])
+    read = client.get(f"/matches/{made.json()['id']}").json()
+    assert expected == (read["fixture_id"], read["competition_id"])
+    legal = client.get(f"/matches/{made.json()['id']}/legal-moves", headers=admin).json()
+    moved = client.post(
+        f"/matches/{made.json()['id']}/moves",
+        json={"moves": [legal["moves"][0]], "expected_version": legal["version"]},
+        headers=admin,
+    )
+    assert 200 == moved.status_code, moved.text
+    assert table["id"] == moved.json()["match"]["fixture_id"]
+    loose = client.post("/matches", json={**body, "fixture_id": None}, headers=admin)
+    assert 201 == loose.status_code, loose.text
+    assert (None, None) == (loose.json()["fixture_id"], loose.json()["competition_id"])
+    assert None is client.get(f"/matches/{loose.json()['id']}").json()["fixture_id"]

@@ -36,7 +36,20 @@ class TestMatchesCli:
             headers=scorer,
         )
         done = resigned.json()["match"]
-        live = create_match(client, scorer, {"game": "kozel", "players": ids, "first_dealer": 1})
+        cup = client.post(
+            "/competitions", json={"name": "Club Night", "game": "kozel"}, headers=admin
+        )
+        assert 201 == cup.status_code, cup.text
+        live = create_match(
+            client,
+            scorer,
+            {
+                "game": "kozel",
+                "players": ids,
+                "first_dealer": 1,
+                "competition_id": cup.json()["id"],
+            },
+        )
         voided = client.post(
             f"/matches/{done['id']}/void",
             json={"reason": "test", "expected_version": done["version"]},
@@ -46,11 +59,17 @@ class TestMatchesCli:
         code, out = run(database_url)
         assert 0 == code
         assert_fits(out)
-        rows = [line.split() for line in out.splitlines()[2:]]
-        # Newest first, every id whole, one player's name a line under it.
-        assert [live["id"], "Ada", "kozel", "live", "0-0"] == rows[0][:5]
-        assert [["Bob"], ["Cy"], ["Di"]] == rows[1:4]
-        assert [[done["id"], "Ada", "cuttle", "void"], ["Bob"]] == [r[:4] for r in rows[4:]]
+        rows = [line.split("  ") for line in out.splitlines()[2:]]
+        rows = [[cell.strip() for cell in row if cell.strip()] for row in rows]
+        # Newest first, every id whole; Kozel's teams by side (#32), its competition, and
+        # its result: the status, then the score labelled as the pages label it. At 80
+        # columns the game, variant and creation time have gone.
+        assert ["id", "players", "competition", "result"] == out.split("\n")[0].split()
+        assert [live["id"], "A: Ada & Cy", "Club Night", "live"] == rows[0]
+        assert [["B: Bob & Di", "Loss points"], ["A 0 · B 0"]] == rows[1:3]
+        # A Cuttle match, in no competition: one player's name a line.
+        assert [done["id"], "Ada", "void"] == rows[3]
+        assert [["Bob", "Rounds won"], ["Ada 0 · Bob 0"]] == rows[4:]
         code, out = run(database_url, "--format", "json", "--status", "live")
         assert 0 == code
         assert [live["id"]] == [m["id"] for m in json.loads(out)]

@@ -71,7 +71,9 @@ class TestReplayAfterATakeback:
             env={"MATCHLOG_DATABASE_URL": database_url, "COLUMNS": "80"},
         )
         assert 0 == result.exit_code, result.output
-        assert result.stdout.startswith("cuttle standard · ply 4/4 · last move: P1 king KD\n")
+        assert result.stdout.startswith(
+            "cuttle standard · ply 4/4\nlast move: Player 1 plays K♦ as a permanent\n"
+        )
         assert [7, 5] == hand_counts(result.stdout)
 
 
@@ -88,7 +90,7 @@ class TestReplayTable:
         assert 0 == result.exit_code, result.output
         assert_fits(result.stdout)
         lines = result.stdout.splitlines()
-        assert "cuttle standard · ply 2/2 · last move: P0 draw" == lines[0]
+        assert ["cuttle standard · ply 2/2", "last move: Player 0 draws a card"] == lines[:2]
         assert "view: seat 1 (Player 1)" in lines
         at = lines.index("P1 Player 1 · 0 of 14 points  ◀ to act")
         assert "  hand: 10♥ J♣ J♦ K♠" == lines[at + 1]

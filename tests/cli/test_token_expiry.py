@@ -77,14 +77,22 @@ def test_list_shows_the_end_and_active_leaves_expired_out(database_url: str) -> 
     gone, _ = create(database_url, "--name", "gone", "--expires-in", "1h")
     expire(database_url, gone)
     with psycopg.connect(database_url) as conn:
-        row = conn.execute("SELECT expires_at FROM api_tokens WHERE id = %s", (lasting,))
-        end = row.fetchone()[0]  # type: ignore[index]
+        row = conn.execute(
+            "SELECT expires_at, now() FROM api_tokens WHERE id = %s", (lasting,)
+        ).fetchone()
+        assert row is not None
+        end, now = row
     code, everything, _ = run(database_url, "list")
     assert 0 == code
-    assert "expires" in everything
-    # At 80 columns the dates shorten to their day (cli/tables.py fits the columns).
-    assert re.search(rf"lasting .*{end:%Y-%m-%d}", everything), everything
-    assert "gone" in everything
+    # At 80 columns a token's status holds its dates, compact (#32): the day and month
+    # within this year, else the whole date.
+    end_day = f"{end.day} {end:%b}" if end.year == now.year else f"{end:%Y-%m-%d}"
+    lines = everything.splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith(lasting))
+    assert re.search(r"lasting +admin +all +live *$", lines[at]), everything
+    assert lines[at + 1].rstrip().endswith(f"expires {end_day}"), everything
+    at = next(n for n, line in enumerate(lines) if line.startswith(gone))
+    assert re.search(r"gone +admin +all +expired \d+ \w+ *$", lines[at]), everything
     code, active, _ = run(database_url, "list", "--active")
     assert "lasting" in active
     assert "gone" not in active

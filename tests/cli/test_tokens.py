@@ -120,6 +120,35 @@ class TestTokensCli:
         listing = invoke(database_url, "tokens", "list").stdout
         assert_fits(listing)
         lines = listing.splitlines()
+        header = next(line for line in lines if line.startswith("id "))
         at = next(n for n, line in enumerate(lines) if line.startswith(token_id))
-        assert re.fullmatch(rf"{token_id}  the scoring tablet by +admin +all *", lines[at])
-        assert "the club's front door" == lines[at + 1].strip()
+        assert re.fullmatch(rf"{token_id}  the \w+( \w+)* +admin +all +live *", lines[at])
+        # The name wraps at its spaces, in its column, over the token's lines.
+        start, end = header.index("name"), header.index("role")
+        shown = " ".join(line[start:end].strip() for line in lines[at : at + 6])
+        assert label == " ".join(shown.split())
+
+    def test_a_revoked_token_shows_when_at_80_columns(self, database_url: str) -> None:
+        """Its status says revoked, and when; a live one's says live and its creation (#32)."""
+        kept = _ID.search(invoke(database_url, "tokens", "create", "--role", "admin").stderr)
+        _, _, err = run(database_url, "create", "--role", "scorer", "--name", "old")
+        token_id = _ID.search(err).group(1)  # type: ignore[union-attr]
+        assert 0 == invoke(database_url, "tokens", "revoke", token_id).exit_code
+        listing = invoke(database_url, "tokens", "list").stdout
+        assert_fits(listing)
+        lines = listing.splitlines()
+        assert ["id", "name", "role", "scope", "status"] == lines[1].split()
+        at = next(n for n, line in enumerate(lines) if line.startswith(token_id))
+        assert re.fullmatch(rf"{token_id}  old +scorer +all +revoked \d+ \w+ *", lines[at])
+        assert re.fullmatch(r" +created \d+ \w+ *", lines[at + 1])
+        assert kept is not None
+        at = next(n for n, line in enumerate(lines) if line.startswith(kept.group(1)))
+        assert re.fullmatch(r".* +admin +all +live *", lines[at])
+        assert re.fullmatch(r" +created \d+ \w+ *", lines[at + 1])
+        wide = CliRunner().invoke(
+            app, ["tokens", "list"], env={"MATCHLOG_DATABASE_URL": database_url, "COLUMNS": "150"}
+        )
+        header = wide.stdout.splitlines()[1].split()
+        assert ["status", "created", "revoked", "expires"] == header[-4:]
+        row = next(line for line in wide.stdout.splitlines() if line.startswith(token_id))
+        assert re.fullmatch(r".* scorer +all +revoked( +\d{4}-\d\d-\d\d \d\d:\d\d){2} *", row)

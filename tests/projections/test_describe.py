@@ -1,4 +1,7 @@
-"""Timeline sentences: one per move kind, naming only the cards the data holds."""
+"""Timeline sentences: one per move kind, naming only the cards the data holds.
+
+Sentences write cards as the table draws them (10♣, ★1); the notation keeps the codes (#32).
+"""
 
 from __future__ import annotations
 
@@ -19,30 +22,30 @@ class TestCuttleSentences:
         [
             ("P0 draw", "Ann draws a card"),
             ("P1 pass", "Bob passes"),
-            ("P0 points 7H", "Ann plays 7H for points"),
-            ("P0 scuttle 9S>7H", "Ann scuttles 7H with 9S"),
-            ("P0 glasses 8D", "Ann plays 8D as glasses"),
-            ("P1 queen QS", "Bob plays QS as a permanent"),
-            ("P1 king KH", "Bob plays KH as a permanent"),
-            ("P0 jack JC>7H", "Ann plays JC to take 7H"),
-            ("P2 joker X1>QD", "Cy plays X1 to take QD"),
-            ("P0 oneoff AS", "Ann plays AS as a one-off to scrap every point card"),
-            ("P0 oneoff 2C>QH", "Ann plays 2C as a one-off to destroy QH"),
-            ("P0 oneoff 9D>JS", "Ann plays 9D as a one-off to return JS"),
-            ("P0 oneoff 4S@P2", "Ann plays 4S as a one-off: Cy discards two cards"),
-            ("P0 oneoff 6C", "Ann plays 6C as a one-off to scrap every permanent"),
-            ("P1 counter 2D", "Bob counters with 2D"),
+            ("P0 points 7H", "Ann plays 7♥ for points"),
+            ("P0 scuttle 9S>7H", "Ann scuttles 7♥ with 9♠"),
+            ("P0 glasses 8D", "Ann plays 8♦ as glasses"),
+            ("P1 queen QS", "Bob plays Q♠ as a permanent"),
+            ("P1 king KH", "Bob plays K♥ as a permanent"),
+            ("P0 jack JC>7H", "Ann plays J♣ to take 7♥"),
+            ("P2 joker X1>QD", "Cy plays ★1 to take Q♦"),
+            ("P0 oneoff AS", "Ann plays A♠ as a one-off to scrap every point card"),
+            ("P0 oneoff 2C>QH", "Ann plays 2♣ as a one-off to destroy Q♥"),
+            ("P0 oneoff 9D>JS", "Ann plays 9♦ as a one-off to return J♠"),
+            ("P0 oneoff 4S@P2", "Ann plays 4♠ as a one-off: Cy discards two cards"),
+            ("P0 oneoff 6C", "Ann plays 6♣ as a one-off to scrap every permanent"),
+            ("P1 counter 2D", "Bob counters with 2♦"),
             ("P1 decline", "Bob declines to counter"),
-            ("P0 take 5C", "Ann takes 5C from the scrap"),
-            ("P1 discard 4C 9H", "Bob discards 4C 9H"),
-            ("P0 seven points 6S", "Ann plays 6S from the deck for points"),
-            ("P0 seven scuttle TD>9C", "Ann scuttles 9C with TD from the deck"),
-            ("P0 seven scrap JH", "Ann scraps JH, revealed by the seven"),
+            ("P0 take 5C", "Ann takes 5♣ from the scrap"),
+            ("P1 discard 4C 9H", "Bob discards 4♣ 9♥"),
+            ("P0 seven points 6S", "Ann plays 6♠ from the deck for points"),
+            ("P0 seven scuttle TD>9C", "Ann scuttles 9♣ with 10♦ from the deck"),
+            ("P0 seven scrap JH", "Ann scraps J♥, revealed by the seven"),
             ("P0 resign", "Ann resigns the round"),
             ("P0 offer-draw", "Ann offers a draw"),
             ("P1 accept-draw", "Bob accepts the draw"),
             ("P1 refuse-draw", "Bob refuses the draw"),
-            ("cards 7H 8D", "The scorer names 7H 8D"),
+            ("cards 7H 8D", "The scorer names 7♥ 8♦"),
         ],
     )
     def test_sentence_per_move_kind(self, move: str, sentence: str) -> None:
@@ -63,9 +66,9 @@ class TestKozelSentences:
     @pytest.mark.parametrize(
         ("kind", "data", "sentence", "notation"),
         [
-            ("CardsLed", {"seat": 0, "cards": ["7S", "KS"]}, "Ann leads 7S KS", "S0 lead 7S KS"),
-            ("CardsBeaten", {"seat": 1, "cards": ["AS"]}, "Bob beats with AS", "S1 beat AS"),
-            ("CardsThrown", {"seat": 2, "cards": ["6D"]}, "Cy throws 6D", "S2 throw 6D"),
+            ("CardsLed", {"seat": 0, "cards": ["7S", "KS"]}, "Ann leads 7♠ K♠", "S0 lead 7S KS"),
+            ("CardsBeaten", {"seat": 1, "cards": ["AS"]}, "Bob beats with A♠", "S1 beat AS"),
+            ("CardsThrown", {"seat": 2, "cards": ["6D"]}, "Cy throws 6♦", "S2 throw 6D"),
             (
                 "CardsThrown",
                 {"seat": 3, "count": 2},
@@ -81,7 +84,7 @@ class TestKozelSentences:
             (
                 "CardsDrawn",
                 {"draws": [[0, "9H"], [1, "TD"]]},
-                "The scorer names the cards drawn: Ann 9H, Bob TD",
+                "The scorer names the cards drawn: Ann 9♥, Bob 10♦",
                 "cards 9H TD",
             ),
             (

@@ -24,6 +24,9 @@ from domain.stream import MatchState, fold
 from tests.recording.play import create_match, play_to_end, seats_of
 
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9_])([2-9AKQJT][CDHS]|X[12])(?![A-Za-z0-9_])")
+TABLE_CARD = re.compile(r"(?<![A-Za-z0-9_])(10|[2-9AKQJ])([\u2663\u2666\u2665\u2660])|\u2605([12])")
+"""A card as sentences write it (``10♣``, ``Q♠``, ``★1``; ``domain.cards.table_text``)."""
+SUIT_LETTERS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
 
 
 def strings(value: Any) -> Iterator[str]:
@@ -40,8 +43,14 @@ def strings(value: Any) -> Iterator[str]:
 
 
 def card_tokens(value: Any) -> set[str]:
-    """Every card code written anywhere in a JSON value."""
-    return {m for s in strings(value) for m in CARD_TOKEN.findall(s)}
+    """Every card written anywhere in a JSON value, as a code or as the table draws it."""
+    found = set()
+    for text in strings(value):
+        found |= set(CARD_TOKEN.findall(text))
+        for rank, suit, joker in TABLE_CARD.findall(text):
+            code = f"X{joker}" if joker else ("T" if rank == "10" else rank) + SUIT_LETTERS[suit]
+            found.add(code)
+    return found
 
 
 def full_events(database_url: str, match_id: str) -> list[Event]:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.cards import table_text
 from domain.errors import InvalidSetupError
 from domain.events import Event
 from domain.game_defaults import DefaultRules
@@ -59,9 +60,9 @@ class DrawHighRules(DefaultRules[Position, Draw, int, Series]):
     def describe_step(
         self, kind: str, data: Mapping[str, Any], names: Sequence[str]
     ) -> tuple[str, str, int | None]:
-        """Return the draw, its sentence and its seat."""
+        """Return the draw, its sentence (the card as the table draws it) and its seat."""
         seat = data["seat"]
-        return Draw(seat).text(), f"{names[seat]} draws {data['card']}", seat
+        return Draw(seat).text(), f"{names[seat]} draws {table_text(data['card'])}", seat
 
 
 def _target(text: str) -> int:

@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
+from domain.cards import table_text
 from store.accounts import Role
 from tests.database import as_login, fresh_database
 from tests.logs.support import cli
@@ -99,7 +100,10 @@ class TestThroughTheApi:
         replay = http.get(f"/matches/{match['id']}/replay", params={"ply": 1, "seat": "full"})
         assert 200 == replay.status_code, replay.text
         view = replay.json()["view"]
-        assert [[], [first["sentence"].split()[-1]]] == view["shown"]
+        assert [] == view["shown"][0]
+        (drawn,) = view["shown"][1]
+        # The sentence writes the card as the table draws it (#32), the view its code.
+        assert f"Bob draws {table_text(drawn)}" == first["sentence"]
         assert 51 == view["deck"]
 
     def test_its_logs_import_into_a_fresh_database_with_its_standings(
