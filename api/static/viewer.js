@@ -265,7 +265,11 @@
     }
 
     async function load() {
-      const [match, timeline] = await Promise.all([getJSON(base), getJSON(base + "/timeline")]);
+      // The match before its timeline, not beside it: a timeline read first could miss the
+      // last moves of a match then read as finished, and a finished match stops the feed
+      // that would have brought them (seen under load in CI).
+      const match = await getJSON(base);
+      const timeline = await getJSON(base + "/timeline");
       S.d = await describe(match.game);
       // A match recorded by results has no table to draw: its score sheet is the series.
       S.series = match.recording === "results" ? await getJSON(base + "/series") : null;
