@@ -15,6 +15,7 @@ import psutil
 import pytest
 
 from store.embedded import pgdata_path
+from tests.environment import clean_env
 
 USER_SCRIPT = textwrap.dedent(
     """
@@ -122,8 +123,7 @@ def test_unusable_data_dir_is_one_clear_line(tmp_path: Path, where: str) -> None
 
 def failing_cli_line(data_dir: Path, *args: str) -> str:
     """Run ``matchlog ARGS`` on the embedded server in ``data_dir``; return its one error line."""
-    env = {**os.environ, "MATCHLOG_DATA_DIR": str(data_dir)}
-    env.pop("MATCHLOG_DATABASE_URL", None)
+    env = clean_env(MATCHLOG_DATA_DIR=str(data_dir))
     result = subprocess.run(
         [sys.executable, "-m", "cli.main", *args],
         env=env,
