@@ -17,9 +17,7 @@ from service.settings import load_settings
 
 def _progress(console: Console, what: str) -> tuple[Progress, backups.Progress]:
     """A progress bar on a terminal; piped, a line at each tenth of the way."""
-    bar = Progress(
-        TextColumn(what), BarColumn(), DownloadColumn(), console=console, transient=True
-    )
+    bar = Progress(TextColumn(what), BarColumn(), DownloadColumn(), console=console, transient=True)
     task = bar.add_task(what, total=None)
     said = [-1]
 

@@ -35,6 +35,12 @@ class MigrationRefusedError(DomainError):
     default_code = "MIGRATION_REFUSED"
 
 
+class MigrationFailedError(DomainError):
+    """A migration step failed (alembic refused the target, or the database its SQL)."""
+
+    default_code = "MIGRATION_FAILED"
+
+
 class SchemaTooNewError(DomainError):
     """The database is at a revision this matchlog does not know: a newer one made it."""
 
@@ -72,18 +78,29 @@ class DowngradePlan:
 
 @contextmanager
 def _as_owner() -> Iterator[None]:
-    """Turn a permission error of a migration into one line that says who may migrate."""
+    """Turn a permission error of a migration into one line that says who may migrate,
+    and any other error of a migration into one line that says what failed."""
     import psycopg
 
     try:
         yield
     except psycopg.errors.InsufficientPrivilege as e:
         raise _refused(e) from None
+    except (DomainError, psycopg.OperationalError):
+        raise
     except Exception as e:
         # SQLAlchemy wraps the driver's error; importing it here would cost every command.
         orig = getattr(e, "orig", None)
         if isinstance(orig, psycopg.errors.InsufficientPrivilege):
             raise _refused(orig) from None
+        if isinstance(orig, psycopg.OperationalError):
+            raise orig from None
+        if isinstance(orig, psycopg.Error) or type(e).__name__ == "CommandError":
+            reason = (str(orig or e).strip().splitlines() or [type(e).__name__])[0]
+            raise MigrationFailedError(
+                f"the migration failed, and its step was rolled back: {reason}",
+                details={"reason": reason},
+            ) from None
         raise
 
 
@@ -142,7 +159,7 @@ def ensure_head(url: str) -> None:
 
 @cache
 def _chain() -> tuple[tuple[str, str | None], ...]:
-    """Return every ``(revision, down_revision)`` in ``migrations/versions``, read from the files."""
+    """Return every ``(revision, down_revision)`` of ``migrations/versions``, from the files."""
     pairs: list[tuple[str, str | None]] = []
     for path in _VERSIONS.glob("*.py"):
         found = {key: value or None for key, _, value in _REVISION.findall(path.read_text())}

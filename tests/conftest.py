@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.environment import matchlog_variables
 from tests.database import (
     app_login,
     as_login,
@@ -21,6 +20,7 @@ from tests.database import (
     fresh_database,
     server_url,
 )
+from tests.environment import matchlog_variables
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]

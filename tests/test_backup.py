@@ -8,6 +8,7 @@ when its last user exits (before the test's folder goes).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -61,8 +62,24 @@ def _season(embedded_dir: Path) -> Path:
     """A data dir holding a Cuttle season of 8 matches in one competition, and 3 more."""
     data = embedded_dir / "data"
     league = embedded_dir / "league.jsonl"
-    ok(matchlog(data, "simulate", "--game", "cuttle", "--matches", "8", "--players", "4",
-                "--competition", "Tuesday league", "--seed", "3", "--out", str(league)))
+    ok(
+        matchlog(
+            data,
+            "simulate",
+            "--game",
+            "cuttle",
+            "--matches",
+            "8",
+            "--players",
+            "4",
+            "--competition",
+            "Tuesday league",
+            "--seed",
+            "3",
+            "--out",
+            str(league),
+        )
+    )
     loose = embedded_dir / "loose.jsonl"
     ok(matchlog(data, "simulate", "--game", "kozel", "--matches", "3", "--out", str(loose)))
     ok(matchlog(data, "import", "-q", str(league), str(loose)))
@@ -111,12 +128,11 @@ def test_a_backup_made_in_use_restores_every_match_and_standing(
         assert ok(made).startswith(f"backup in {backup} (")
         assert "backing up " in made.stderr and "(100%)" in made.stderr
         assert None is holder.poll(), "the server's user went on using it"
-    assert {"base.tar.gz", "pg_wal.tar.gz", "backup_manifest"} == {
-        p.name for p in backup.iterdir()
-    }
+    assert {"base.tar.gz", "pg_wal.tar.gz", "backup_manifest"} == {p.name for p in backup.iterdir()}
     exported, standings, listed = before
     assert 11 == sum(line.startswith('{"matchlog"') for line in exported.splitlines())
     assert 4 == len(standings["players"])  # type: ignore[index]
+    assert 11 == len(re.findall(r"^[0-9a-f]{8}-[0-9a-f]{4}-", listed, re.MULTILINE)), listed
 
     restored = embedded_dir / "restored"
     said = ok(matchlog(restored, "restore", str(backup)))
@@ -144,8 +160,12 @@ def test_restore_refuses_a_data_dir_in_use(season: Path, embedded_dir: Path) -> 
 
 def test_a_folder_without_a_backup_is_refused(embedded_dir: Path) -> None:
     (embedded_dir / "empty").mkdir()
-    result = invoke(None, "restore", str(embedded_dir / "empty"),
-                    env={"MATCHLOG_DATA_DIR": str(embedded_dir / "new")})
+    result = invoke(
+        None,
+        "restore",
+        str(embedded_dir / "empty"),
+        env={"MATCHLOG_DATA_DIR": str(embedded_dir / "new")},
+    )
     assert 1 == result.exit_code
     assert [
         f"error: NOT_A_BACKUP: {str(embedded_dir / 'empty')!r} holds no matchlog backup (no "

@@ -38,8 +38,7 @@ def _sessions(admin_url: str, name: str) -> int:
         for _ in range(100):
             conn.execute("SELECT pg_stat_clear_snapshot()")
             row = conn.execute(
-                "SELECT numbackends, sessions FROM pg_stat_database"
-                " WHERE datname = %s",
+                "SELECT numbackends, sessions FROM pg_stat_database WHERE datname = %s",
                 (name,),
             ).fetchone()
             assert row is not None

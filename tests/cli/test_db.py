@@ -15,8 +15,9 @@ from tests.store.test_roles import append_one
 
 def db(database_url: str, owner_url: str, *args: str, input: str | None = None) -> Result:
     """Run ``matchlog db ARGS`` at 80 columns, migrating as the schema's owner."""
-    return invoke(database_url, "db", *args, env={"MATCHLOG_MIGRATION_DATABASE_URL": owner_url},
-                  input=input)
+    return invoke(
+        database_url, "db", *args, env={"MATCHLOG_MIGRATION_DATABASE_URL": owner_url}, input=input
+    )
 
 
 def one_error_line(result: Result) -> str:
@@ -29,9 +30,7 @@ def one_error_line(result: Result) -> str:
 
 
 class TestDowngrade:
-    def test_asks_and_undoes_nothing_without_a_yes(
-        self, database_url: str, owner_url: str
-    ) -> None:
+    def test_asks_and_undoes_nothing_without_a_yes(self, database_url: str, owner_url: str) -> None:
         result = db(database_url, owner_url, "downgrade", input="n\n")
         assert 1 == result.exit_code
         assert result.stderr.startswith(
@@ -102,9 +101,7 @@ class TestDowngrade:
 
 
 @pytest.mark.parametrize("command", ["upgrade", "downgrade"])
-def test_an_unknown_revision_is_one_line(
-    database_url: str, owner_url: str, command: str
-) -> None:
+def test_an_unknown_revision_is_one_line(database_url: str, owner_url: str, command: str) -> None:
     yes = ("--yes",) if command == "downgrade" else ()
     line = one_error_line(db(database_url, owner_url, command, *yes, "0042_nope"))
     assert line == (
@@ -147,9 +144,7 @@ def test_a_database_of_a_newer_matchlog_is_one_line(
     assert "0031_tomorrow" == migrate.current(owner_url)
 
 
-def test_a_newer_database_that_does_not_say_who_made_it(
-    database_url: str, owner_url: str
-) -> None:
+def test_a_newer_database_that_does_not_say_who_made_it(database_url: str, owner_url: str) -> None:
     _made_by_a_newer_matchlog(owner_url, None)
     line = one_error_line(invoke(database_url, "matches"))
     assert "a newer matchlog made it (schema 0031_tomorrow)" in line
@@ -158,10 +153,14 @@ def test_a_newer_database_that_does_not_say_who_made_it(
 def test_current_says_who_made_a_newer_database(database_url: str, owner_url: str) -> None:
     _made_by_a_newer_matchlog(owner_url, "9.4.0")
     result = db(database_url, owner_url, "current")
-    assert (0, "0031_tomorrow (made by matchlog 9.4.0; unknown to matchlog "
-            f"{migrate.matchlog_version()})\n") == (result.exit_code, result.stdout)
+    assert (
+        0,
+        "0031_tomorrow (made by matchlog 9.4.0; unknown to matchlog "
+        f"{migrate.matchlog_version()})\n",
+    ) == (result.exit_code, result.stdout)
 
 
 def test_a_migration_leaves_the_version_that_ran_it(database_url: str, owner_url: str) -> None:
     assert 0 == db(database_url, owner_url, "downgrade", "--yes").exit_code
     assert migrate.made_by(owner_url) == migrate.matchlog_version()
+

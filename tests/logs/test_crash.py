@@ -15,8 +15,8 @@ import psycopg
 import pytest
 
 from service.imports import BATCH_MATCHES
-from tests.logs.support import cli, simulated
 from tests.environment import clean_env
+from tests.logs.support import cli, simulated
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -138,12 +138,18 @@ class TestFormatVersions:
             assert err.strip().splitlines()[-1].startswith("1 match imported (")
             assert exported == cli(other, "export", "--all")[1]
 
-    @pytest.mark.parametrize(("version", "says"), [
-        ("3", "format version 3 is newer than this matchlog reads (1 to 2): import it with a "
-              "newer matchlog"),
-        ('"2"', "format version '2' is not one matchlog writes (1 to 2)"),
-        ("0", "format version 0 is not one matchlog writes (1 to 2)"),
-    ])
+    @pytest.mark.parametrize(
+        ("version", "says"),
+        [
+            (
+                "3",
+                "format version 3 is newer than this matchlog reads (1 to 2): import it with a "
+                "newer matchlog",
+            ),
+            ('"2"', "format version '2' is not one matchlog writes (1 to 2)"),
+            ("0", "format version 0 is not one matchlog writes (1 to 2)"),
+        ],
+    )
     def test_a_version_it_cannot_read_is_one_line(
         self, database_url: str, tmp_path: Path, version: str, says: str
     ) -> None:

@@ -15,8 +15,8 @@ from service import imports
 from service.imports import BATCH_MATCHES, default_jobs
 from service.imports import run as imports_run
 from service.imports.parallel import worker_context
-from tests.logs.support import cli, simulated
 from tests.environment import clean_env
+from tests.logs.support import cli, simulated
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

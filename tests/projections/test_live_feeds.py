@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import subprocess
 import sys
@@ -16,10 +15,10 @@ import httpx
 import psycopg
 
 from store.accounts import Role
+from tests.environment import clean_env
 from tests.projections.test_live import positions, sse
 from tests.recording.play import create_match, play_to_end
 from tests.recording.test_live_server import REPO, players, serve
-from tests.environment import clean_env
 
 FEEDS = 300
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import socket
 import subprocess
@@ -18,8 +17,8 @@ import httpx
 import pytest
 
 from store.accounts import Role
-from tests.recording.play import create_match, play_to_end
 from tests.environment import clean_env
+from tests.recording.play import create_match, play_to_end
 
 REPO = Path(__file__).resolve().parents[2]
 
