@@ -36,6 +36,7 @@ def run_user(data_dir: Path, sql: str = "pass", *, wait: bool = False) -> subpro
     """Start a process using the embedded server; with ``wait`` it stays until stdin closes."""
     proc = subprocess.Popen(
         [sys.executable, "-c", USER_SCRIPT, str(data_dir), sql, "wait" if wait else "exit"],
+        env=clean_env(),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -184,6 +185,7 @@ def test_embedded_server_is_migrated_by_its_superuser_and_used_as_the_app_role(
 ) -> None:
     result = subprocess.run(
         [sys.executable, "-c", APP_ROLE_SCRIPT, str(data_dir)],
+        env=clean_env(),
         capture_output=True,
         text=True,
         timeout=120,

@@ -162,7 +162,7 @@ def test_chain_v2_downgrades_only_while_no_event_needs_it(owner_url: str) -> Non
     migrate.upgrade(owner_url)
     _append(owner_url, "cuttle-old", 1)
     migrate.downgrade(owner_url, "0011_chain_v2")
-    with pytest.raises(migrate.DowngradeRefusedError, match="1 events are hashed under chain v2"):
+    with pytest.raises(migrate.DowngradeRefusedError, match="1 event is hashed under chain v2"):
         migrate.downgrade(owner_url, "0010")
     assert "0011_chain_v2" == migrate.current(owner_url)
     # alembic run by hand still meets the migration's own check.

@@ -35,8 +35,9 @@ branch_labels = None
 depends_on = None
 
 refuse_downgrade = """
-    SELECT count(*) || ' events are hashed under chain v2 and would fail verification '
-           'without events.chain_version'
+    SELECT count(*) || CASE count(*) WHEN 1 THEN ' event is' ELSE ' events are' END
+           || ' hashed under chain v2 and would fail verification without '
+           'events.chain_version'
     FROM events WHERE chain_version = 2 HAVING count(*) > 0
 """
 """Why this revision must not be undone on a database (one row of text), if it must not."""

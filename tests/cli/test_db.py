@@ -75,7 +75,7 @@ class TestDowngrade:
         append_one(database_url)
         line = one_error_line(db(database_url, owner_url, "downgrade", "--yes", "--", target))
         assert line.startswith("error: DOWNGRADE_REFUSED: cannot go below 0011_chain_v2 (to 0010)")
-        assert "1 events are hashed under chain v2" in line
+        assert "1 event is hashed under chain v2" in line
         assert line.endswith("nothing was undone")
         assert migrate.head() == migrate.current(owner_url)
 
@@ -163,4 +163,3 @@ def test_current_says_who_made_a_newer_database(database_url: str, owner_url: st
 def test_a_migration_leaves_the_version_that_ran_it(database_url: str, owner_url: str) -> None:
     assert 0 == db(database_url, owner_url, "downgrade", "--yes").exit_code
     assert migrate.made_by(owner_url) == migrate.matchlog_version()
-
