@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from cli import competitions, db, entrants, projections, tokens
+from cli.backup import backup, restore
 from cli.exporter import export
 from cli.fixtures import fixtures_command, forfeit, pair
 from cli.help import App
@@ -51,6 +52,8 @@ def main(
 app.command()(serve)
 app.command()(matches)
 app.add_typer(db.app, name="db")
+app.command()(backup)
+app.command()(restore)
 app.add_typer(tokens.app, name="tokens")
 app.add_typer(projections.app, name="projections")
 app.command("import")(import_)

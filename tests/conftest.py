@@ -20,6 +20,7 @@ from tests.database import (
     fresh_database,
     server_url,
 )
+from tests.environment import matchlog_variables
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -36,6 +37,26 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile(
         os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev")
     )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_matchlog_settings_for_the_session() -> Iterator[None]:
+    """Clear the shell's ``MATCHLOG_*`` variables for the whole run (session fixtures too).
+
+    Run from a shell that exports the README's ``MATCHLOG_DATABASE_URL``, the suite
+    would otherwise migrate, rebuild and revoke on that database (#35).
+    """
+    with pytest.MonkeyPatch.context() as patch:
+        for name in matchlog_variables():
+            patch.delenv(name)
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _no_matchlog_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Clear every ``MATCHLOG_*`` variable before each test: a test sets the ones it uses."""
+    for name in matchlog_variables():
+        monkeypatch.delenv(name)
 
 
 @pytest.fixture(name="admin_url", scope="session")

@@ -15,6 +15,7 @@ import psutil
 import pytest
 
 from store.embedded import pgdata_path
+from tests.environment import clean_env
 
 USER_SCRIPT = textwrap.dedent(
     """
@@ -35,6 +36,7 @@ def run_user(data_dir: Path, sql: str = "pass", *, wait: bool = False) -> subpro
     """Start a process using the embedded server; with ``wait`` it stays until stdin closes."""
     proc = subprocess.Popen(
         [sys.executable, "-c", USER_SCRIPT, str(data_dir), sql, "wait" if wait else "exit"],
+        env=clean_env(),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -122,8 +124,7 @@ def test_unusable_data_dir_is_one_clear_line(tmp_path: Path, where: str) -> None
 
 def failing_cli_line(data_dir: Path, *args: str) -> str:
     """Run ``matchlog ARGS`` on the embedded server in ``data_dir``; return its one error line."""
-    env = {**os.environ, "MATCHLOG_DATA_DIR": str(data_dir)}
-    env.pop("MATCHLOG_DATABASE_URL", None)
+    env = clean_env(MATCHLOG_DATA_DIR=str(data_dir))
     result = subprocess.run(
         [sys.executable, "-m", "cli.main", *args],
         env=env,
@@ -184,6 +185,7 @@ def test_embedded_server_is_migrated_by_its_superuser_and_used_as_the_app_role(
 ) -> None:
     result = subprocess.run(
         [sys.executable, "-c", APP_ROLE_SCRIPT, str(data_dir)],
+        env=clean_env(),
         capture_output=True,
         text=True,
         timeout=120,

@@ -162,10 +162,26 @@ def test_chain_v2_downgrades_only_while_no_event_needs_it(owner_url: str) -> Non
     migrate.upgrade(owner_url)
     _append(owner_url, "cuttle-old", 1)
     migrate.downgrade(owner_url, "0011_chain_v2")
-    with pytest.raises(sqlalchemy.exc.DBAPIError, match="events hashed under chain v2 exist"):
+    with pytest.raises(migrate.DowngradeRefusedError, match="1 event is hashed under chain v2"):
         migrate.downgrade(owner_url, "0010")
     assert "0011_chain_v2" == migrate.current(owner_url)
+    # alembic run by hand still meets the migration's own check.
+    from alembic import command
+
+    with pytest.raises(sqlalchemy.exc.DBAPIError, match="events hashed under chain v2 exist"):
+        command.downgrade(migrate.alembic_config(owner_url), "0010")
+    assert "0011_chain_v2" == migrate.current(owner_url)
     migrate.upgrade(owner_url)
+    assert _walk(owner_url).ok
+
+
+def test_a_refused_downgrade_undoes_nothing(owner_url: str) -> None:
+    """Checked whole before the first step: the database stays at head (#35)."""
+    _append(owner_url, "cuttle-new", 1)
+    with pytest.raises(migrate.DowngradeRefusedError) as refused:
+        migrate.downgrade(owner_url, "base")
+    assert refused.value.message.startswith("cannot go below 0011_chain_v2 (to 0010): ")
+    assert migrate.head() == migrate.current(owner_url)
     assert _walk(owner_url).ok
 
 

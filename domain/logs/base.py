@@ -20,8 +20,18 @@ T = TypeVar("T")
 # NUL, and the surrogates that stand for undecodable bytes (surrogateescape).
 _NOT_TEXT = re.compile("[\x00\udc80-\udcff]")
 
-FORMAT_VERSION = 1
-"""The canonical log format's version, written in every header as ``"matchlog": 1``."""
+FORMAT_VERSION = 2
+"""The newest canonical log format this matchlog reads and writes (docs/log-format.md).
+
+1: the header and event lines as first released. 2: the header may carry
+``recording`` (a score-sheet match). A header names the oldest version that holds
+everything in it, so a match without ``recording`` is still written as 1 and an
+older matchlog still reads it; one it cannot read says so by the version. Bump it,
+and say what the new version holds, whenever the format gains a field.
+"""
+
+FORMAT_VERSIONS = range(1, FORMAT_VERSION + 1)
+"""Every canonical log format version this matchlog reads."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from domain.errors import DomainError
 from domain.logs.base import (
     FORMAT_VERSION,
+    FORMAT_VERSIONS,
     BaseVisitor,
     Lines,
     LogError,
@@ -46,7 +47,7 @@ def dumps(value: Any) -> str:
 def header_line(header: LogHeader) -> str:
     """Return the header line of a match (no newline)."""
     fields: list[tuple[str, Any]] = [
-        ("matchlog", FORMAT_VERSION),
+        ("matchlog", header_version(header)),
         ("match", header.match_id),
         ("game", header.game),
         ("variant", header.variant),
@@ -71,11 +72,19 @@ def header_line(header: LogHeader) -> str:
         ("events", header.events),
     ]
     if header.recording != "moves":
-        # Written only for a score-sheet match: other logs stay as older versions wrote them.
+        # Written only for a score-sheet match (version 2): other logs stay version 1.
         fields.insert(
             fields.index(("dealing", header.dealing)) + 1, ("recording", header.recording)
         )
     return "{" + ",".join(f"{dumps(k)}:{dumps(v)}" for k, v in fields) + "}"
+
+
+def header_version(header: LogHeader) -> int:
+    """Return the oldest format version that holds everything in ``header``.
+
+    Version 2 added ``recording``: only a score-sheet match needs it.
+    """
+    return 1 if header.recording == "moves" else 2
 
 
 def event_line(event: LogEvent) -> str:
@@ -202,15 +211,9 @@ def _header(number: int, value: dict[str, Any], visitor: BaseVisitor[Any]) -> Lo
     def bad(message: str) -> None:
         visitor.handle_error(LogError(number, "HEADER_INVALID", message))
 
-    if value.get("matchlog") != FORMAT_VERSION:
-        visitor.handle_error(
-            LogError(
-                number,
-                "FORMAT_VERSION",
-                f"format version {value.get('matchlog')!r} is not supported (this reads "
-                f"{FORMAT_VERSION})",
-            )
-        )
+    version = value.get("matchlog")
+    if isinstance(version, bool) or version not in FORMAT_VERSIONS:
+        visitor.handle_error(LogError(number, "FORMAT_VERSION", _unreadable_version(version)))
         return None
     wanted: dict[str, type | tuple[type, ...]] = {
         "match": str,
@@ -286,6 +289,23 @@ def _header(number: int, value: dict[str, Any], visitor: BaseVisitor[Any]) -> Lo
         line=number,
         recording=recording,
     )
+
+
+def _unreadable_version(version: Any) -> str:
+    """Say why a header's format version cannot be read, and what to do.
+
+    >>> _unreadable_version(3)
+    'format version 3 is newer than this matchlog reads (1 to 2): import it with a newer matchlog'
+    >>> _unreadable_version('x')
+    "format version 'x' is not one matchlog writes (1 to 2)"
+    """
+    known = f"{FORMAT_VERSIONS.start} to {FORMAT_VERSIONS.stop - 1}"
+    if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
+        return (
+            f"format version {version} is newer than this matchlog reads ({known}): "
+            "import it with a newer matchlog"
+        )
+    return f"format version {version!r} is not one matchlog writes ({known})"
 
 
 def _event(number: int, value: Any, count: int, visitor: BaseVisitor[Any]) -> LogEvent | None:

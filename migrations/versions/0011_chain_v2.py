@@ -15,7 +15,10 @@ in both functions (``migrations/sql/functions/*.0011.sql``). A chain may switch 
 v1 to v2 in the middle of a stream, never back.
 
 The downgrade refuses while any event is hashed under v2: without ``chain_version``
-those events would no longer verify, and would look tampered with.
+those events would no longer verify, and would look tampered with. ``matchlog db
+downgrade`` asks ``refuse_downgrade`` first, before anything is undone
+(``store.migrate.plan_downgrade``); the check in ``downgrade`` stays for alembic run
+by hand.
 
 Revision ID: 0011_chain_v2
 Revises: 0010
@@ -30,6 +33,14 @@ revision = "0011_chain_v2"
 down_revision = "0010"
 branch_labels = None
 depends_on = None
+
+refuse_downgrade = """
+    SELECT count(*) || CASE count(*) WHEN 1 THEN ' event is' ELSE ' events are' END
+           || ' hashed under chain v2 and would fail verification without '
+           'events.chain_version'
+    FROM events WHERE chain_version = 2 HAVING count(*) > 0
+"""
+"""Why this revision must not be undone on a database (one row of text), if it must not."""
 
 _V1_SIGNATURES = (
     "events_append_batch(text[], bigint[], int[], uuid[], text[], text[], jsonb[], timestamptz[])",

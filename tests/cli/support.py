@@ -12,12 +12,18 @@ from cli.main import app
 WIDTH = 80
 
 
-def invoke(database_url: str | None, *args: str, env: Mapping[str, str] | None = None) -> Result:
-    """Run ``matchlog ARGS`` at ``WIDTH`` columns on ``database_url`` (``None``: leave unset)."""
+def invoke(
+    database_url: str | None,
+    *args: str,
+    env: Mapping[str, str] | None = None,
+    input: str | None = None,
+) -> Result:
+    """Run ``matchlog ARGS`` at ``WIDTH`` columns on ``database_url`` (``None``: leave unset),
+    with ``input`` on stdin (``None``: a closed stdin)."""
     settings = {"COLUMNS": str(WIDTH), **(env or {})}
     if database_url is not None:
         settings["MATCHLOG_DATABASE_URL"] = database_url
-    return CliRunner().invoke(app, list(args), env=settings)
+    return CliRunner().invoke(app, list(args), env=settings, input=input)
 
 
 def assert_fits(text: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.support import invoke
+from tests.environment import clean_env
 
 READERS = [
     ["matches"],
@@ -40,8 +40,7 @@ def test_a_reading_command_refuses_a_new_data_dir_without_creating_it(
 
 def matchlog(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Run ``matchlog`` in its own process from ``cwd``, on the default embedded database."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MATCHLOG_")}
-    env["COLUMNS"] = "80"
+    env = clean_env(COLUMNS="80")
     return subprocess.run(
         [sys.executable, "-m", "cli.main", *args],
         cwd=cwd,

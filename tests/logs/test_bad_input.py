@@ -181,7 +181,10 @@ class TestRefusals:
     ) -> None:
         lines[0] = lines[0].replace('{"matchlog":1,', '{"matchlog":7,')
         path = tmp_path / "bad.jsonl"
-        assert f"{path}:1: FORMAT_VERSION " in refused(database_url, path, lines)
+        assert (
+            f"{path}:1: FORMAT_VERSION format version 7 is newer than this matchlog reads "
+            "(1 to 2): import it with a newer matchlog"
+        ) in refused(database_url, path, lines)
 
     def test_binary_garbage(self, database_url: str, tmp_path: Path) -> None:
         path = tmp_path / "bad.jsonl"

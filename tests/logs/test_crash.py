@@ -15,6 +15,7 @@ import psycopg
 import pytest
 
 from service.imports import BATCH_MATCHES
+from tests.environment import clean_env
 from tests.logs.support import cli, simulated
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -44,7 +45,7 @@ def start_import(database_url: str, path: Path, *args: str) -> psutil.Popen:
     proc = psutil.Popen(
         [sys.executable, "-m", "cli.main", "import", "-q", *args, str(path)],
         cwd=ROOT,
-        env={**os.environ, "MATCHLOG_DATABASE_URL": database_url},
+        env=clean_env(MATCHLOG_DATABASE_URL=database_url),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.database import fresh_database
-from tests.logs.support import cli
+from tests.logs.support import cli, simulated
 
 CUTTLE = """[Game "cuttle"]
 [Variant "cutthroat"]
@@ -72,6 +72,7 @@ def test_a_score_sheet_round_trips(
     assert 0 == code, err
     header, *events = [json.loads(line) for line in exported.splitlines()]
     assert "results" == header["recording"]
+    assert 2 == header["matchlog"], "recording came with format version 2 (#35)"
     types = [e["type"] for e in events]
     assert "ResultEntered" in types and "MatchEnded" == types[-1]
     assert "RoundStarted" not in types and "DealStarted" not in types
@@ -106,3 +107,60 @@ def test_a_result_in_a_log_of_moves_is_refused(database_url: str, tmp_path: Path
     code, _, err = cli(database_url, "import", str(source))
     assert 0 != code
     assert "WRONG_RECORDING" in err
+
+
+class TestFormatVersions:
+    """The header's format version says which fields it may hold (#35)."""
+
+    def test_a_log_of_moves_stays_version_1(self, database_url: str, tmp_path: Path) -> None:
+        """An older matchlog still reads a match that needs nothing version 2 added."""
+        source = tmp_path / "moves.jsonl"
+        simulated(source, "cuttle", "standard", matches=1)
+        assert 0 == cli(database_url, "import", str(source))[0]
+        exported = cli(database_url, "export", "--all")[1]
+        assert exported.startswith('{"matchlog":1,"match":')
+        assert "recording" not in exported.splitlines()[0]
+
+    def test_a_version_1_score_sheet_still_imports(
+        self, database_url: str, admin_url: str, template_database: str, tmp_path: Path
+    ) -> None:
+        """Logs written before version 2 carried ``recording`` under version 1: still read."""
+        source = tmp_path / "sheet.txt"
+        source.write_text(CUTTLE)
+        assert 0 == cli(database_url, "import", str(source))[0]
+        exported = cli(database_url, "export", "--all")[1]
+        old = exported.replace('{"matchlog":2,', '{"matchlog":1,', 1)
+        assert old != exported
+        (tmp_path / "old.jsonl").write_text(old)
+        with fresh_database(admin_url, template_database) as other:
+            code, _, err = cli(other, "import", str(tmp_path / "old.jsonl"))
+            assert 0 == code, err
+            assert err.strip().splitlines()[-1].startswith("1 match imported (")
+            assert exported == cli(other, "export", "--all")[1]
+
+    @pytest.mark.parametrize(
+        ("version", "says"),
+        [
+            (
+                "3",
+                "format version 3 is newer than this matchlog reads (1 to 2): import it with a "
+                "newer matchlog",
+            ),
+            ('"2"', "format version '2' is not one matchlog writes (1 to 2)"),
+            ("0", "format version 0 is not one matchlog writes (1 to 2)"),
+        ],
+    )
+    def test_a_version_it_cannot_read_is_one_line(
+        self, database_url: str, tmp_path: Path, version: str, says: str
+    ) -> None:
+        source = tmp_path / "sheet.txt"
+        source.write_text(CUTTLE)
+        assert 0 == cli(database_url, "import", str(source))[0]
+        exported = cli(database_url, "export", "--all")[1]
+        newer = tmp_path / "newer.jsonl"
+        newer.write_text(exported.replace('{"matchlog":2,', '{"matchlog":' + version + ",", 1))
+        code, _, err = cli(database_url, "import", str(newer))
+        assert 1 == code
+        assert [f"{newer}:1: FORMAT_VERSION {says}"] == [
+            line for line in err.splitlines() if "FORMAT_VERSION" in line or "Traceback" in line
+        ]

@@ -15,6 +15,7 @@ from service import imports
 from service.imports import BATCH_MATCHES, default_jobs
 from service.imports import run as imports_run
 from service.imports.parallel import worker_context
+from tests.environment import clean_env
 from tests.logs.support import cli, simulated
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -36,7 +37,7 @@ class TestWorkers:
         done = subprocess.run(
             [sys.executable, "-m", "cli.main", "import", "-q", "--jobs", "2", str(source)],
             cwd=ROOT,
-            env={**os.environ, "MATCHLOG_DATABASE_URL": database_url},
+            env=clean_env(MATCHLOG_DATABASE_URL=database_url),
             capture_output=True,
             text=True,
             timeout=120,

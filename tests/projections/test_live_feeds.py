@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import httpx
 import psycopg
 
 from store.accounts import Role
+from tests.environment import clean_env
 from tests.projections.test_live import positions, sse
 from tests.recording.play import create_match, play_to_end
 from tests.recording.test_live_server import REPO, players, serve
@@ -90,7 +90,7 @@ def test_hundreds_of_feeds_share_one_connection_and_all_get_a_move(
                     subprocess.run,
                     [sys.executable, "-m", "cli.main", "matches", "--status", "live"],
                     cwd=REPO,
-                    env={**os.environ, "MATCHLOG_DATABASE_URL": database_url},
+                    env=clean_env(MATCHLOG_DATABASE_URL=database_url),
                     capture_output=True,
                     text=True,
                     timeout=120,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import socket
 import subprocess
@@ -18,6 +17,7 @@ import httpx
 import pytest
 
 from store.accounts import Role
+from tests.environment import clean_env
 from tests.recording.play import create_match, play_to_end
 
 REPO = Path(__file__).resolve().parents[2]
@@ -46,7 +46,7 @@ def server_process(
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """Run ``matchlog serve`` as ``serve`` does; yield its URL and process (killed after)."""
     port = free_port()
-    env = {**os.environ, "MATCHLOG_DATABASE_URL": database_url, "MATCHLOG_DATA_DIR": str(data_dir)}
+    env = clean_env(MATCHLOG_DATABASE_URL=database_url, MATCHLOG_DATA_DIR=str(data_dir))
     env.update({f"MATCHLOG_{name.upper()}": value for name, value in settings.items()})
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "serve", "--port", str(port)],
@@ -147,8 +147,7 @@ def test_two_scorers_racing_exactly_one_wins(http: tuple[httpx.Client, dict[str,
 def test_serve_with_workers_on_the_embedded_database(embedded_dir: Path) -> None:
     """``matchlog serve --workers 2`` with no database URL: migrates, serves, stops cleanly."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "MATCHLOG_DATABASE_URL"}
-    env["MATCHLOG_DATA_DIR"] = str(embedded_dir / "data")
+    env = clean_env(MATCHLOG_DATA_DIR=str(embedded_dir / "data"))
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--workers", "2"],
         cwd=REPO,

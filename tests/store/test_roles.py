@@ -107,7 +107,7 @@ def test_app_role_cannot_migrate_and_says_who_can(database_url: str, owner_url: 
 
 
 def test_migrations_run_as_the_migration_url_role(database_url: str, owner_url: str) -> None:
-    code, out = db(database_url, "downgrade", migration_url=owner_url)
+    code, out = db(database_url, "downgrade", "--yes", migration_url=owner_url)
     assert 0 == code, out
     assert out.startswith("database at revision ")
     assert migrate.current(owner_url) not in (None, migrate.head())
