@@ -58,8 +58,9 @@ def create_app(settings: Settings) -> Litestar:
 
     @asynccontextmanager
     async def database(app: Litestar) -> AsyncIterator[None]:
-        async with serving(settings) as (pool, recorder, live, feeds):
+        async with serving(settings) as (pool, recorder, live, feeds, watch):
             app.state.pool = pool
+            app.state.watch = watch
             app.state.replays = ReplayCache()
             app.state.recorder = recorder
             app.state.tokens = KnownTokens()
