@@ -26,6 +26,9 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 _log = logging.getLogger("matchlog.database")
+# psycopg_pool logs each failed reconnection and each broken connection it discards:
+# while the database is away that is a line a second. The watch says it once.
+logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
 
 CONNECTION_LOST_STATES = frozenset({"57P01", "57P02", "57P03"})
 """SQLSTATEs of a server that is shutting down, crashed or not yet accepting connections."""

