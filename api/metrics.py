@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from threading import Lock
 from typing import Any
 
-from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
-from prometheus_client import REGISTRY, start_http_server
+from litestar import Controller, Response, get
+from litestar.plugins.prometheus import PrometheusConfig
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest, start_http_server
 from prometheus_client.core import (
     CounterMetricFamily,
     GaugeMetricFamily,
@@ -32,6 +33,8 @@ from prometheus_client.registry import Collector
 from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Role, requires
+from api.openapi import TEXT, documented
+from api.schemas import problem_responses
 from service.matches import Recorder
 from service.settings import split_address
 from service.wiring import DatabaseWatch
@@ -47,12 +50,22 @@ def prometheus_config() -> PrometheusConfig:
     return PrometheusConfig(app_name=PREFIX, prefix=PREFIX, group_path=True)
 
 
-class MetricsController(PrometheusController):
+class MetricsController(Controller):
     """``GET /metrics``, for admins (its figures say how busy the service is)."""
 
     path = METRICS_PATH
     tags = ("metrics",)
-    opt = requires(Role.ADMIN)
+
+    @get(
+        operation_id="GetMetrics",
+        summary="The service's figures, in Prometheus' text format",
+        opt=requires(Role.ADMIN),
+        operation_class=documented(media={CONTENT_TYPE_LATEST: TEXT}, replace=True),
+        responses=problem_responses(401, 403, 503),
+    )
+    async def metrics(self) -> Response[bytes]:
+        """Every figure of this process (module doc), as prometheus_client writes them."""
+        return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
 
 @dataclass(frozen=True, slots=True)
