@@ -15,8 +15,6 @@ from service.wiring import DatabaseWatch, is_connection_error
 
 _log = logging.getLogger("matchlog.api")
 
-_UNAVAILABLE = {"status": "unavailable"}
-
 
 class HealthController(Controller):
     """Liveness and database reachability."""
@@ -35,7 +33,9 @@ class HealthController(Controller):
         """
         watch: DatabaseWatch = request.app.state.watch
         unavailable = Response(
-            _UNAVAILABLE, status_code=503, headers={"Retry-After": str(DATABASE_RETRY_AFTER)}
+            {"status": "unavailable"},
+            status_code=503,
+            headers={"Retry-After": str(DATABASE_RETRY_AFTER)},
         )
         if not watch.up:
             return unavailable
@@ -46,7 +46,7 @@ class HealthController(Controller):
         except psycopg.Error as e:
             if not is_connection_error(e):
                 # Logged, never answered: the error text names hosts, users and databases.
-                _log.warning("health check failed: %s", str(e).strip().splitlines()[:1])
+                _log.warning("health check failed: %s", (str(e).strip().splitlines() or ["?"])[0])
             return unavailable
         version = row[0] if row else "unknown"
         return Response({"status": "ok", "database": {"server_version": version}})
