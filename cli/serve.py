@@ -30,9 +30,9 @@ def serve(
     """Upgrade the database to the newest schema, then serve the REST API.
 
     With no MATCHLOG_DATABASE_URL the embedded PostgreSQL in MATCHLOG_DATA_DIR
-    (default ./matchlog-data) is started and shared with any other matchlog process.
+    (default ./matchlog-data) is started and shared with any other matchlog process,
+    and started again if it dies while serving.
     """
-
     with friendly_errors():
         configured = load_settings()
         if workers > 1 and configured.metrics_address:
