@@ -153,18 +153,28 @@ def play_one(
 
     ``None``: no move was posted (its legal moves could not be read, or there are none).
     """
-    legal = timed(answers, lambda: client.get(f"/matches/{match.id}/legal-moves", headers=headers))
+    try:
+        legal = timed(
+            answers, lambda: client.get(f"/matches/{match.id}/legal-moves", headers=headers)
+        )
+    except httpx.TransportError:
+        return None  # a keep-alive connection closed under us: read again
     if legal.status_code != 200 or not legal.json()["moves"]:
         return None
     moves = [m for m in legal.json()["moves"] if "resign" not in m and "draw" not in m]
-    response = timed(
-        answers,
-        lambda: client.post(
-            f"/matches/{match.id}/moves",
-            json={"moves": [rng.choice(moves or legal.json()["moves"])]},
-            headers={**headers, "If-Match": f'"{match.acked}"'},
-        ),
-    )
+    try:
+        response = timed(
+            answers,
+            lambda: client.post(
+                f"/matches/{match.id}/moves",
+                json={"moves": [rng.choice(moves or legal.json()["moves"])]},
+                headers={**headers, "If-Match": f'"{match.acked}"'},
+            ),
+        )
+    except httpx.TransportError:
+        # No answer came: the write's outcome is the server's to tell, as after a 503.
+        match.interrupted = True
+        return False
     if response.status_code == 200:
         match.acked = response.json()["version"]
         return True
