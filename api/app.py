@@ -25,6 +25,13 @@ from api.inputs import check_request
 from api.live import LiveController, LiveFeeds
 from api.match_writes import MatchKeys
 from api.matches import MatchController
+from api.metrics import (
+    SERVICE_COLLECTOR,
+    MetricsController,
+    Sources,
+    metrics_address,
+    prometheus_config,
+)
 from api.openapi import ClosedModels
 from api.options import answer_options
 from api.pad import PadController
@@ -58,8 +65,9 @@ def create_app(settings: Settings) -> Litestar:
 
     @asynccontextmanager
     async def database(app: Litestar) -> AsyncIterator[None]:
-        async with serving(settings) as (pool, recorder, live, feeds):
+        async with serving(settings) as (pool, recorder, live, feeds, watch):
             app.state.pool = pool
+            app.state.watch = watch
             app.state.replays = ReplayCache()
             app.state.recorder = recorder
             app.state.tokens = KnownTokens()
@@ -72,7 +80,12 @@ def create_app(settings: Settings) -> Litestar:
                 token_check_interval=settings.live_token_check_interval,
                 trusted_proxies=settings.trusted_proxies,
             )
-            yield
+            if not settings.metrics:
+                yield
+                return
+            sources = Sources(pool, recorder, watch, app.state.live)
+            with SERVICE_COLLECTOR.reading(sources), metrics_address(settings.metrics_address):
+                yield
 
     def provide_pool(state: State) -> AsyncConnectionPool:
         pool: AsyncConnectionPool = state.pool
@@ -103,7 +116,9 @@ def create_app(settings: Settings) -> Litestar:
             ViewerController,
             PadController,
             static_files(),
+            *([MetricsController] if settings.metrics else []),
         ],
+        middleware=[prometheus_config().middleware] if settings.metrics else [],
         lifespan=[database],
         dependencies={
             "pool": Provide(provide_pool, sync_to_thread=False),

@@ -5,7 +5,8 @@ a body that is not JSON is ``MALFORMED`` (400); a body or query whose fields fai
 validation is ``VALIDATION_FAILED`` (422) with ``details.errors``, a list of
 ``{"field", "message", "source"}``; an oversized body is ``BODY_TOO_LARGE`` (413);
 other HTTP errors are named after their status (``NOT_FOUND``,
-``METHOD_NOT_ALLOWED``); an unexpected failure is ``INTERNAL_ERROR`` (500), logged,
+``METHOD_NOT_ALLOWED``); a database that cannot be reached is ``DATABASE_UNAVAILABLE``
+(503, with ``Retry-After``); an unexpected failure is ``INTERNAL_ERROR`` (500), logged,
 never with a traceback in the response.
 """
 
@@ -15,6 +16,7 @@ import logging
 from http import HTTPStatus
 from typing import Any
 
+import psycopg
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.plugins.problem_details import (
     ProblemDetailsConfig,
@@ -34,6 +36,7 @@ from domain.errors import (
     PreconditionRequiredError,
     UnauthenticatedError,
 )
+from service.wiring import is_connection_error
 
 _log = logging.getLogger("matchlog.api")
 
@@ -158,6 +161,29 @@ def internal_to_problem(exc: Exception) -> ProblemDetailsException:
     return _problem(500, "INTERNAL_ERROR", "internal error", {"code": "INTERNAL_ERROR"})
 
 
+DATABASE_RETRY_AFTER = 2
+"""Seconds a 503 ``DATABASE_UNAVAILABLE`` asks the client to wait before trying again."""
+
+
+def database_unavailable() -> ProblemDetailsException:
+    """The 503 ``DATABASE_UNAVAILABLE`` answer, with ``Retry-After``."""
+    return _problem(
+        503,
+        "DATABASE_UNAVAILABLE",
+        "the database is unavailable; try again shortly",
+        {"code": "DATABASE_UNAVAILABLE"},
+        {"Retry-After": str(DATABASE_RETRY_AFTER)},
+    )
+
+
+def database_to_problem(exc: psycopg.OperationalError) -> ProblemDetailsException:
+    """A lost database is 503 ``DATABASE_UNAVAILABLE``, unlogged (the watch logs the loss
+    once); any other operational error is an unexpected failure."""
+    if is_connection_error(exc):
+        return database_unavailable()
+    return internal_to_problem(exc)
+
+
 def problem_details_plugin() -> ProblemDetailsPlugin:
     """Return the plugin that renders every DomainError (and HTTP error) as problem+json."""
     return ProblemDetailsPlugin(
@@ -165,6 +191,7 @@ def problem_details_plugin() -> ProblemDetailsPlugin:
             exception_to_problem_detail_map={
                 DomainError: to_problem,
                 HTTPException: http_to_problem,
+                psycopg.OperationalError: database_to_problem,
                 Exception: internal_to_problem,
             },
         )

@@ -528,6 +528,7 @@ _PROBLEM_TEXT = {
     422: "VALIDATION_FAILED (details.errors names each field), or the rules' refusal code",
     428: "VERSION_REQUIRED: send If-Match or expected_version",
     429: "TOO_MANY_REQUESTS: too many live feeds open; Retry-After says when to try again",
+    503: "DATABASE_UNAVAILABLE: the database cannot be reached; Retry-After says when to try again",
 }
 
 

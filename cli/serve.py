@@ -12,7 +12,9 @@ import typer
 
 from cli.database import use_database
 from cli.errors import friendly_errors
-from service.settings import load_settings
+from domain.errors import MalformedError
+from service.settings import Settings, load_settings
+from service.wiring import embedded_supervised
 
 
 def serve(
@@ -28,20 +30,35 @@ def serve(
     """Upgrade the database to the newest schema, then serve the REST API.
 
     With no MATCHLOG_DATABASE_URL the embedded PostgreSQL in MATCHLOG_DATA_DIR
-    (default ./matchlog-data) is started and shared with any other matchlog process.
+    (default ./matchlog-data) is started and shared with any other matchlog process,
+    and started again if it dies while serving.
     """
-    import uvicorn
-
-    from cli.http_protocol import HTTP_PROTOCOL
-
     with friendly_errors():
-        settings = load_settings()
+        configured = load_settings()
+        if workers > 1 and configured.metrics_address:
+            # Each worker would bind it, and each one's figures are its own.
+            raise MalformedError(
+                "MATCHLOG_METRICS_ADDRESS needs --workers 1: each worker counts only its own "
+                "requests; unset it, or scrape GET /metrics (one worker's figures a scrape)",
+                code="BAD_SETTING",
+            )
         url = use_database(existing=False)
-    settings = settings.model_copy(update={"database_url": url})
+    settings = configured.model_copy(update={"database_url": url})
     bind_host = host or settings.host
     bind_port = settings.port if port is None else port
     _exit_cleanly_on_sigterm()
     typer.echo(f"matchlog serving on http://{bind_host}:{bind_port} (OpenAPI at /schema)")
+    # The embedded server is this process's: it starts it again if it dies.
+    with embedded_supervised(configured):
+        _run(settings, bind_host, bind_port, workers, url)
+
+
+def _run(settings: Settings, bind_host: str, bind_port: int, workers: int, url: str) -> None:
+    """Serve the app with uvicorn, in this process or in ``workers`` processes."""
+    import uvicorn
+
+    from cli.http_protocol import HTTP_PROTOCOL
+
     # proxy_headers=False below: uvicorn would otherwise take X-Forwarded-For from any
     # local peer as the client's address; the app believes it only from
     # MATCHLOG_TRUSTED_PROXIES (api.live.client_address).

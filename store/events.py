@@ -584,12 +584,14 @@ class Notifier:
         self._pending.set()
 
     async def _run(self) -> None:
+        lost = False
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
                     self._conninfo, autocommit=True
                 ) as conn:
                     await conn.execute("SET synchronous_commit = off")
+                    lost = False
                     while True:
                         await self._pending.wait()
                         self._pending.clear()
@@ -598,7 +600,13 @@ class Notifier:
                         # At most one NOTIFY per interval: commits in between share it.
                         await asyncio.sleep(self._min_interval)
             except psycopg.OperationalError as e:
-                # Readers also poll, so a lost wake-up costs latency, not events.
-                _log.warning("notifier connection lost, reconnecting: %s", e)
+                # Readers also poll, so a lost wake-up costs latency, not events. One
+                # line a loss, not one a retry.
+                if not lost:
+                    _log.warning(
+                        "notifier connection lost, reconnecting: %s",
+                        (str(e).strip().splitlines() or [type(e).__name__])[0],
+                    )
+                lost = True
                 self._pending.set()
                 await asyncio.sleep(1.0)

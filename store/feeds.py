@@ -138,6 +138,7 @@ class FeedLedger:
         loop = asyncio.get_running_loop()
         every = self._lease / 3
         renew_at = loop.time() + every
+        failing = False
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), max(0.0, renew_at - loop.time()))
@@ -148,9 +149,13 @@ class FeedLedger:
                 if loop.time() >= renew_at:
                     await self._renew()
                     renew_at = loop.time() + every
+                failing = False
             except (psycopg.Error, PoolTimeout) as e:
-                # One line, not a traceback: the next round tries again.
-                _log.warning("live feeds' ledger could not reach the database: %s", e)
+                # One line a loss, not a traceback nor a line a round: the next round
+                # tries again.
+                if not failing:
+                    _log.warning("live feeds' ledger could not reach the database: %s", e)
+                failing = True
                 await asyncio.sleep(min(1.0, every))
 
     async def _flush(self) -> None:

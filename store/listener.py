@@ -104,15 +104,25 @@ class EventListener:
         return conn
 
     async def _run(self) -> None:
+        lost = False
         while True:
             try:
                 if self._conn is None or self._conn.closed:
                     self._conn = await self._connect()
+                    if lost:
+                        _log.info("live listener reconnected")
+                        lost = False
                 await self._follow(self._conn)
             except psycopg.OperationalError as e:
-                # One line, not a traceback: the loop reconnects and reads on from
-                # its position, so nothing is lost, only delayed.
-                _log.warning("live listener connection lost, reconnecting: %s", e)
+                # One line a loss, not a traceback nor a line a retry: the loop
+                # reconnects and reads on from its position, so nothing is lost, only
+                # delayed.
+                if not lost:
+                    _log.warning(
+                        "live listener connection lost, reconnecting: %s",
+                        (str(e).strip().splitlines() or [type(e).__name__])[0],
+                    )
+                lost = True
                 if self._conn is not None:
                     await self._conn.close()
                 self._conn = None

@@ -204,6 +204,10 @@ class Recorder:
         self._group: GroupCommit[Request, Recorded | DomainError] | None = (
             GroupCommit(self.record_batch) if group_commit else None
         )
+        self.moves_recorded = 0
+        """Moves (``Play`` commands) this recorder committed, for the service's metrics."""
+        self.events_recorded = 0
+        """Events this recorder committed (a retry of events already there counts none)."""
 
     @property
     def batch_sizes(self) -> Counter[int]:
@@ -434,6 +438,11 @@ class Recorder:
         for (index, _), recorded in zip(decided, done, strict=True):
             outcomes[index] = recorded
             self._remember(recorded.stream, recorded.version, recorded.state)
+            if not recorded.already_recorded:
+                self.moves_recorded += sum(
+                    isinstance(command, Play) for command in requests[index].commands
+                )
+                self.events_recorded += len(recorded.events)
         if self._notifier is not None and fresh:
             self._notifier.notify()
         return None

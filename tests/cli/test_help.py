@@ -55,6 +55,8 @@ def test_version_is_the_installed_one() -> None:
         ("PORT", "eighty", "MATCHLOG_PORT must be a whole number from 0 to 65535 (not 'eighty')"),
         ("PORT", "70000", "MATCHLOG_PORT must be a whole number from 0 to 65535 (not '70000')"),
         ("MAX_BODY_SIZE", "0", "MATCHLOG_MAX_BODY_SIZE must be a whole number of at least 1"),
+        ("METRICS_ADDRESS", "9100", "MATCHLOG_METRICS_ADDRESS must be host:port (such as 127."),
+        ("METRICS", "maybe", "MATCHLOG_METRICS must be true or false (not 'maybe')"),
     ],
 )
 def test_a_bad_setting_is_named_in_plain_words(name: str, value: str, says: str) -> None:
@@ -63,3 +65,14 @@ def test_a_bad_setting_is_named_in_plain_words(name: str, value: str, says: str)
     assert result.stderr.startswith(f"error: BAD_SETTING: {says}"), result.stderr
     assert 1 == len(result.stderr.splitlines())
     assert "pydantic" not in result.stderr and "Input should" not in result.stderr
+
+
+def test_a_metrics_address_needs_one_worker() -> None:
+    result = invoke(
+        None, "serve", "--workers", "2", env={"MATCHLOG_METRICS_ADDRESS": "127.0.0.1:9100"}
+    )
+    assert 1 == result.exit_code
+    assert result.stderr.startswith(
+        "error: BAD_SETTING: MATCHLOG_METRICS_ADDRESS needs --workers 1"
+    )
+    assert 1 == len(result.stderr.splitlines()), result.stderr
