@@ -798,13 +798,13 @@
 
     function drawTable() {
       const replay = S.replay;
-      const score = scoreText(S.d, replay.score, S.names) + (replay.result ? " · " + resultText(replay.result, S.names) : "");
+      const score = scoreText(S.d, replay.score, S.names) + (replay.result ? " · " + resultText(replay.result, S.names, S.d) : "");
       const view = replay.view;
       const body = S.series
         ? [scoreSheet(S.d, S.series, S.names)]
         : view === null
           ? [el("p", { class: "empty", text: "No cards on the table yet." })]
-          : T.drawTable(S.d, view, replay.seats, S.names);
+          : T.drawTable(S.d, view, replay.seats, S.names, Boolean(replay.result));
       table.replaceChildren(el("p", { id: "score", text: score }), ...body);
       table.dataset.ply = String(replay.ply);
       markTable();
@@ -891,7 +891,7 @@
       const match = S.match;
       const list = choices();
       if (match.status !== "live") {
-        acting.textContent = "The match is over" + (match.result ? ": " + resultText(match.result, S.names) : ".");
+        acting.textContent = "The match is over" + (match.result ? ": " + resultText(match.result, S.names, S.d) : ".");
         moves.replaceChildren();
         return;
       }

@@ -178,7 +178,7 @@
       slider.max = String(S.plies);
       slider.value = String(S.ply);
       plyLabel.textContent = "Ply " + S.ply + " / " + S.plies;
-      const result = replay.result ? " · " + resultText(replay.result, S.names) : "";
+      const result = replay.result ? " · " + resultText(replay.result, S.names, d) : "";
       score.textContent = scoreText(d, replay.score, S.names) + result;
       const step = stepsAt(S.ply).find((s) => !s.taken_back) || stepsAt(S.ply)[0];
       sentence.textContent =
@@ -197,7 +197,7 @@
         ? [scoreSheet(d, S.series, S.names, sheetRound(replay))]
         : replay.view === null
           ? [el("p", { class: "empty", text: "No " + d.round_word + " on the table yet." })]
-          : drawTable(d, replay.view, seats, S.names);
+          : drawTable(d, replay.view, seats, S.names, Boolean(replay.result));
       table.replaceChildren(
         el("p", { class: "round-label", text: replay.round ? roundWord(d) + " " + replay.round : "" }),
         ...body,
@@ -391,7 +391,14 @@
             "tbody",
             {},
             ...rows.map((row) =>
-              el("tr", {}, el("td", { text: row.rank }), el("th", { scope: "row", text: row.name }), ...keys.map((k) => el("td", { text: cell(row[k]) }))),
+              el(
+                "tr",
+                {},
+                el("td", { text: row.rank }),
+                // A player's name links to their page (a pair's names are its two players').
+                el("th", { scope: "row" }, row.members.length === 1 ? el("a", { href: "/players/" + row.members[0] + "/view", text: row.name }) : row.name),
+                ...keys.map((k) => el("td", { text: cell(row[k]) })),
+              ),
             ),
           ),
         ),
@@ -466,7 +473,7 @@
             el("td", { text: m.created_at.slice(0, 10) }),
             el("td", {}, el("a", { href: "/matches/" + m.id + "/view", text: playersText(d, players) })),
             el("td", {}, el("span", { class: "badge " + m.status, text: m.status })),
-            el("td", { class: "series", text: scoreText(d, m.score, players) + (m.result ? " · " + resultText(m.result, players) : "") }),
+            el("td", { class: "series", text: scoreText(d, m.score, players) + (m.result ? " · " + resultText(m.result, players, d) : "") }),
           );
         }),
       );
