@@ -505,7 +505,7 @@ window.MatchTable = (() => {
       return el(
         "div",
         { class: "seat seat-" + s + (acting.has(s) ? " acting" : ""), "data-seat": s },
-        el("h3", {}, (names[s] || "seat " + s) + " ", el("small", { text: tag }), acting.has(s) ? el("span", { class: "badge acting", text: d.acting_word }) : null, tally),
+        el("h3", {}, el("span", { class: "name", title: names[s] || "seat " + s, text: names[s] || "seat " + s }), " ", el("small", { text: tag }), acting.has(s) ? el("span", { class: "badge acting", text: d.acting_word }) : null, tally),
         seatZones.length > 1 ? el("div", { class: "zones" }, ...zones) : zones,
       );
     };
