@@ -407,7 +407,7 @@ window.MatchTable = (() => {
       el(
         "div",
         { class: "zone zone-" + z.name, "data-zone": name, "data-kind": z.kind, ...(attrs || {}) },
-        text ? el("span", { class: "zone-label", text }) : null,
+        text ? el("span", { class: "zone-label", title: text, text }) : null,
         el("div", { class: "cards" }, ...children),
       );
     if (z.kind === "hand") {
@@ -445,7 +445,8 @@ window.MatchTable = (() => {
         const shown = item.cards || (item.card ? [item.card] : null);
         const mark = z.hidden_kind && item.kind === z.hidden_kind && !open ? "face-down-open" : "";
         const cards = shown ? shown.map((code) => card(code, mark)) : backs(item.count || 0);
-        const caption = el("small", { text: fill(d, z.caption || "", item, names) });
+        const words = fill(d, z.caption || "", item, names);
+        const caption = el("small", { class: "caption", title: words, text: words });
         return z.caption_below
           ? el("span", { class: "link", "data-seat": item.seat }, ...cards, caption)
           : el("span", { class: "play", "data-seat": item.seat, "data-kind": item.kind }, caption, el("span", { class: "cards" }, ...cards));

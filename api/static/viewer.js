@@ -80,19 +80,24 @@
       plyLabel,
     );
     const sentence = el("p", { id: "sentence" });
+    // Which round (Kozel's deal) the ply is in, beside its sentence.
+    const roundBadge = el("span", { id: "round", class: "badge round" });
     const notes = el("ul", { id: "notes", class: "notes" });
     const table = el("section", { id: "table", "aria-label": "the table" });
     const list = el("ol", { id: "timeline-list" });
+    // Each player's name links to their page (matches, ratings, head-to-head).
+    const playerLinks = el("p", { id: "players", class: "players" });
     const timeline = el(
       "aside",
       { id: "timeline", "aria-label": "timeline" },
+      playerLinks,
       el("h2", { text: "Timeline" }),
       list,
     );
     app.replaceChildren(
       el("header", {}, el("div", { class: "title-row" }, title, badge, back), score),
       controls,
-      el("section", { id: "now", "aria-label": "this ply" }, sentence, notes),
+      el("section", { id: "now", "aria-label": "this ply" }, el("div", { class: "now-row" }, roundBadge, sentence), notes),
       el(
         "div",
         { class: "layout" },
@@ -188,6 +193,9 @@
             ? (step.taken_back ? "(taken back) " : "") + step.sentence
             : "Ply " + S.ply;
       sentence.classList.toggle("taken-back", Boolean(step && step.taken_back));
+      const round = replay.round || (step && step.round);
+      roundBadge.textContent = round ? roundWord(d) + " " + round : "";
+      roundBadge.hidden = !round;
       notes.replaceChildren(
         ...(step && step.taken_back && S.ply ? [el("li", { class: "undo", text: takenBackText(step.taken_back) })] : []),
         ...notesAt(S.ply).map((note) => el("li", { class: "note", text: noteText(note) })),
@@ -198,10 +206,7 @@
         : replay.view === null
           ? [el("p", { class: "empty", text: "No " + d.round_word + " on the table yet." })]
           : drawTable(d, replay.view, seats, S.names, Boolean(replay.result));
-      table.replaceChildren(
-        el("p", { class: "round-label", text: replay.round ? roundWord(d) + " " + replay.round : "" }),
-        ...body,
-      );
+      table.replaceChildren(...body);
       table.dataset.ply = String(S.ply);
       table.dataset.seat = replay.seat === null ? (seats ? "full" : "public") : String(replay.seat);
       for (const item of list.children) {
@@ -279,6 +284,8 @@
       // Plies are counted over everything recorded: an undone ply keeps its number.
       S.plies = S.steps.length;
       title.textContent = gameTitle(S.d, match.variant) + " · " + playersText(S.d, S.names);
+      playerLinks.replaceChildren(...match.players.map((p, s) => el("a", { class: "player-link", href: "/players/" + p + "/view", text: S.names[s] || p.slice(0, 8) })));
+      title.title = title.textContent;
       document.title = title.textContent + " · matchlog";
       badge.textContent = match.status;
       badge.className = "badge " + match.status;

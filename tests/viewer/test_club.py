@@ -237,3 +237,25 @@ class TestPlayerPage:
         link.click()
         page.wait_for_selector("#ratings")
         assert name == page.locator("h1").inner_text()
+
+    def test_linked_from_the_viewer_and_the_pad(
+        self,
+        page: Page,
+        server: str,
+        club: dict[str, Any],
+        scorer_headers: dict[str, str],
+    ) -> None:
+        match = club["live"][0]
+        page.goto(f"{server}/matches/{match['id']}/view")
+        links = page.locator("#players a.player-link")
+        links.first.wait_for()
+        hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+        assert [f"/players/{p}/view" for p in match["players"]] == hrefs
+        secret = scorer_headers["Authorization"].removeprefix("Bearer ")
+        page.add_init_script(f"sessionStorage.setItem('matchlog.scorer-token', {secret!r})")
+        page.goto(f"{server}/matches/{match['id']}/score")
+        pad_links = page.locator("#seats a.player-link")
+        pad_links.first.wait_for()
+        pad_links.first.click()
+        page.wait_for_selector("#ratings")
+        assert page.url.endswith(f"/players/{match['players'][0]}/view")
