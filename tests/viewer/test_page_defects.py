@@ -19,10 +19,10 @@ from tests.viewer.test_viewer import make_players, wait_for_ply
 Page = Any
 
 LONG = [
-    "Maximilian Featherstonehaugh-Cholmondeley",
-    "Bartholomew Vanderpoel-Szczepański",
-    "Evangelina Montgomery-Wolstenholme",
-    "Konstantinos Papadopoulos-Alexandrou",
+    "Maximilian Alexander Featherstonehaugh-Cholmondeley",
+    "Bartholomew Johannes Vanderpoel-Szczepański",
+    "Evangelina Rosalind Montgomery-Wolstenholme",
+    "Konstantinos Dimitrios Papadopoulos-Alexandrou",
 ]
 
 
@@ -52,7 +52,7 @@ def _kozel_long(http: httpx.Client, scorer_headers: dict[str, str]) -> dict[str,
     """A live Kozel match of four long names, six plies into its first deal."""
     players = make_players(http, scorer_headers, LONG)
     match = create_match(http, scorer_headers, {"game": "kozel", "players": players})
-    return play_moves(http, scorer_headers, match, 6)
+    return play_moves(http, scorer_headers, match, 8)
 
 
 @pytest.fixture(name="kozel_conceded", scope="module")
@@ -88,7 +88,7 @@ class TestViewer:
         page.goto(f"{server}/matches/{kozel_long['id']}/view")
         plies = len(http.get(f"/matches/{kozel_long['id']}/timeline").json()["steps"])
         seats = set()
-        for ply in range(1, plies + 1):
+        for ply in range(plies + 1):
             page.goto(f"{server}/matches/{kozel_long['id']}/view?ply={ply}")
             wait_for_ply(page, ply)
             # Read in one go: a live page redraws its table when the feed wakes it.
