@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { el, getJSON, showError, follow, debounce, plural, playersText, gameTitle, scoreText, resultText, games } = window.MatchTable;
+  const { el, getJSON, showError, plural, gameTitle, scoreText, resultText, games } = window.MatchTable;
 
   // The pad's token, when the scorer signed in in this tab (api/static/pad.js keeps it).
   const secret = sessionStorage.getItem("matchlog.scorer-token");
@@ -225,8 +225,11 @@
   (async () => {
     try {
       if (page === "home") {
-        // Live matches move on: the list is read again when any of them changes.
-        if (await homePage()) follow("/matches/live", debounce(() => homePage().catch((e) => showError(e.message)), 1000), headers);
+        // Live matches move on (and new ones start): while one is live the lists are
+        // read again every 20 seconds (a feed per match would hold a connection each).
+        if (await homePage()) {
+          const timer = setInterval(() => homePage().then((live) => live || clearInterval(timer), (e) => showError(e.message)), 20000);
+        }
       } else if (page === "player") await playerPage(id);
     } catch (error) {
       showError(error.message);
