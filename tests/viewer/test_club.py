@@ -6,6 +6,7 @@ Set ``MATCHLOG_SCREENSHOTS=docs/screenshots`` to refresh their pictures.
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 from typing import Any
 
 import httpx
@@ -157,7 +158,7 @@ class TestPlayerPage:
                 (m, o) for m, o, _ in drawn
             ]
             # y grows downwards: a higher rating is drawn higher, equal ones level.
-            for (_, a, ya), (_, b, yb) in zip(drawn, drawn[1:], strict=False):
+            for (_, a, ya), (_, b, yb) in pairwise(drawn):
                 assert (a < b) == (yb < ya) and (a == b) == (abs(ya - yb) < 0.2)
             assert 1 == chart.locator("polyline.rating-line").count()
             assert chart.locator("svg").bounding_box()["width"] <= viewport["width"]

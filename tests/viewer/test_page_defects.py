@@ -246,9 +246,7 @@ class TestPad:
         group = signed_in.locator(f'#live-matches [data-competition="{competition["id"]}"]')
         group.wait_for()
         assert "Pad league" == group.locator("h3").inner_text()
-        whens = [
-            group.locator(f'[data-match="{m["id"]}"] .when').inner_text() for m in made
-        ]
+        whens = [group.locator(f'[data-match="{m["id"]}"] .when').inner_text() for m in made]
         assert whens[0] != whens[1] and all(whens)
 
     def test_score_sheet_totals_fit_a_phone(
