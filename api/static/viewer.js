@@ -80,7 +80,7 @@
       plyLabel,
     );
     const sentence = el("p", { id: "sentence" });
-    // Which round (Kozel's deal) the ply is in, beside its sentence.
+    // Which round the ply is in (the game's round word), beside its sentence.
     const roundBadge = el("span", { id: "round", class: "badge round" });
     const notes = el("ul", { id: "notes", class: "notes" });
     const table = el("section", { id: "table", "aria-label": "the table" });
