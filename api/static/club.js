@@ -183,7 +183,8 @@
       const at = Math.max(0, Math.min(pages - 1, index));
       const body = el("tbody", {}, ...rows.slice(at * PAGE, at * PAGE + PAGE));
       matchesBox.replaceChildren(
-        rows.length
+        ...[
+          rows.length
           ? el("div", { class: "scroll" }, el("table", { class: "player-matches" }, el("thead", {}, el("tr", {}, ...["Date", "Game", "With", "Result", "Series", "Replay"].map((h) => el("th", { scope: "col", text: h })))), body))
           : el("p", { class: "empty", text: "No match yet." }),
         pages > 1
@@ -195,6 +196,7 @@
               el("button", { type: "button", id: "older", disabled: at === pages - 1, onclick: () => showPage(at + 1), text: "Older" }),
             )
           : null,
+        ].filter(Boolean), // a missing pager is left out, not written as "null"
       );
     }
     showPage(0);

@@ -97,6 +97,7 @@ class TestHome:
         )
         assert club["open"]["id"] in listed and club["closed"]["id"] not in listed
         assert "Staff cup" not in page.inner_text("body")
+        assert "null" not in page.inner_text("main").split()
         hrefs = page.eval_on_selector_all("#ways a", "e => e.map(a => a.getAttribute('href'))")
         assert ["/score", "/organise", "/schema"] == hrefs
         # Every match links to its replay and its players to their pages.
@@ -190,6 +191,7 @@ class TestPlayerPage:
         )
         assert [club["open"]["id"]] == entered
         assert "Staff cup" not in page.inner_text("body")
+        assert "null" not in page.inner_text("main").split()
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         screenshot(page, "player", viewport)
 
