@@ -397,6 +397,57 @@ class PlayerRecordOut(BaseModel):
         description="Over every finished match the caller may read: played, won, lost, drawn."
     )
     matches: list[PlayerMatchOut]
+    opponents: list[HeadToHeadOut] = Field(
+        description="Head-to-head: the finished matches against each opponent, most first."
+    )
+    competitions: list[CompetitionEnteredOut] = Field(
+        description="Competitions the player entered or played in, newest first."
+    )
+
+
+class HeadToHeadOut(BaseModel):
+    """The player's finished matches against one opponent (a player on another side)."""
+
+    player_id: UUID
+    played: int
+    won: int
+    lost: int
+    drawn: int
+
+
+class CompetitionEnteredOut(BaseModel):
+    """A competition the player entered or played a match in."""
+
+    id: UUID
+    name: str
+    game: str
+    variant: str
+
+
+class RatingPointOut(BaseModel):
+    """The player's openskill rating right after one of their finished matches."""
+
+    match_id: UUID
+    mu: float
+    sigma: float
+    ordinal: float = Field(description="mu - 3 sigma, the value the standings show.")
+
+
+class RatingHistoryOut(BaseModel):
+    """A player's rating history in one competition, in the order its matches ended."""
+
+    competition_id: UUID
+    name: str
+    game: str
+    variant: str
+    points: list[RatingPointOut]
+
+
+class PlayerRatingsOut(BaseModel):
+    """A player's rating history in each competition the caller may read."""
+
+    player_id: UUID
+    competitions: list[RatingHistoryOut]
 
 
 def player_outcome(row: dict[str, Any], seat: int) -> PlayerOutcome:

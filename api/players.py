@@ -13,9 +13,13 @@ from psycopg_pool import AsyncConnectionPool
 
 from api.auth import Principal, readable_private, requires
 from api.match_schemas import (
+    CompetitionEnteredOut,
+    HeadToHeadOut,
     MatchSummaryOut,
     PlayerMatchOut,
+    PlayerRatingsOut,
     PlayerRecordOut,
+    RatingHistoryOut,
     player_outcome,
 )
 from api.openapi import documented
@@ -90,6 +94,7 @@ class PlayerController(Controller):
         async with pool.connection() as conn:
             player = await players.get_player(conn, player_id)
             rows = await list_matches(conn, limit=10_000, player_id=player_id, readable=readable)
+            entered = await players.competitions_entered(conn, player_id, readable)
         entries = []
         results = {"played": 0, "won": 0, "lost": 0, "drawn": 0}
         for row in rows:
@@ -109,6 +114,44 @@ class PlayerController(Controller):
             created_at=player.created_at,
             results=results,
             matches=entries[:limit],
+            opponents=[HeadToHeadOut(**line) for line in players.head_to_head(rows, player_id)],
+            competitions=[
+                CompetitionEnteredOut(id=c.id, name=c.name, game=c.game, variant=c.variant)
+                for c in entered
+            ],
+        )
+
+    @get(
+        "/{player_id:uuid}/ratings",
+        operation_id="GetPlayerRatings",
+        summary="A player's rating after each finished match, per competition",
+        responses=problem_responses(404, 422),
+    )
+    async def get_player_ratings(
+        self,
+        pool: NamedDependency[AsyncConnectionPool],
+        principal: NamedDependency[Principal | None],
+        player_id: PlayerId,
+    ) -> PlayerRatingsOut:
+        """Return the player's openskill rating history in each competition they finished a
+        match in (the standings' ratings, match by match); 404 ``PLAYER_NOT_FOUND``.
+
+        Private competitions appear only to callers who may read them.
+        """
+        async with pool.connection() as conn:
+            histories = await players.rating_histories(conn, player_id, readable_private(principal))
+        return PlayerRatingsOut(
+            player_id=player_id,
+            competitions=[
+                RatingHistoryOut(
+                    competition_id=h["id"],
+                    name=h["name"],
+                    game=h["game"],
+                    variant=h["variant"],
+                    points=h["points"],
+                )
+                for h in histories
+            ],
         )
 
     @post(

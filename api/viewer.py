@@ -1,4 +1,5 @@
-"""``/matches/{id}/view`` and ``/competitions/{id}/view``: the card table in a browser.
+"""The reading pages: ``/`` (home), ``/matches/{id}/view``, ``/competitions/{id}/view`` and
+``/players/{id}/view``.
 
 The pages are plain HTML shells; their script (``api/static/viewer.js``) reads the
 JSON endpoints anonymously (replay, timeline, series, standings, the live feed),
@@ -22,7 +23,9 @@ from psycopg_pool import AsyncConnectionPool
 from api.auth import Principal
 from api.competitions import CompetitionId
 from api.matches import MatchId
+from api.players import PlayerId
 from api.schemas import problem_responses
+from service import players
 from service.access import readable_competition, readable_match
 
 STATIC = Path(__file__).parent / "static"
@@ -48,6 +51,8 @@ $scripts
 
 VIEWER_SCRIPTS = ("table.js", "viewer.js")
 """The viewer pages' scripts under ``/static``, in load order."""
+CLUB_SCRIPTS = ("table.js", "club.js")
+"""The home page's and players' pages' scripts under ``/static``, in load order."""
 
 
 def page(
@@ -81,6 +86,41 @@ class ViewerController(Controller):
 
     tags = ("viewer",)
     include_in_schema = False
+
+    @get("/", operation_id="Home", media_type="text/html")
+    async def home(self) -> Response[str]:
+        """Return the home page: live matches by competition, recent results, competitions,
+        and the way to the pad, the organiser's desk and the API docs (its script reads the
+        lists anonymously, so a visitor sees what public reads allow)."""
+        html = page("home", "", "Club night", "/matches?status=live", scripts=CLUB_SCRIPTS)
+        return Response(html, media_type="text/html; charset=utf-8")
+
+    @get(
+        "/players/{player_id:uuid}/view",
+        operation_id="ViewPlayer",
+        summary="A player's page: matches, rating history, head-to-head, competitions",
+        responses=problem_responses(404),
+        media_type="text/html",
+    )
+    async def view_player(
+        self, player_id: PlayerId, pool: NamedDependency[AsyncConnectionPool]
+    ) -> Response[str]:
+        """Return a player's page (players are readable by all; their matches of private
+        competitions only with a token that may read them, as ``GET /players/{id}`` says).
+
+        Raises:
+            NotFoundError (PLAYER_NOT_FOUND): there is no such player.
+        """
+        async with pool.connection() as conn:
+            player = await players.get_player(conn, player_id)
+        html = page(
+            "player",
+            str(player_id),
+            player.display_name,
+            f"/players/{player_id}",
+            scripts=CLUB_SCRIPTS,
+        )
+        return Response(html, media_type="text/html; charset=utf-8")
 
     @get(
         "/matches/{match_id:uuid}/view",

@@ -56,6 +56,9 @@ class Variant:
     name: str
     seats: int
     pack: Pack
+    dealt: tuple[int, ...] = ()
+    """Each seat's dealt hand size, the dealer first, then the seats after it in order
+    (empty: the pad does not say)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +147,9 @@ class Zone:
     small: bool = False
     optional: bool = False
     row: str | None = None
+    up_label: str | None = None
+    """A ``pile``'s label over its face-up cards (its face-down part has ``down_label``)."""
+    down_label: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +278,10 @@ class Presentation:
     caption: Caption | None = None
     indicator: Indicator | None = None
     result_form: ResultForm | None = None
+    reasons: Mapping[str, str] = field(default_factory=dict)
+    """How a match ended, in words, by its result's ``reason`` code ("rounds": "on rounds")."""
+    dealer: str | None = None
+    """Where the view says which seat dealt the round, if the game has a dealer."""
 
     def variant(self, name: str) -> Variant:
         """Return a variant by name.

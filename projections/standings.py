@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 import psycopg
@@ -112,13 +112,8 @@ def _row(line: Line, rank: int, tiebreak_values: Mapping[str, float]) -> dict[st
     }
 
 
-def ratings(matches: Sequence[FinishedMatch]) -> dict[str, dict[str, float]]:
-    """Rate players with openskill's Plackett-Luce model, match by match in the given order.
-
-    Each game says which seats are rated as a team (``GameRules.rating_teams``):
-    Cuttle seats are one-player teams ranked by finishing place (three ranks in
-    cutthroat); Kozel pairs are two-player teams. Returns mu, sigma and ordinal.
-    """
+def _rated(matches: Sequence[FinishedMatch]) -> Iterator[tuple[FinishedMatch, dict[str, Any]]]:
+    """Yield each match with every player's openskill rating right after it."""
     model = PlackettLuce()
     current: dict[str, Any] = {}
     for match in matches:
@@ -133,10 +128,64 @@ def ratings(matches: Sequence[FinishedMatch]) -> dict[str, dict[str, float]]:
         for team, new in zip(seats, rated, strict=True):
             for seat, rating in zip(team, new, strict=True):
                 current[match.players[seat]] = rating
-    return {
-        player: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}
-        for player, r in sorted(current.items())
-    }
+        yield match, current
+
+
+def _rating(rating: Any) -> dict[str, float]:
+    return {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal()}
+
+
+def ratings(matches: Sequence[FinishedMatch]) -> dict[str, dict[str, float]]:
+    """Rate players with openskill's Plackett-Luce model, match by match in the given order.
+
+    Each game says which seats are rated as a team (``GameRules.rating_teams``):
+    Cuttle seats are one-player teams ranked by finishing place (three ranks in
+    cutthroat); Kozel pairs are two-player teams. Returns mu, sigma and ordinal.
+    """
+    last: dict[str, Any] = {}
+    for _, current in _rated(matches):
+        last = current
+    return {player: _rating(r) for player, r in sorted(last.items())}
+
+
+def rating_history(matches: Sequence[FinishedMatch], player: str) -> list[dict[str, Any]]:
+    """Return ``player``'s rating after each of their matches, rated as ``ratings`` rates.
+
+    The last entry is the rating the standings show.
+    """
+    return [
+        {"match_id": match.match_id, **_rating(current[player])}
+        for match, current in _rated(matches)
+        if player in match.players
+    ]
+
+
+async def player_rating_histories(
+    conn: psycopg.AsyncConnection[Any], player_id: Any, readable: Collection[Any] | None
+) -> list[dict[str, Any]]:
+    """Return a player's rating history in each competition where they finished a match.
+
+    ``readable``: the private competitions the caller may read besides public ones
+    (``None``: every one). Competitions come newest first; each holds ``points``,
+    the rating after each of the player's matches in the order the matches ended.
+    """
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            "SELECT c.id, c.name, c.game, c.variant FROM competitions c"
+            " WHERE EXISTS (SELECT 1 FROM match_series s WHERE s.competition_id = c.id"
+            " AND %(player)s = ANY (s.players) AND s.ended_position IS NOT NULL)"
+            " AND (%(all)s OR c.public_reads OR c.id = ANY (%(ids)s::uuid[]))"
+            " ORDER BY c.position DESC",
+            {"player": player_id, "all": readable is None, "ids": list(readable or ())},
+        )
+        competitions = await cur.fetchall()
+    histories = []
+    for competition in competitions:
+        matches, _, _ = await competition_results(conn, competition["id"])
+        points = rating_history(matches, str(player_id))
+        if points:
+            histories.append({**competition, "points": points})
+    return histories
 
 
 _FORFEIT_STATS = ("forfeits_won", "forfeits_lost")
@@ -333,7 +382,9 @@ __all__ = [
     "competition_results",
     "compute_standings",
     "find_standings",
+    "player_rating_histories",
     "project_standings",
+    "rating_history",
     "ratings",
     "recompute_standings",
     "tally_results",

@@ -408,6 +408,28 @@ async def list_competitions(
     return Page(tuple(kept), page.next_before)
 
 
+async def list_player_competitions(
+    conn: AsyncConnection[Any], player_id: UUID, *, public_or: Collection[UUID] | None
+) -> list[Competition]:
+    """Return the competitions a player entered or played a match in, newest first.
+
+    With ``public_or`` only competitions with public reads, or whose id is in it.
+    """
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            f"SELECT {_COMPETITION_COLUMNS} FROM competitions c"
+            " WHERE (EXISTS (SELECT 1 FROM entrants e WHERE e.competition_id = c.id"
+            " AND %(player)s = ANY (e.players))"
+            " OR EXISTS (SELECT 1 FROM matches m WHERE m.competition_id = c.id"
+            " AND %(player)s = ANY (m.players)))"
+            " AND (%(filter)s::boolean IS FALSE OR public_reads OR id = ANY(%(ids)s::uuid[]))"
+            " ORDER BY position DESC",
+            {"player": player_id, "filter": public_or is not None, "ids": list(public_or or ())},
+        )
+        rows = await cur.fetchall()
+    return [_competition(r) for r in rows]
+
+
 # -- tokens -------------------------------------------------------------------------
 
 

@@ -144,19 +144,12 @@
       return;
     }
     const names = new Map(players.map((p) => [p.id, p.display_name]));
-    const list = matches.length
-      ? el(
-          "ul",
-          { id: "live-matches", class: "match-list" },
-          ...matches.map((m) =>
-            el(
-              "li",
-              { "data-match": m.id },
-              matchLink(m, described.get(m.game), names),
-            ),
-          ),
-        )
-      : el("p", { id: "live-matches", class: "empty", text: "No live match this token may record." });
+    let list;
+    try {
+      list = matches.length ? await liveList(matches, described, names) : el("p", { id: "live-matches", class: "empty", text: "No live match this token may record." });
+    } catch (error) {
+      list = message("error", error.message, "error");
+    }
     const fixtures = el("section", { id: "fixtures", "aria-label": "fixtures" });
     app.replaceChildren(
       el("header", {}, el("h1", { text: "Scorer's pad" }), signOutButton()),
@@ -167,15 +160,49 @@
     fixturesSection(fixtures, names);
   }
 
-  // A live match in the list: its game and variant, and its players.
-  function matchLink(m, d, names) {
+  // The live matches by competition (those outside any last), each with its round and
+  // table when a fixture made it, and when it started: two matches of the same players
+  // differ by these.
+  async function liveList(matches, described, names) {
+    const groups = new Map();
+    for (const m of matches) {
+      const key = m.competition_id || "";
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(m);
+    }
+    const keys = [...groups.keys()].sort((a, b) => (a === "") - (b === ""));
+    const sections = await Promise.all(
+      keys.map(async (key) => {
+        const [competition, fixtures] = key
+          ? await Promise.all([getJSON("/competitions/" + key, auth()), getJSON("/competitions/" + key + "/fixtures", auth())])
+          : [null, { rounds: [] }];
+        const where = new Map();
+        for (const round of fixtures.rounds) round.tables.forEach((t, i) => t.match_id && where.set(t.match_id, "round " + round.number + ", table " + (i + 1)));
+        return el(
+          "section",
+          { class: "live-group", "data-competition": key },
+          el("h3", { text: competition ? competition.name : "Outside any competition" }),
+          el("ul", { class: "match-list" }, ...groups.get(key).map((m) => el("li", { "data-match": m.id }, matchLink(m, described.get(m.game), names, where.get(m.id))))),
+        );
+      }),
+    );
+    return el("div", { id: "live-matches" }, ...sections);
+  }
+
+  // When a match started, to the second, in the reader's own time.
+  const started = (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" });
+
+  // A live match in the list: its game and variant, its players, and where and when it started.
+  function matchLink(m, d, names, where) {
     const who = m.players.map((p) => names.get(p) || p.slice(0, 8));
     return el(
       "a",
       { class: "match-link", href: "/matches/" + m.id + "/score" },
-      el("strong", { text: m.game + (!d || d.variants.length === 1 ? "" : " · " + m.variant) }),
+      el("strong", { text: d ? gameTitle(d, m.variant) : m.game }),
       " ",
-      d ? playersText(d, who) : who.join(" v "),
+      el("span", { class: "who", text: d ? playersText(d, who) : who.join(" v ") }),
+      // The match's own number last: two started in the same second still differ.
+      el("small", { class: "when", text: [where, "started " + started(m.created_at), "match " + m.id.slice(0, 8)].filter(Boolean).join(" · ") }),
     );
   }
 
@@ -758,17 +785,26 @@
       header.replaceChildren(
         el("h1", {}, title + " · " + playersText(S.d, S.names), " ", el("span", { id: "status", class: "badge " + match.status, text: match.status })),
         el("nav", {}, el("a", { href: "/score", text: "All matches" }), " ", el("a", { href: base + "/view", text: "Viewer" }), " ", signOutButton()),
+        // Who plays (each to their page) and who deals the round in progress or the next.
+        el(
+          "p",
+          { id: "seats", class: "hint" },
+          ...match.players.flatMap((p, s) => [s ? " · " : null, el("a", { class: "player-link", href: "/players/" + p + "/view", text: name(s) }), s === match.dealer ? el("span", { class: "badge dealer", id: "dealer", "data-seat": s, text: "deals" }) : null]),
+        ),
       );
       document.title = "Pad · " + title + " · matchlog";
       document.body.dataset.status = match.status;
       document.body.dataset.version = String(S.version);
       document.body.dataset.pending = String(S.queue.length);
+      // While the conflict box asks, nothing is being sent: the queue waits for the scorer.
       status.textContent = S.offline
         ? "Offline: " + S.queue.length + " waiting on this device, retried every few seconds."
-        : S.queue.length
-          ? "Sending " + S.queue.length + "…"
-          : "Online · version " + S.version;
-      status.className = S.offline ? "offline" : S.queue.length ? "sending" : "online";
+        : S.conflict
+          ? "Waiting for your answer: " + S.queue.length + " not sent."
+          : S.queue.length
+            ? "Sending " + S.queue.length + "…"
+            : "Online · version " + S.version;
+      status.className = S.offline ? "offline" : S.conflict ? "waiting" : S.queue.length ? "sending" : "online";
       if (!typing(problemBox)) problemBox.replaceChildren(
         ...(S.conflict ? [conflictBox()] : []),
         ...(S.problem
@@ -798,13 +834,13 @@
 
     function drawTable() {
       const replay = S.replay;
-      const score = scoreText(S.d, replay.score, S.names) + (replay.result ? " · " + resultText(replay.result, S.names) : "");
+      const score = scoreText(S.d, replay.score, S.names) + (replay.result ? " · " + resultText(replay.result, S.names, S.d) : "");
       const view = replay.view;
       const body = S.series
         ? [scoreSheet(S.d, S.series, S.names)]
         : view === null
           ? [el("p", { class: "empty", text: "No cards on the table yet." })]
-          : T.drawTable(S.d, view, replay.seats, S.names);
+          : T.drawTable(S.d, view, replay.seats, S.names, Boolean(replay.result));
       table.replaceChildren(el("p", { id: "score", text: score }), ...body);
       table.dataset.ply = String(replay.ply);
       markTable();
@@ -891,7 +927,7 @@
       const match = S.match;
       const list = choices();
       if (match.status !== "live") {
-        acting.textContent = "The match is over" + (match.result ? ": " + resultText(match.result, S.names) : ".");
+        acting.textContent = "The match is over" + (match.result ? ": " + resultText(match.result, S.names, S.d) : ".");
         moves.replaceChildren();
         return;
       }
@@ -1072,8 +1108,12 @@
           el("button", { type: "button", class: "slot-name", "aria-pressed": P.slot === i ? "true" : "false", text: label + " (" + cards.length + ")", onclick: () => ((P.slot = i), draw()) }),
           el("span", { class: "cards" }, ...cards.map((c) => el("button", { type: "button", class: "unpick", title: "take back " + T.cardLabel(c), onclick: () => unpick(c) }, card(c, "small")))),
         );
+      // Each hand's size from the variant (the dealer's first, then the seats after it).
+      const dealt = (S.d.variants.find((v) => v.name === match.variant) || {}).dealt || [];
+      const size = (s) => dealt[(s - match.dealer + seats) % seats];
+      const handLabel = (s) => name(s) + (s === match.dealer ? ", dealer" : "") + (size(s) ? " · " + size(s) + " cards" : "");
       const slots = physical
-        ? [...P.hands.map((h, s) => slot(s, name(s), h)), ...(indicator ? [slot(seats, indicator.label, P.indicator ? [P.indicator] : [])] : [])]
+        ? [...P.hands.map((h, s) => slot(s, handLabel(s), h)), ...(indicator ? [slot(seats, indicator.label, P.indicator ? [P.indicator] : [])] : [])]
         : [slot(0, "Deck, top card first", P.deck)];
       const last = indicator ? indicator.positions - 1 : 0;
       const position = el("input", { id: "indicator-position", type: "number", min: 0, max: last, value: 0, "aria-label": indicator ? indicator.position_label.toLowerCase() : null });

@@ -298,9 +298,11 @@ window.MatchTable = (() => {
     return "Taken back" + (who ? " by the " + who : "") + ": " + undo.reason;
   }
 
-  function resultText(result, names) {
+  // ``d``: the game's descriptor, whose ``reasons`` say a result's reason code in words.
+  function resultText(result, names, d) {
     if (!result) return "";
-    const reason = result.reason ? " (" + result.reason + ")" : "";
+    const words = result.reason && d && d.reasons ? d.reasons[result.reason] : null;
+    const reason = result.reason ? " (" + (words || result.reason) + ")" : "";
     if (result.draw) return "Drawn" + reason;
     const winners = (result.winners || []).map((s) => names[s] || "seat " + s);
     return "Won by " + winners.join(" & ") + reason;
@@ -405,7 +407,7 @@ window.MatchTable = (() => {
       el(
         "div",
         { class: "zone zone-" + z.name, "data-zone": name, "data-kind": z.kind, ...(attrs || {}) },
-        text ? el("span", { class: "zone-label", text }) : null,
+        text ? el("span", { class: "zone-label", title: text, text }) : null,
         el("div", { class: "cards" }, ...children),
       );
     if (z.kind === "hand") {
@@ -443,7 +445,8 @@ window.MatchTable = (() => {
         const shown = item.cards || (item.card ? [item.card] : null);
         const mark = z.hidden_kind && item.kind === z.hidden_kind && !open ? "face-down-open" : "";
         const cards = shown ? shown.map((code) => card(code, mark)) : backs(item.count || 0);
-        const caption = el("small", { text: fill(d, z.caption || "", item, names) });
+        const words = fill(d, z.caption || "", item, names);
+        const caption = el("small", { class: "caption", title: words, text: words });
         return z.caption_below
           ? el("span", { class: "link", "data-seat": item.seat }, ...cards, caption)
           : el("span", { class: "play", "data-seat": item.seat, "data-kind": item.kind }, caption, el("span", { class: "cards" }, ...cards));
@@ -459,7 +462,13 @@ window.MatchTable = (() => {
         .filter(([, value]) => value !== undefined && value !== null)
         .map(([c, value]) => plural(value, c.one, c.many));
       const text = label(up.length + down) + (counts.length ? ": " + counts.join(" · ") : "");
-      const cards = [...up.map((code) => card(code, small)), ...(opened ? opened.map((code) => card(code, small + " face-down-open")) : backs(down, small))];
+      const downCards = opened ? opened.map((code) => card(code, small + " face-down-open")) : backs(down, small);
+      // Each part under its own label when the descriptor names them (face up, face down).
+      const part = (name, text, cards) =>
+        cards.length ? el("span", { class: "pile-part", "data-part": name }, el("small", { class: "part-label", text }), el("span", { class: "cards" }, ...cards)) : null;
+      const cards = z.up_label
+        ? [part("up", z.up_label, up.map((code) => card(code, small))), part("down", z.down_label || "", downCards)]
+        : [...up.map((code) => card(code, small)), ...downCards];
       return box(text, cards);
     }
     return box(label(0), []);
@@ -480,9 +489,11 @@ window.MatchTable = (() => {
   // The table of any game: a panel per seat (its name, tag, team, whether it acts,
   // its tally and its zones) and the centre (the shared zones, each team's zones,
   // the caption), laid out as the descriptor says.
-  function drawTable(d, view, seats, names) {
+  // ``over``: the match has ended (a concession may end it with a seat still to act in
+  // the round's view): no seat is badged to act then.
+  function drawTable(d, view, seats, names, over) {
     const count = names.length || (seats ? seats.length : 0);
-    const acting = new Set(actingSeats(d, view));
+    const acting = new Set(over ? [] : actingSeats(d, view));
     const teamOf = (s) => d.teams.findIndex((t) => t.seats.includes(s));
     const seatZones = d.zones.filter((z) => z.place === "seat");
     const panel = (s) => {
@@ -495,7 +506,7 @@ window.MatchTable = (() => {
       return el(
         "div",
         { class: "seat seat-" + s + (acting.has(s) ? " acting" : ""), "data-seat": s },
-        el("h3", {}, (names[s] || "seat " + s) + " ", el("small", { text: tag }), acting.has(s) ? el("span", { class: "badge acting", text: d.acting_word }) : null, tally),
+        el("h3", {}, el("span", { class: "name", title: names[s] || "seat " + s, text: names[s] || "seat " + s }), " ", el("small", { text: tag }), acting.has(s) ? el("span", { class: "badge acting", text: d.acting_word }) : null, tally),
         seatZones.length > 1 ? el("div", { class: "zones" }, ...zones) : zones,
       );
     };
@@ -509,7 +520,7 @@ window.MatchTable = (() => {
       if (z.row && last && last.row === z.row) last.zones.push(...drawn);
       else parts.push({ row: z.row, zones: drawn });
     }
-    const caption = captionText(d, view, names);
+    const caption = over && !(d.caption && at(view, d.caption.over)) ? null : captionText(d, view, names);
     const centre = el(
       "div",
       { class: "centre" },

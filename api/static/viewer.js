@@ -80,19 +80,24 @@
       plyLabel,
     );
     const sentence = el("p", { id: "sentence" });
+    // Which round the ply is in (the game's round word), beside its sentence.
+    const roundBadge = el("span", { id: "round", class: "badge round" });
     const notes = el("ul", { id: "notes", class: "notes" });
     const table = el("section", { id: "table", "aria-label": "the table" });
     const list = el("ol", { id: "timeline-list" });
+    // Each player's name links to their page (matches, ratings, head-to-head).
+    const playerLinks = el("p", { id: "players", class: "players" });
     const timeline = el(
       "aside",
       { id: "timeline", "aria-label": "timeline" },
+      playerLinks,
       el("h2", { text: "Timeline" }),
       list,
     );
     app.replaceChildren(
       el("header", {}, el("div", { class: "title-row" }, title, badge, back), score),
       controls,
-      el("section", { id: "now", "aria-label": "this ply" }, sentence, notes),
+      el("section", { id: "now", "aria-label": "this ply" }, el("div", { class: "now-row" }, roundBadge, sentence), notes),
       el(
         "div",
         { class: "layout" },
@@ -178,7 +183,7 @@
       slider.max = String(S.plies);
       slider.value = String(S.ply);
       plyLabel.textContent = "Ply " + S.ply + " / " + S.plies;
-      const result = replay.result ? " · " + resultText(replay.result, S.names) : "";
+      const result = replay.result ? " · " + resultText(replay.result, S.names, d) : "";
       score.textContent = scoreText(d, replay.score, S.names) + result;
       const step = stepsAt(S.ply).find((s) => !s.taken_back) || stepsAt(S.ply)[0];
       sentence.textContent =
@@ -188,6 +193,9 @@
             ? (step.taken_back ? "(taken back) " : "") + step.sentence
             : "Ply " + S.ply;
       sentence.classList.toggle("taken-back", Boolean(step && step.taken_back));
+      const round = replay.round || (step && step.round);
+      roundBadge.textContent = round ? roundWord(d) + " " + round : "";
+      roundBadge.hidden = !round;
       notes.replaceChildren(
         ...(step && step.taken_back && S.ply ? [el("li", { class: "undo", text: takenBackText(step.taken_back) })] : []),
         ...notesAt(S.ply).map((note) => el("li", { class: "note", text: noteText(note) })),
@@ -197,11 +205,8 @@
         ? [scoreSheet(d, S.series, S.names, sheetRound(replay))]
         : replay.view === null
           ? [el("p", { class: "empty", text: "No " + d.round_word + " on the table yet." })]
-          : drawTable(d, replay.view, seats, S.names);
-      table.replaceChildren(
-        el("p", { class: "round-label", text: replay.round ? roundWord(d) + " " + replay.round : "" }),
-        ...body,
-      );
+          : drawTable(d, replay.view, seats, S.names, Boolean(replay.result));
+      table.replaceChildren(...body);
       table.dataset.ply = String(S.ply);
       table.dataset.seat = replay.seat === null ? (seats ? "full" : "public") : String(replay.seat);
       for (const item of list.children) {
@@ -283,6 +288,8 @@
       // Plies are counted over everything recorded: an undone ply keeps its number.
       S.plies = S.steps.length;
       title.textContent = gameTitle(S.d, match.variant) + " · " + playersText(S.d, S.names);
+      playerLinks.replaceChildren(...match.players.map((p, s) => el("a", { class: "player-link", href: "/players/" + p + "/view", text: S.names[s] || p.slice(0, 8) })));
+      title.title = title.textContent;
       document.title = title.textContent + " · matchlog";
       badge.textContent = match.status;
       badge.className = "badge " + match.status;
@@ -395,7 +402,14 @@
             "tbody",
             {},
             ...rows.map((row) =>
-              el("tr", {}, el("td", { text: row.rank }), el("th", { scope: "row", text: row.name }), ...keys.map((k) => el("td", { text: cell(row[k]) }))),
+              el(
+                "tr",
+                {},
+                el("td", { text: row.rank }),
+                // A player's name links to their page (a pair's names are its two players').
+                el("th", { scope: "row" }, row.members.length === 1 ? el("a", { href: "/players/" + row.members[0] + "/view", text: row.name }) : row.name),
+                ...keys.map((k) => el("td", { text: cell(row[k]) })),
+              ),
             ),
           ),
         ),
@@ -470,7 +484,7 @@
             el("td", { text: m.created_at.slice(0, 10) }),
             el("td", {}, el("a", { href: "/matches/" + m.id + "/view", text: playersText(d, players) })),
             el("td", {}, el("span", { class: "badge " + m.status, text: m.status })),
-            el("td", { class: "series", text: scoreText(d, m.score, players) + (m.result ? " · " + resultText(m.result, players) : "") }),
+            el("td", { class: "series", text: scoreText(d, m.score, players) + (m.result ? " · " + resultText(m.result, players, d) : "") }),
           );
         }),
       );

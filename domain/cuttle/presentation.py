@@ -8,6 +8,8 @@ revealed cards and a line saying what the table waits for (§17's phases).
 
 from __future__ import annotations
 
+from domain.cuttle.outcome import Variant as Rules
+from domain.cuttle.state import hand_sizes
 from domain.presentation import (
     Caption,
     Case,
@@ -31,9 +33,14 @@ PRESENTATION = Presentation(
     round_word="round",
     seat_letter="P",
     variants=(
-        Variant("standard", 2, _PACK),
-        Variant("classic", 2, _PACK),
-        Variant("cutthroat", 3, Pack(ranks=_PACK.ranks, jokers=("X1", "X2"))),
+        Variant("standard", 2, _PACK, dealt=hand_sizes(Rules.STANDARD, 0)),
+        Variant("classic", 2, _PACK, dealt=hand_sizes(Rules.CLASSIC, 0)),
+        Variant(
+            "cutthroat",
+            3,
+            Pack(ranks=_PACK.ranks, jokers=("X1", "X2")),
+            dealt=hand_sizes(Rules.CUTTHROAT, 0),
+        ),
     ),
     zones=(
         Zone(
@@ -122,6 +129,12 @@ PRESENTATION = Presentation(
             "resignation": "a resignation",
         },
     ),
+    reasons={
+        "rounds": "on rounds won",
+        "resignation": "by resignation",
+        "drawn-round": "a drawn round ends the match",
+    },
+    dealer="dealer",
 )
 """Cuttle's presentation descriptor."""
 

@@ -65,6 +65,8 @@ PRESENTATION = Presentation(
                 Count("card_points.{team}", "card point", "card points"),
             ),
             small=True,
+            up_label="Face up",
+            down_label="Face down",
         ),
     ),
     score=Score(
@@ -111,6 +113,12 @@ PRESENTATION = Presentation(
     result_form=ResultForm(
         verb="deal", total=120, points="card points", blank="blank", blank_text="took no trick"
     ),
+    reasons={
+        "goat": "the losers reached the loss limit: goats",
+        "goat-with-eggs": "the losers reached the loss limit: goats with eggs",
+        "concession": "by concession",
+    },
+    dealer="dealer",
 )
 """Kozel's presentation descriptor."""
 

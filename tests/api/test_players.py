@@ -163,3 +163,28 @@ class TestPlayerRefusals(SharedDatabase):
         response = client.get("/players?cursor=%%%")
         assert 422 == response.status_code
         assert ["cursor"] == [e["field"] for e in response.json()["details"]["errors"]]
+
+
+class TestPlayerRatings:
+    def test_unknown_player_is_404(self, client: Client) -> None:
+        response = client.get(f"/players/{uuid.uuid4()}/ratings")
+        assert 404 == response.status_code
+        assert "PLAYER_NOT_FOUND" == response.json()["code"]
+
+    def test_a_player_without_matches_has_no_history(
+        self, client: Client, scorer: dict[str, str]
+    ) -> None:
+        player = client.post("/players", json={"display_name": "Ada"}, headers=scorer).json()
+        body = client.get(f"/players/{player['id']}/ratings").json()
+        assert {"player_id": player["id"], "competitions": []} == body
+        record = client.get(f"/players/{player['id']}").json()
+        assert ([], []) == (record["opponents"], record["competitions"])
+
+    def test_is_described_in_the_openapi_document(self, client: Client) -> None:
+        document = client.get("/schema/openapi.json").json()
+        operation = document["paths"]["/players/{player_id}/ratings"]["get"]
+        assert "GetPlayerRatings" == operation["operationId"]
+        schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+        assert schema["$ref"].endswith("/PlayerRatingsOut")
+        record = document["components"]["schemas"]["PlayerRecordOut"]["properties"]
+        assert {"opponents", "competitions"} <= set(record)

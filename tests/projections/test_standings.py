@@ -6,9 +6,11 @@ the working is written next to it. Nothing here was produced by running the code
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
-from projections.standings import FinishedMatch, compute_standings, ratings
+from projections.standings import FinishedMatch, compute_standings, rating_history, ratings
+from service.players import head_to_head
 
 
 def cuttle(match_id: str, players: list[str], winners: list[int], wins: list[int]) -> FinishedMatch:
@@ -206,3 +208,42 @@ class TestRatings:
     def test_order_of_matches_matters_and_is_reproducible(self) -> None:
         assert ratings(CYCLE) == ratings(list(CYCLE))
         assert ratings(CYCLE) != ratings(list(reversed(CYCLE)))
+
+
+class TestRatingHistory:
+    def test_a_point_per_match_of_the_player_ending_at_the_standings_rating(self) -> None:
+        """See #32: the player's page charts these points."""
+        history = rating_history(CYCLE, "A")
+        assert ["m1", "m3", "m4"] == [p["match_id"] for p in history]
+        assert ratings(CYCLE)["A"] == {k: history[-1][k] for k in ("mu", "sigma", "ordinal")}
+        # After m1 alone A's rating is the one of rating m1 alone.
+        assert ratings(CYCLE[:1])["A"]["ordinal"] == history[0]["ordinal"]
+
+    def test_no_match_no_point(self) -> None:
+        assert [] == rating_history(CYCLE, "Z")
+
+
+class TestHeadToHead:
+    def test_partners_are_not_opponents_and_cutthroat_counts_each_pair(self) -> None:
+        """Kozel seats 0 and 2 play as one side (#32's head-to-head on the player's page)."""
+        a, b, c, d = (str(uuid.UUID(int=i)) for i in range(1, 5))
+        rows = [
+            {
+                "status": "finished",
+                "game": "kozel",
+                "players": [a, b, c, d],
+                "result": {"winners": [0, 2], "losers": [1, 3]},
+            },
+            {
+                "status": "finished",
+                "game": "cuttle",
+                "players": [a, b, c],
+                "result": {"winners": [1], "losers": [0, 2]},
+            },
+            {"status": "live", "game": "cuttle", "players": [a, d], "result": None},
+        ]
+        lines = {line["player_id"]: line for line in head_to_head(rows, uuid.UUID(a))}
+        assert {b, c, d} == set(lines)
+        assert (2, 1, 1, 0) == tuple(lines[b][k] for k in ("played", "won", "lost", "drawn"))
+        assert (1, 0, 0, 1) == tuple(lines[c][k] for k in ("played", "won", "lost", "drawn"))
+        assert (1, 1, 0, 0) == tuple(lines[d][k] for k in ("played", "won", "lost", "drawn"))

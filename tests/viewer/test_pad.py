@@ -640,6 +640,9 @@ def test_the_slower_of_two_pads_sees_the_conflict_and_recovers(
         slow.wait_for_selector("#conflict")
         assert "7" in slow.inner_text("#conflict")  # what the other pad recorded
         assert "no longer applies" in slow.inner_text("#conflict")
+        # While the box asks, nothing is being sent, and the status line says so (#32).
+        assert "waiting" == slow.get_attribute("#connection", "class")
+        assert "Sending" not in slow.inner_text("#connection")
         slow.click("#drop-queued")
         slow.wait_for_function(RECOVERED)
         slow.wait_for_selector('#moves button.move[data-move="P0 points 5H"]')

@@ -138,6 +138,10 @@ def test_the_pad_starts_and_opens_the_current_rounds_matches(
         # Back on /score the table's live match opens from the list.
         page.goto(club + "/score")
         page.wait_for_selector("#fixtures .competition")
+        # The live list groups it under its competition and says its round and table (#32).
+        live = f'#live-matches [data-competition="{cuttle}"] [data-match="{match_id}"] .when'
+        assert page.inner_text(live).startswith("round 1, table 1 · started ")
+        assert "Pad league" == page.inner_text(f'#live-matches [data-competition="{cuttle}"] h3')
         row = f'li.fixture[data-table="{table["id"]}"]'
         assert ("live", "Open") == (
             page.inner_text(f"{row} .fixture-result"),

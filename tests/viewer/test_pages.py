@@ -71,3 +71,17 @@ class TestPages:
     def test_pages_stay_out_of_the_api_description(self, client: TestClient[Any]) -> None:
         paths = client.get("/schema/openapi.json").json()["paths"]
         assert [] == [p for p in paths if p.endswith("/view") or p.startswith("/static")]
+
+
+class TestClubPages:
+    def test_home_page_is_a_page_not_a_404(self, client: TestClient[Any]) -> None:
+        """See #32: the README sends newcomers to the root."""
+        response = client.get("/")
+        assert 200 == response.status_code
+        assert response.headers["content-type"].startswith("text/html")
+        assert '<script src="/static/club.js">' in response.text
+
+    def test_unknown_players_page_is_not_found(self, client: TestClient[Any]) -> None:
+        response = client.get(f"/players/{uuid.uuid4()}/view")
+        assert 404 == response.status_code
+        assert "PLAYER_NOT_FOUND" == response.json()["code"]

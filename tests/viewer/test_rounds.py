@@ -146,6 +146,11 @@ def test_cuttle_rounds_show_results_live_tables_and_byes(
     # Every entrant sits out once: the byes name all three.
     assert sorted(names) == sorted(b for n in (1, 2, 3) for b in byes_of(page, n))
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    # A finger can hit each table's view link (#32): 44 px high at least.
+    heights = page.locator("#rounds td a").evaluate_all(
+        "links => links.map(a => a.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 44, heights
     screenshot(page, "competition-rounds", viewport)
 
     # The page follows the competition's live feed: round 2's result shows once it ends,

@@ -275,7 +275,7 @@ class TestReplay:
             check_layout(page, viewport)
             if ply:
                 deal = f"Deal {steps[ply - 1]['round']}"
-                assert deal == page.inner_text("#table .round-label")
+                assert deal == page.inner_text("#now #round")
             assert "round" not in (page.inner_text("#table") + page.inner_text("#timeline")).lower()
             if ply == 9:
                 screenshot(page, "kozel", viewport)

@@ -1,0 +1,240 @@
+// matchlog club pages: the home page (`/`) and a player's page (`/players/{id}/view`),
+// drawn from the JSON API. Reads are anonymous unless the scorer's pad signed in in this
+// tab (its token then goes along, so a private competition the token may read shows).
+"use strict";
+
+(() => {
+  const { el, getJSON, showError, plural, gameTitle, scoreText, resultText, games } = window.MatchTable;
+
+  // The pad's token, when the scorer signed in in this tab (api/static/pad.js keeps it).
+  const secret = sessionStorage.getItem("matchlog.scorer-token");
+  const headers = secret ? { Authorization: "Bearer " + secret } : {};
+  const read = (url) => getJSON(url, headers);
+  const app = document.getElementById("app");
+
+  const names = new Map();
+  function playerName(id) {
+    if (!names.has(id)) names.set(id, read("/players/" + id).then((p) => p.display_name, () => id.slice(0, 8)));
+    return names.get(id);
+  }
+  const namesOf = (ids) => Promise.all(ids.map(playerName));
+
+  const competitions = new Map();
+  function competition(id) {
+    if (!competitions.has(id)) competitions.set(id, read("/competitions/" + id).catch(() => null));
+    return competitions.get(id);
+  }
+
+  const day = (iso) => (iso ? iso.slice(0, 10) : "");
+  const time = (iso) => (iso ? iso.slice(0, 16).replace("T", " ") : "");
+  const playerLink = (id, name) => el("a", { class: "player-link", href: "/players/" + id + "/view", text: name });
+
+  // A match as a row of links: who plays (each name to their page), the series, the replay.
+  async function matchItem(m, described) {
+    const d = described.get(m.game);
+    const who = await namesOf(m.players);
+    const score = d ? scoreText(d, m.score, who) : "";
+    const result = m.result ? resultText(m.result, who, d) : "";
+    return el(
+      "li",
+      { class: "match-item", "data-match": m.id, "data-status": m.status },
+      el("span", { class: "players" }, ...m.players.flatMap((p, i) => [i ? el("span", { class: "versus", text: " v " }) : null, playerLink(p, who[i])])),
+      el("span", { class: "meta", text: [d ? gameTitle(d, m.variant) : m.game, m.status === "live" ? "since " + time(m.created_at) : day(m.ended_at || m.updated_at)].join(" · ") }),
+      el("span", { class: "series", text: [score, result].filter(Boolean).join(" · ") }),
+      el("a", { class: "view-link", href: "/matches/" + m.id + "/view", text: m.status === "live" ? "watch" : "replay" }),
+    );
+  }
+
+  // -- the home page ----------------------------------------------------------------------
+
+  async function homePage() {
+    const [described, live, recent, listed] = await Promise.all([
+      games(),
+      read("/matches?status=live&limit=100"),
+      read("/matches?status=finished&limit=10"),
+      read("/competitions?limit=50"),
+    ]);
+    // Live matches by competition (those outside any competition last).
+    const groups = new Map();
+    for (const m of live.items) {
+      const key = m.competition_id || "";
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(m);
+    }
+    const keys = [...groups.keys()].sort((a, b) => (a === "") - (b === ""));
+    const liveGroups = await Promise.all(
+      keys.map(async (key) => {
+        const c = key ? await competition(key) : null;
+        const heading = c ? el("a", { href: "/competitions/" + key + "/view", text: c.name }) : "Outside any competition";
+        const items = await Promise.all(groups.get(key).map((m) => matchItem(m, described)));
+        return el("section", { class: "live-group", "data-competition": key }, el("h3", {}, heading), el("ul", { class: "match-list" }, ...items));
+      }),
+    );
+    const results = await Promise.all(recent.items.map((m) => matchItem(m, described)));
+    const competitionItems = listed.items.map((c) => {
+      const d = described.get(c.game);
+      return el(
+        "li",
+        { "data-competition": c.id },
+        el("a", { href: "/competitions/" + c.id + "/view", text: c.name }),
+        el("span", { class: "meta", text: " " + (d ? gameTitle(d, c.variant) : c.game) }),
+      );
+    });
+    app.replaceChildren(
+      el(
+        "header",
+        { class: "home-header" },
+        el("h1", { text: "matchlog" }),
+        el(
+          "nav",
+          { id: "ways", "aria-label": "where to go" },
+          el("a", { href: "/score", text: "Scorer's pad" }),
+          el("a", { href: "/organise", text: "Organiser's desk" }),
+          el("a", { href: "/schema", text: "API docs" }),
+        ),
+      ),
+      el("section", { id: "live" }, el("h2", { text: "Live now" }), ...(liveGroups.length ? liveGroups : [el("p", { class: "empty", text: "No live match." })])),
+      el("section", { id: "results" }, el("h2", { text: "Recent results" }), results.length ? el("ul", { class: "match-list" }, ...results) : el("p", { class: "empty", text: "No finished match yet." })),
+      el("section", { id: "competitions" }, el("h2", { text: "Competitions" }), competitionItems.length ? el("ul", { class: "competition-list" }, ...competitionItems) : el("p", { class: "empty", text: "No competition yet." })),
+    );
+    return live.items.length > 0;
+  }
+
+  // -- the player's page ------------------------------------------------------------------
+
+  const PAGE = 10;
+
+  // A rating history drawn as an inline SVG line chart: the ordinal (what the standings
+  // show) after each match, left to right in the order the matches ended.
+  function ratingChart(history) {
+    const NS = "http://www.w3.org/2000/svg";
+    const svg = (tag, attrs, ...children) => {
+      const node = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+      node.append(...children);
+      return node;
+    };
+    const W = 600, H = 200, L = 48, R = 12, T = 12, B = 28;
+    const values = history.points.map((p) => p.ordinal);
+    let low = Math.min(...values), high = Math.max(...values);
+    if (high - low < 1) [low, high] = [low - 0.5, high + 0.5];
+    const x = (i) => L + (values.length === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (values.length - 1));
+    const y = (v) => T + ((high - v) * (H - T - B)) / (high - low);
+    const fixed = (v) => v.toFixed(2);
+    const line = values.map((v, i) => x(i).toFixed(1) + "," + y(v).toFixed(1)).join(" ");
+    return svg(
+      "svg",
+      { class: "rating-chart", viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "rating after each match, " + fixed(values[0]) + " to " + fixed(values[values.length - 1]), "data-low": low, "data-high": high },
+      svg("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }),
+      svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }),
+      svg("text", { class: "tick", x: L - 4, y: y(high) + 4, "text-anchor": "end" }, fixed(high)),
+      svg("text", { class: "tick", x: L - 4, y: y(low) + 4, "text-anchor": "end" }, fixed(low)),
+      svg("text", { class: "tick", x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle" }, plural(values.length, "match", "matches")),
+      svg("polyline", { class: "rating-line", points: line }),
+      ...history.points.map((p, i) =>
+        svg(
+          "circle",
+          { class: "rating-point", cx: x(i).toFixed(1), cy: y(p.ordinal).toFixed(1), r: 4, "data-match": p.match_id, "data-ordinal": p.ordinal },
+          svg("title", {}, "after match " + (i + 1) + ": " + fixed(p.ordinal) + " (mu " + fixed(p.mu) + ", sigma " + fixed(p.sigma) + ")"),
+        ),
+      ),
+    );
+  }
+
+  async function playerPage(playerId) {
+    const [described, record, ratings] = await Promise.all([games(), read("/players/" + playerId + "?limit=200"), read("/players/" + playerId + "/ratings")]);
+    names.set(playerId, Promise.resolve(record.display_name));
+    document.title = record.display_name + " · matchlog";
+    const r = record.results;
+    const charts = ratings.competitions.map((h) =>
+      el(
+        "figure",
+        { class: "rating", "data-competition": h.competition_id },
+        el("figcaption", {}, el("a", { href: "/competitions/" + h.competition_id + "/view", text: h.name }), " · rating " + h.points[h.points.length - 1].ordinal.toFixed(2)),
+        ratingChart(h),
+      ),
+    );
+    const opponents = await Promise.all(
+      record.opponents.map(async (o) =>
+        el("tr", { "data-player": o.player_id }, el("th", { scope: "row" }, playerLink(o.player_id, await playerName(o.player_id))), ...[o.played, o.won, o.lost, o.drawn].map((v) => el("td", { text: String(v) }))),
+      ),
+    );
+    const matchesBox = el("div", { id: "match-pages" });
+    const rows = await Promise.all(
+      record.matches.map(async (m) => {
+        const d = described.get(m.game);
+        const who = await namesOf(m.players);
+        const others = m.players.map((p, i) => (i === m.seat ? null : playerLink(p, who[i])));
+        return el(
+          "tr",
+          { "data-match": m.id, "data-outcome": m.outcome },
+          el("td", { text: day(m.created_at) }),
+          el("td", { text: d ? gameTitle(d, m.variant) : m.game }),
+          el("td", { class: "with" }, ...others.filter(Boolean).flatMap((a, i) => [i ? ", " : null, a])),
+          el("td", {}, el("span", { class: "badge outcome " + m.outcome, text: m.outcome })),
+          el("td", { class: "series", text: d ? scoreText(d, m.score, who) : "" }),
+          el("td", {}, el("a", { class: "view-link", href: "/matches/" + m.id + "/view", text: "replay" })),
+        );
+      }),
+    );
+    // Newest first (as the API lists them), PAGE rows at a time.
+    function showPage(index) {
+      const pages = Math.max(1, Math.ceil(rows.length / PAGE));
+      const at = Math.max(0, Math.min(pages - 1, index));
+      const body = el("tbody", {}, ...rows.slice(at * PAGE, at * PAGE + PAGE));
+      matchesBox.replaceChildren(
+        ...[
+          rows.length
+          ? el("div", { class: "scroll" }, el("table", { class: "player-matches" }, el("thead", {}, el("tr", {}, ...["Date", "Game", "With", "Result", "Series", "Replay"].map((h) => el("th", { scope: "col", text: h })))), body))
+          : el("p", { class: "empty", text: "No match yet." }),
+        pages > 1
+          ? el(
+              "nav",
+              { class: "pager", "aria-label": "pages of matches" },
+              el("button", { type: "button", id: "newer", disabled: at === 0, onclick: () => showPage(at - 1), text: "Newer" }),
+              el("span", { id: "page-label", text: "Page " + (at + 1) + " / " + pages }),
+              el("button", { type: "button", id: "older", disabled: at === pages - 1, onclick: () => showPage(at + 1), text: "Older" }),
+            )
+          : null,
+        ].filter(Boolean), // a missing pager is left out, not written as "null"
+      );
+    }
+    showPage(0);
+    app.replaceChildren(
+      el("header", {}, el("p", { class: "crumbs" }, el("a", { href: "/", text: "matchlog" })), el("h1", { text: record.display_name }), el("p", { id: "results-line", text: plural(r.played, "finished match", "finished matches") + " · " + r.won + " won · " + r.lost + " lost · " + r.drawn + " drawn" })),
+      el("section", { id: "ratings" }, el("h2", { text: "Rating history" }), ...(charts.length ? charts : [el("p", { class: "empty", text: "No rating yet: no finished match in a competition." })])),
+      el("section", { id: "matches" }, el("h2", { text: "Matches" }), matchesBox),
+      el(
+        "section",
+        { id: "head-to-head" },
+        el("h2", { text: "Head to head" }),
+        opponents.length
+          ? el("div", { class: "scroll" }, el("table", { class: "head-to-head" }, el("thead", {}, el("tr", {}, ...["Opponent", "Played", "Won", "Lost", "Drawn"].map((h) => el("th", { scope: "col", text: h })))), el("tbody", {}, ...opponents)))
+          : el("p", { class: "empty", text: "No finished match yet." }),
+      ),
+      el(
+        "section",
+        { id: "entered" },
+        el("h2", { text: "Competitions" }),
+        record.competitions.length
+          ? el("ul", { class: "competition-list" }, ...record.competitions.map((c) => el("li", { "data-competition": c.id }, el("a", { href: "/competitions/" + c.id + "/view", text: c.name }), el("span", { class: "meta", text: " " + (described.get(c.game) ? gameTitle(described.get(c.game), c.variant) : c.game) }))))
+          : el("p", { class: "empty", text: "No competition entered." }),
+      ),
+    );
+  }
+
+  const { page, id } = document.body.dataset;
+  (async () => {
+    try {
+      if (page === "home") {
+        // Live matches move on (and new ones start): while one is live the lists are
+        // read again every 20 seconds (a feed per match would hold a connection each).
+        if (await homePage()) {
+          const timer = setInterval(() => homePage().then((live) => live || clearInterval(timer), (e) => showError(e.message)), 20000);
+        }
+      } else if (page === "player") await playerPage(id);
+    } catch (error) {
+      showError(error.message);
+    }
+  })();
+})();
