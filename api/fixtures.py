@@ -46,7 +46,10 @@ class FixtureController(Controller):
         require_scope(principal, competition_id)
         legs = data.checked_legs()
         rounds = await fixtures.make_rounds(pool, competition_id, data.system, legs)
-        return Response(FixturesOut.model_validate(rounds_report(rounds)), status_code=201)
+        async with pool.connection() as conn:
+            competition = await competitions.get_competition(conn, competition_id)
+        report = rounds_report(rounds, competition.bye)
+        return Response(FixturesOut.model_validate(report), status_code=201)
 
     @post(
         "/{competition_id:uuid}/fixtures/{fixture_id:uuid}/forfeit",
@@ -86,5 +89,5 @@ class FixtureController(Controller):
             competition = await competitions.get_competition(conn, competition_id)
         require_read(principal, competition)
         return FixturesOut.model_validate(
-            rounds_report(await fixtures.read_rounds(pool, competition_id))
+            rounds_report(await fixtures.read_rounds(pool, competition_id), competition.bye)
         )

@@ -58,7 +58,7 @@ async def _read(
         else:
             rounds = await fixtures.make_rounds(pool, competition_id, system.value, legs)
         names = await fixtures.entrant_names(pool, competition_id)
-    return competition.name, rounds_report(rounds), names
+    return competition.name, rounds_report(rounds, competition.bye), names
 
 
 def _print(name: str, report: dict[str, Any], names: dict[str, str], fmt: Format | None) -> None:
