@@ -107,7 +107,7 @@
     ],
     records: "Records",
     noRecords: "No withdrawal, swap or round taken back.",
-    recordKinds: { withdrawal: "Withdrawn", swap: "Swapped", takeback: "Round taken back", round_takeback: "Round taken back" },
+    recordKinds: { withdrawal: "Withdrawn", swap: "Swapped", takeback: "Round taken back" },
     by: "by",
     printPage: "Print",
     backToDesk: "Back to the desk",
@@ -574,7 +574,8 @@
       const problem = problemBox();
       const tools = [];
       if (!started) {
-        const seated = round.tables.flatMap((t) => t.entrants);
+        // An entrant may change places with another at a table or with a bye.
+        const seated = [...round.tables.flatMap((t) => t.entrants), ...round.byes];
         const pick = (cls) => el("select", { class: cls, "aria-label": M.swap }, ...seated.map((e) => el("option", { value: e, text: who(e) })));
         const a = pick("swap-a");
         const b = pick("swap-b");
@@ -679,9 +680,18 @@
       if (!records) return null;
       const items = records.items || [];
       const line = (r) => {
-        const kind = M.recordKinds[r.kind] || r.kind || "";
-        const when = (r.at || "").slice(0, 16).replace("T", " ");
-        return el("li", { class: "record", "data-kind": r.kind }, el("strong", { text: kind }), " ", (r.round ? M.round(r.round) + " · " : "") + (r.entrants || (r.entrant ? [r.entrant] : [])).map(who).join(" ⇄ "), el("span", { class: "hint", text: " " + when + (r.by ? " · " + M.by + " " + r.by : "") + (r.reason ? " · " + r.reason : "") }));
+        const kind = M.recordKinds[r.kind] || r.kind;
+        const when = r.at.slice(0, 16).replace("T", " ");
+        const details = r.details || {};
+        const whom = r.kind === "swap" ? [details.a, details.b] : r.entrant_id ? [r.entrant_id] : [];
+        const what = [r.round ? M.round(r.round) : null, whom.filter(Boolean).map(who).join(" ⇄ ")].filter(Boolean).join(" · ");
+        return el(
+          "li",
+          { class: "record", "data-kind": r.kind },
+          el("strong", { text: kind }),
+          " " + what,
+          el("span", { class: "hint", text: " " + when + (r.by && r.by.name ? " · " + M.by + " " + r.by.name : "") + " · " + r.reason }),
+        );
       };
       return el("section", { id: "records" }, el("h2", { text: M.records }), items.length ? el("ul", { class: "record-list" }, ...items.map(line)) : el("p", { class: "empty", text: M.noRecords }));
     }

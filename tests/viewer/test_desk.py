@@ -109,7 +109,8 @@ def test_a_swiss_night_of_nine_from_the_desk(
         page.fill("#competition-name", "Thursday Swiss")
         page.select_option("#competition-game", "cuttle")
         page.select_option("#competition-variant", "standard")
-        page.fill("#competition-setting-format", "short")
+        # The format offered first is the game's default: best of three rounds.
+        assert "normal" == page.input_value("#competition-setting-format")
         page.select_option("#tiebreak-1", "sonneborn-berger")
         page.select_option("#tiebreak-2", "wins")
         page.select_option("#competition-bye", "win")
@@ -119,7 +120,7 @@ def test_a_swiss_night_of_nine_from_the_desk(
             "new URLSearchParams(location.hash.slice(1)).get('competition')"
         )
         made = http.get(f"/competitions/{competition}").json()
-        assert ("cuttle", "standard", "short", ["sonneborn-berger", "wins"], "win") == (
+        assert ("cuttle", "standard", "normal", ["sonneborn-berger", "wins"], "win") == (
             made["game"],
             made["variant"],
             made["format"],
@@ -160,7 +161,7 @@ def test_a_swiss_night_of_nine_from_the_desk(
         # -- round 1's results: table 1 on the scorer's pad, the rest from the desk
         tables = tables_of(http, competition, 1)
         record_on_the_pad(club_browser, club, secret, tables[0], names)
-        page.click("#refresh")
+        act(page, "#refresh")
         for table in tables[1:]:
             seat = winner_seat(table, names)
             enter_sheet(page, table, [f"result P{seat}", f"result P{seat}"])
