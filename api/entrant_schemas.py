@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
@@ -9,6 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from api.problems import validation_failed
 from service.competitions import Entrant
+from service.organising import REASON_MAX, record_report, withdrawn_report
+from service.organising import Record as ChangeRecord
 
 
 class EntrantIn(BaseModel):
@@ -34,16 +37,96 @@ class EntrantIn(BaseModel):
         raise validation_failed("players", "give either player_id or players, not both")
 
 
+class ByOut(BaseModel):
+    """Who made a change: the API token's id and name (null and a user's name at a terminal)."""
+
+    token_id: UUID | None
+    name: str
+
+
+class WithdrawnOut(BaseModel):
+    """When an entrant withdrew, by whom, and why."""
+
+    at: datetime
+    by: ByOut
+    reason: str
+
+
 class EntrantOut(BaseModel):
-    """An entrant: its id and its players."""
+    """An entrant: its id, its players, and its withdrawal if it has withdrawn."""
 
     id: UUID
     players: list[UUID]
+    withdrawn: WithdrawnOut | None = Field(
+        default=None,
+        description="Set once the entrant has withdrawn: it is paired in no later round.",
+    )
 
     @classmethod
     def from_record(cls, entrant: Entrant) -> EntrantOut:
         """Return the body for a stored entrant."""
-        return cls(id=entrant.id, players=list(entrant.players))
+        withdrawn = withdrawn_report(entrant)
+        return cls(
+            id=entrant.id,
+            players=list(entrant.players),
+            withdrawn=None if withdrawn is None else WithdrawnOut.model_validate(withdrawn),
+        )
+
+
+Reason = Field(min_length=1, max_length=REASON_MAX, description="Why: kept in the records.")
+
+
+class WithdrawIn(BaseModel):
+    """Why an entrant withdraws."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reason: str = Reason
+
+
+class SwapIn(BaseModel):
+    """Two entrants of a round to swap between tables (or a table and a bye), and why."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    a: UUID = Field(description="An entrant id.")
+    b: UUID = Field(description="Another entrant id, at another table or a bye.")
+    reason: str = Reason
+
+
+class TakebackIn(BaseModel):
+    """Why the last round is taken back."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reason: str = Reason
+
+
+class RecordOut(BaseModel):
+    """One change an organiser made: a withdrawal, a swap or a taken-back round."""
+
+    id: UUID
+    kind: Literal["withdrawal", "swap", "takeback"]
+    at: datetime
+    by: ByOut
+    reason: str
+    round: int | None = Field(description="The round swapped or (first) taken back.")
+    entrant_id: UUID | None = Field(description="The entrant who withdrew.")
+    details: dict[str, Any] = Field(
+        description="withdrawal: {forfeited: fixture ids}; swap: {a, b, fixture_ids}; "
+        "takeback: {rounds: the rounds taken back, as GET .../fixtures gave them}."
+    )
+
+    @classmethod
+    def from_record(cls, record: ChangeRecord) -> RecordOut:
+        """Return the body for a stored record."""
+        return cls.model_validate(record_report(record))
+
+
+class RecordList(BaseModel):
+    """A competition's records, newest first."""
+
+    items: list[RecordOut]
 
 
 class EntrantList(BaseModel):

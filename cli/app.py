@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from cli import db, projections, tokens
+from cli import competitions, db, entrants, projections, tokens
 from cli.exporter import export
-from cli.fixtures import fixtures_command, pair
+from cli.fixtures import fixtures_command, forfeit, pair
 from cli.help import App
 from cli.importer import import_
 from cli.matches import matches
@@ -61,3 +61,6 @@ app.command()(simulate)
 app.command()(standings)
 app.command("fixtures")(fixtures_command)
 app.command()(pair)
+app.command()(forfeit)
+app.add_typer(competitions.app, name="competitions")
+app.add_typer(entrants.app, name="entrants")

@@ -97,6 +97,9 @@ def import_(
             url, paths, dry_run=dry_run, view=_Shown(console, quiet=quiet), jobs=jobs
         )
     console.print(summary.text(dry_run), markup=False, highlight=False, soft_wrap=True)
+    for competition_id in summary.competitions:
+        # On stdout: what a script reads (matchlog competitions show ID).
+        typer.echo(f"competition {competition_id}")
     if summary.interrupted:
         raise typer.Exit(code=130)  # as a shell reports a command ended by Ctrl-C
     if not summary.ok:

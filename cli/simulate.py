@@ -60,6 +60,18 @@ def player_pool(rng: random.Random, size: int) -> tuple[tuple[str, str], ...]:
     return tuple((_uuid(rng), name) for name in names)
 
 
+def season_of(game: str, variant: str, seed: int, players: int, competition: str | None) -> Season:
+    """Return the season that ``simulated_lines`` with these settings writes (or none)."""
+    if not players and competition is None:
+        return Season()
+    setup = random.Random(f"{game}:{variant}:{seed}:{players}:{competition}:season")
+    return Season(
+        player_pool(setup, players),
+        None if competition is None else _uuid(setup),
+        competition,
+    )
+
+
 def simulate_match(
     rng: random.Random,
     game: str,
@@ -119,15 +131,9 @@ def simulated_lines(
     # Game, variant and season are part of the seed, so files simulated with one seed
     # but other settings never share an id.
     seeded = f"{game}:{variant}:{seed}"
-    season = Season()
+    season = season_of(game, variant, seed, players, competition)
     if players or competition is not None:
         seeded += f":{players}:{competition}"
-        setup = random.Random(seeded + ":season")
-        season = Season(
-            player_pool(setup, players),
-            None if competition is None else _uuid(setup),
-            competition,
-        )
     names = dict(season.players)
     rng = random.Random(seeded)
     moment = _START
@@ -251,6 +257,10 @@ def simulate(
             players=players,
             competition=competition,
         )
+        season = season_of(game, config.variant, seed, players, competition)
+        if season.competition_id is not None:
+            # On stderr, as stdout may be the log itself: the id to pass once imported.
+            typer.echo(f"competition {season.competition_id} ({competition})", err=True)
         if out is None:
             write_simulated(typer.get_text_stream("stdout"), lines)
         else:

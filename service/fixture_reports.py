@@ -58,8 +58,17 @@ def table_report(table: Table) -> dict[str, Any]:
         "players": [str(p) for p in table.players],
         "first_dealer": table.first_dealer,
         "match_id": None if table.match_id is None else str(table.match_id),
-        "result": table.result,
+        "result": _result(table.result),
     }
+
+
+def _result(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    # A forfeit names its entrants by id: as text, so the report is JSON-ready.
+    if result is None:
+        return None
+    if "forfeited_by" not in result:
+        return dict(result)
+    return {**result, "forfeited_by": [str(e) for e in result["forfeited_by"]]}
 
 
 def result_text(table: Mapping[str, Any]) -> str:

@@ -68,6 +68,7 @@ def _next_swiss(
     rounds: list[StoredRound],
     tables: Tables,
 ) -> NewRound:
+    """Pair the next Swiss round (or cutthroat tables) of the entrants who have not withdrawn."""
     unfinished = [t.id for r in rounds for t in r.tables if t.result is None]
     if unfinished:
         raise ConflictError(
@@ -76,9 +77,10 @@ def _next_swiss(
             code="ROUND_UNFINISHED",
             details={"fixture_ids": [str(f) for f in unfinished]},
         )
-    entrant_ids = [e.id for e in listed]
-    scores = swiss_scores(entrant_ids, rounds, competition.bye)
-    ranked = rank_entrants(competition.game, competition.tiebreaks, listed, scores, tables)
+    # Scores count every entrant's rounds; only those still in are ranked and paired.
+    scores = swiss_scores([e.id for e in listed], rounds, competition.bye)
+    active = [e for e in listed if e.withdrawn is None]
+    ranked = rank_entrants(competition.game, competition.tiebreaks, active, scores, tables)
     byes_had = Counter(e for r in rounds for e in r.byes)
     made: SwissRound[UUID] | CutthroatRound[UUID]
     if competition.variant == "cutthroat":
@@ -107,7 +109,8 @@ async def make_rounds(
 ) -> list[StoredRound]:
     """Make every round (``round-robin``) or the next one (``swiss``); return all rounds.
 
-    A cutthroat competition's Swiss rounds are tables of three (``cutthroat_round``).
+    Entrants who have withdrawn are not paired. A cutthroat competition's Swiss rounds
+    are tables of three (``cutthroat_round``).
 
     Raises:
         NotFoundError (COMPETITION_NOT_FOUND): no such competition.
@@ -127,11 +130,13 @@ async def make_rounds(
                 details={"variant": competition.variant, "system": system},
             )
         listed = await entrants.list_entrants(conn, competition_id)
-        entrant_ids = [e.id for e in listed]
+        # A withdrawn entrant is paired in no later round (docs/competitions.md).
+        entrant_ids = [e.id for e in listed if e.withdrawn is None]
         least = 3 if cutthroat else 2
         if len(entrant_ids) < least:
             raise InvalidSetupError(
-                f"pairing needs at least {least} entrants; the competition has {len(entrant_ids)}",
+                f"pairing needs at least {least} entrants; the competition has "
+                f"{len(entrant_ids)} still in",
                 code="NOT_ENOUGH_ENTRANTS",
                 details={"entrants": len(entrant_ids), "least": least},
             )

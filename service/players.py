@@ -42,4 +42,9 @@ async def list_players(
     return await accounts.list_players(conn, limit=limit, before=before)
 
 
-__all__ = ["Page", "Player", "create_player", "get_player", "list_players"]
+async def players_named(conn: AsyncConnection[Any], name: str) -> list[Player]:
+    """Return the players (up to 11) whose display name is ``name``, letter case aside."""
+    return await accounts.players_named(conn, name)
+
+
+__all__ = ["Page", "Player", "create_player", "get_player", "list_players", "players_named"]

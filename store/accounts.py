@@ -244,6 +244,17 @@ async def list_players(
     return _page([_player(r) for r in rows], [r["position"] for r in rows], limit)
 
 
+async def players_named(conn: AsyncConnection[Any], name: str) -> list[Player]:
+    """Return the players whose display name is ``name``, letter case aside, oldest first."""
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(
+            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE lower(display_name) = lower(%s)"
+            " ORDER BY position LIMIT 11",
+            (name,),
+        )
+        return [_player(r) for r in await cur.fetchall()]
+
+
 # -- competitions -------------------------------------------------------------------
 
 

@@ -17,20 +17,26 @@ from psycopg.rows import dict_row
 
 from domain.errors import ConflictError, InvalidSetupError, MalformedError
 from domain.games import rules_for
+from store import records
 from store.accounts import Competition
+from store.records import Record
 
 
 @dataclass(frozen=True, slots=True)
 class Entrant:
-    """One entrant of a competition; ``players`` in seat order (a Kozel pair sits opposite)."""
+    """One entrant of a competition; ``players`` in seat order (a Kozel pair sits opposite).
+
+    ``withdrawn``: the record of its withdrawal (who, when, why), if it has withdrawn.
+    """
 
     id: UUID
     competition_id: UUID
     players: tuple[UUID, ...]
+    withdrawn: Record | None = None
 
 
-def _entrant(row: dict[str, Any]) -> Entrant:
-    return Entrant(row["id"], row["competition_id"], tuple(row["players"]))
+def _entrant(row: dict[str, Any], withdrawn: Record | None) -> Entrant:
+    return Entrant(row["id"], row["competition_id"], tuple(row["players"]), withdrawn)
 
 
 async def add_entrant(
@@ -102,7 +108,7 @@ async def add_entrant(
 
 
 async def list_entrants(conn: AsyncConnection[Any], competition_id: UUID) -> list[Entrant]:
-    """Return the competition's entrants in the order they were entered."""
+    """Return the competition's entrants in the order they were entered, withdrawn ones too."""
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(
             "SELECT id, competition_id, players FROM entrants"
@@ -110,4 +116,5 @@ async def list_entrants(conn: AsyncConnection[Any], competition_id: UUID) -> lis
             (competition_id,),
         )
         rows = await cur.fetchall()
-    return [_entrant(r) for r in rows]
+    withdrawn = await records.withdrawals(conn, competition_id)
+    return [_entrant(r, withdrawn.get(r["id"])) for r in rows]

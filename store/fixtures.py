@@ -7,7 +7,7 @@ connection it is given and leaves the transaction to the caller.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -281,3 +281,71 @@ async def forfeit(
         "UPDATE fixtures SET forfeited_by = %s WHERE id = %s", (list(wanted), fixture_id)
     )
     return await get_table(conn, fixture_id), True
+
+
+async def lock_rounds(conn: AsyncConnection[Any], competition_id: UUID) -> list[StoredRound]:
+    """Lock the competition's round rows and tables to commit; return its rounds.
+
+    A match linked to a table (``link_match``) or a forfeit (``forfeit``) updates the
+    table's row, so either commits before and is seen here, or waits for this
+    transaction and then finds the table as it left it.
+    """
+    await conn.execute(
+        "SELECT 1 FROM fixture_rounds WHERE competition_id = %s ORDER BY number FOR UPDATE",
+        (competition_id,),
+    )
+    await conn.execute(
+        "SELECT 1 FROM fixtures WHERE competition_id = %s ORDER BY round, table_number FOR UPDATE",
+        (competition_id,),
+    )
+    return await list_rounds(conn, competition_id)
+
+
+async def reseat_round(
+    conn: AsyncConnection[Any],
+    competition_id: UUID,
+    number: int,
+    tables: Mapping[UUID, Sequence[UUID]],
+    byes: Sequence[UUID],
+    rematches: int,
+) -> None:
+    """Seat round ``number``'s tables (by fixture id) and byes anew; its rematches too.
+
+    Only for a round none of whose tables has started (the caller checks, under
+    ``lock_rounds``): the first dealer stays with its seat.
+    """
+    for fixture_id, entrants in tables.items():
+        await conn.execute(
+            "UPDATE fixtures SET entrants = %s WHERE id = %s AND competition_id = %s",
+            (list(entrants), fixture_id, competition_id),
+        )
+    await conn.execute(
+        "DELETE FROM fixture_byes WHERE competition_id = %s AND round = %s",
+        (competition_id, number),
+    )
+    for entrant in byes:
+        await conn.execute(
+            "INSERT INTO fixture_byes (competition_id, round, entrant_id) VALUES (%s, %s, %s)",
+            (competition_id, number, entrant),
+        )
+    await conn.execute(
+        "UPDATE fixture_rounds SET rematches = %s WHERE competition_id = %s AND number = %s",
+        (rematches, competition_id, number),
+    )
+
+
+async def remove_rounds(conn: AsyncConnection[Any], competition_id: UUID, first: int) -> None:
+    """Remove round ``first`` and every later one: only rounds none of whose tables started.
+
+    The caller keeps a copy in a takeback record (``store.records``) and checks, under
+    ``lock_rounds``, that no table of them has a match or a forfeit.
+    """
+    for table in ("fixture_byes", "fixtures"):
+        await conn.execute(
+            f"DELETE FROM {table} WHERE competition_id = %s AND round >= %s",
+            (competition_id, first),
+        )
+    await conn.execute(
+        "DELETE FROM fixture_rounds WHERE competition_id = %s AND number >= %s",
+        (competition_id, first),
+    )

@@ -70,6 +70,8 @@ class Outcome:
     status: str
     events: int = 0
     errors: tuple[LogError, ...] = ()
+    competition_id: str | None = None
+    """The competition an imported (or already recorded) match counts in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,9 +178,9 @@ class Importer:
                 return Outcome("refused", errors=(located,))
             return _refused(header.line, result.code, result.message)
         if result.already_recorded:
-            return Outcome("present", len(result.events))
+            return Outcome("present", len(result.events), competition_id=header.competition_id)
         self._players.update(pid for _, pid in pending.new_players)
-        return Outcome("imported", len(result.events))
+        return Outcome("imported", len(result.events), competition_id=header.competition_id)
 
     async def _canonical(self, log: MatchLog, header: LogHeader) -> Outcome | _Pending:
         steps, errors = steps_from_events(log)

@@ -37,6 +37,8 @@ class Summary:
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
     interrupted: bool = False
+    competitions: dict[str, None] = field(default_factory=dict)
+    """The ids of the competitions the matches imported or present count in, as first met."""
 
     @property
     def ok(self) -> bool:
@@ -209,6 +211,8 @@ def default_jobs(paths: Sequence[str]) -> int:
 
 
 def _count(summary: Summary, outcome: Outcome, shown: str, view: ImportView) -> None:
+    if outcome.competition_id is not None:
+        summary.competitions[outcome.competition_id] = None
     if outcome.status == "imported":
         summary.imported += 1
         summary.events += outcome.events

@@ -30,7 +30,10 @@ class TestSeason:
         competition = first["competition"]
         assert isinstance(competition, dict) and "Spring Cup" == competition["name"]
         assert {p["name"] for p in first["players"]} <= set(POOL)  # type: ignore[attr-defined]
-        assert 0 == invoke(database_url, "import", str(log)).exit_code
+        assert f"competition {competition['id']} (Spring Cup)" in made.stderr
+        imported = invoke(database_url, "import", str(log))
+        assert 0 == imported.exit_code, imported.output
+        assert f"competition {competition['id']}\n" == imported.stdout
 
         shown = invoke(database_url, "standings", str(competition["id"])[:6], "-f", "table")
         assert 0 == shown.exit_code, shown.output

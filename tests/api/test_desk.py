@@ -1,0 +1,247 @@
+"""The organiser's desk through the API: withdrawals, swaps, taken-back rounds, records (#31)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from litestar.testing import TestClient
+
+from store.accounts import Role
+from tests.api.conftest import MakeToken
+from tests.api.support import competition, named_players
+from tests.api.test_fixtures import entered, pair, play
+from tests.projections.test_read_models import run_rebuild
+
+Client = TestClient[Any]
+
+
+def withdraw(client: Client, headers: dict[str, str], comp: str, entrant: str, reason: str) -> Any:
+    return client.post(
+        f"/competitions/{comp}/entrants/{entrant}/withdraw",
+        json={"reason": reason},
+        headers=headers,
+    )
+
+
+def swap(client: Client, headers: dict[str, str], comp: str, n: int, a: str, b: str) -> Any:
+    return client.post(
+        f"/competitions/{comp}/rounds/{n}/swap",
+        json={"a": a, "b": b, "reason": "they came together"},
+        headers=headers,
+    )
+
+
+def take_back(client: Client, headers: dict[str, str], comp: str, n: int) -> Any:
+    return client.post(
+        f"/competitions/{comp}/rounds/{n}/takeback",
+        json={"reason": "made by mistake"},
+        headers=headers,
+    )
+
+
+def rounds(client: Client, comp: str) -> list[dict[str, Any]]:
+    listed: list[dict[str, Any]] = client.get(f"/competitions/{comp}/fixtures").json()["rounds"]
+    return listed
+
+
+def test_a_withdrawn_entrant_is_paired_in_no_later_swiss_round(
+    client: Client, admin: dict[str, str]
+) -> None:
+    comp = competition(client, admin, format="quick")
+    ids = entered(client, admin, comp, 5)
+    first = pair(client, admin, comp, system="swiss").json()["rounds"][0]
+    for table in first["tables"]:
+        play(client, admin, table, loser=1)
+    gone = first["tables"][0]["entrants"][0]
+    done = withdraw(client, admin, comp, gone, "  went home  ")
+    assert 200 == done.status_code, done.text
+    withdrawn = done.json()["withdrawn"]
+    assert "went home" == withdrawn["reason"]
+    assert withdrawn["by"]["token_id"] and withdrawn["by"]["name"]
+    listed = {e["id"]: e for e in client.get(f"/competitions/{comp}/entrants").json()["items"]}
+    assert withdrawn == listed[gone]["withdrawn"]
+    assert [None] * 4 == [e["withdrawn"] for i, e in listed.items() if i != gone]
+    # The result it played stands; the four left are paired, nobody sits out.
+    assert [0] == rounds(client, comp)[0]["tables"][0]["result"]["winners"]
+    second = pair(client, admin, comp, system="swiss").json()["rounds"][1]
+    seated = {e for t in second["tables"] for e in t["entrants"]} | set(second["byes"])
+    assert set(ids) - {gone} == seated
+    assert ([], 2) == (second["byes"], len(second["tables"]))
+    again = withdraw(client, admin, comp, gone, "twice")
+    assert (409, "ALREADY_WITHDRAWN") == (again.status_code, again.json()["code"])
+    unknown = withdraw(client, admin, comp, str(uuid.uuid4()), "who")
+    assert (404, "ENTRANT_NOT_FOUND") == (unknown.status_code, unknown.json()["code"])
+    blank = withdraw(client, admin, comp, ids[1], "   ")
+    assert (422, "VALIDATION_FAILED") == (blank.status_code, blank.json()["code"])
+    (record,) = client.get(f"/competitions/{comp}/records").json()["items"]
+    assert ("withdrawal", gone, "went home") == (
+        record["kind"],
+        record["entrant_id"],
+        record["reason"],
+    )
+    assert {"forfeited": []} == record["details"]
+
+
+def test_a_round_robin_withdrawal_forfeits_the_tables_not_started(
+    client: Client, admin: dict[str, str], database_url: str
+) -> None:
+    comp = competition(client, admin, format="quick")
+    ids = entered(client, admin, comp, 4)
+    made = pair(client, admin, comp, system="round-robin").json()["rounds"]
+    gone = ids[0]
+    played = next(t for t in made[0]["tables"] if gone in t["entrants"])
+    play(client, admin, played, loser=played["entrants"].index(gone) ^ 1)
+    done = withdraw(client, admin, comp, gone, "injured")
+    assert 200 == done.status_code, done.text
+    after = rounds(client, comp)
+    theirs = [t for r in after for t in r["tables"] if gone in t["entrants"]]
+    assert 3 == len(theirs)
+    assert False is theirs[0]["result"]["forfeit"], "the result played stands"
+    for table in theirs[1:]:
+        assert ([gone], True) == (table["result"]["forfeited_by"], table["result"]["forfeit"])
+    others = [t for r in after for t in r["tables"] if gone not in t["entrants"]]
+    assert [None] * 3 == [t["result"] for t in others]
+    (record,) = client.get(f"/competitions/{comp}/records").json()["items"]
+    assert {t["id"] for t in theirs[1:]} == set(record["details"]["forfeited"])
+    standings = client.get(f"/competitions/{comp}/standings").json()
+    assert (1, 2) == (standings["matches"], standings["forfeits"])
+    fixtures_before = rounds(client, comp)
+    run_rebuild(database_url)
+    assert standings == client.get(f"/competitions/{comp}/standings").json()
+    assert fixtures_before == rounds(client, comp)
+
+
+def test_a_kozel_pair_withdraws(client: Client, admin: dict[str, str]) -> None:
+    made = client.post("/competitions", json={"name": "Cup", "game": "kozel"}, headers=admin)
+    cup = made.json()["id"]
+    players = named_players(client, admin, [f"K{i}" for i in range(6)])
+    pairs = []
+    for i in range(0, 6, 2):
+        entry = client.post(
+            f"/competitions/{cup}/entrants", json={"players": players[i : i + 2]}, headers=admin
+        )
+        pairs.append(entry.json()["id"])
+    done = withdraw(client, admin, cup, pairs[1], "partner ill")
+    assert (200, players[2:4]) == (done.status_code, done.json()["players"])
+    (table,) = pair(client, admin, cup, system="round-robin").json()["rounds"][0]["tables"]
+    assert {pairs[0], pairs[2]} == set(table["entrants"])
+
+
+def test_swapping_two_entrants_of_a_round_not_started(
+    client: Client, admin: dict[str, str]
+) -> None:
+    comp = competition(client, admin, format="quick")
+    entered(client, admin, comp, 5)
+    (first,) = pair(client, admin, comp, system="swiss").json()["rounds"]
+    (t1, t2), (bye,) = first["tables"], first["byes"]
+    a, b = t1["entrants"][0], t2["entrants"][1]
+    done = swap(client, admin, comp, 1, a, b)
+    assert 200 == done.status_code, done.text
+    swapped = done.json()
+    assert [b, t1["entrants"][1]] == swapped["tables"][0]["entrants"]
+    assert [t2["entrants"][0], a] == swapped["tables"][1]["entrants"]
+    assert [t1["first_dealer"], t2["first_dealer"]] == [
+        t["first_dealer"] for t in swapped["tables"]
+    ]
+    assert swapped == rounds(client, comp)[0]
+    # A bye swaps with a seat: the one seated sits out instead.
+    with_bye = swap(client, admin, comp, 1, bye, b).json()
+    assert [bye] == [e for e in with_bye["tables"][0]["entrants"] if e == bye]
+    assert [b] == with_bye["byes"]
+    same = swap(client, admin, comp, 1, *with_bye["tables"][1]["entrants"])
+    assert (422, "SAME_TABLE") == (same.status_code, same.json()["code"])
+    stranger = swap(client, admin, comp, 1, a, str(uuid.uuid4()))
+    assert (422, "UNKNOWN_ENTRANT") == (stranger.status_code, stranger.json()["code"])
+    nowhere = swap(client, admin, comp, 2, a, b)
+    assert (404, "ROUND_NOT_FOUND") == (nowhere.status_code, nowhere.json()["code"])
+    play(client, admin, with_bye["tables"][0], loser=1)
+    started = swap(client, admin, comp, 1, bye, with_bye["tables"][1]["entrants"][0])
+    assert (409, "ROUND_STARTED") == (started.status_code, started.json()["code"])
+    listed = client.get(f"/competitions/{comp}/records").json()["items"]
+    kinds = [(r["kind"], r["round"]) for r in listed]
+    assert [("swap", 1), ("swap", 1)] == kinds
+
+
+def test_taking_back_the_last_round_keeps_it_in_the_records(
+    client: Client, admin: dict[str, str], make_token: MakeToken
+) -> None:
+    comp = competition(client, admin, format="quick")
+    entered(client, admin, comp, 4)
+    (first,) = pair(client, admin, comp, system="swiss").json()["rounds"]
+    done = take_back(client, admin, comp, 1)
+    assert (200, {"rounds": []}) == (done.status_code, done.json())
+    assert [] == rounds(client, comp)
+    (record,) = client.get(f"/competitions/{comp}/records").json()["items"]
+    assert ("takeback", 1, "made by mistake") == (
+        record["kind"],
+        record["round"],
+        record["reason"],
+    )
+    assert [first] == record["details"]["rounds"]
+    remade = pair(client, admin, comp, system="swiss")
+    assert 201 == remade.status_code, remade.text
+    (again,) = remade.json()["rounds"]
+    for table in again["tables"]:
+        play(client, admin, table, loser=1)
+    second = pair(client, admin, comp, system="swiss").json()["rounds"][1]
+    not_last = take_back(client, admin, comp, 1)
+    assert (409, "NOT_LAST_ROUND") == (not_last.status_code, not_last.json()["code"])
+    play(client, admin, second["tables"][0], loser=0)
+    started = take_back(client, admin, comp, 2)
+    assert (409, "ROUND_STARTED") == (started.status_code, started.json()["code"])
+    missing = take_back(client, admin, comp, 9)
+    assert (404, "ROUND_NOT_FOUND") == (missing.status_code, missing.json()["code"])
+    other = uuid.UUID(competition(client, admin))
+    elsewhere = {"Authorization": f"Bearer {make_token(Role.SCORER, [other])}"}
+    refused = take_back(client, elsewhere, comp, 2)
+    assert 403 == refused.status_code
+    anonymous = take_back(client, {}, comp, 2)
+    assert 401 == anonymous.status_code
+    assert 2 == len(rounds(client, comp))
+
+
+def test_a_round_robin_is_taken_back_whole(client: Client, admin: dict[str, str]) -> None:
+    comp = competition(client, admin, format="quick")
+    entered(client, admin, comp, 4)
+    made = pair(client, admin, comp, system="round-robin").json()["rounds"]
+    done = take_back(client, admin, comp, 3)
+    assert (200, []) == (done.status_code, done.json()["rounds"])
+    (record,) = client.get(f"/competitions/{comp}/records").json()["items"]
+    assert made == record["details"]["rounds"]
+    # Its rounds taken back, an entrant may join before it is made again.
+    (late,) = named_players(client, admin, ["Late"])
+    joined = client.post(f"/competitions/{comp}/entrants", json={"player_id": late}, headers=admin)
+    assert 201 == joined.status_code, joined.text
+    again = pair(client, admin, comp, system="round-robin").json()["rounds"]
+    assert 5 == len(again)
+
+
+def test_a_late_entrant_joins_the_next_swiss_round(client: Client, admin: dict[str, str]) -> None:
+    comp = competition(client, admin, format="quick")
+    entered(client, admin, comp, 4)
+    (first,) = pair(client, admin, comp, system="swiss").json()["rounds"]
+    for table in first["tables"]:
+        play(client, admin, table, loser=1)
+    (late,) = named_players(client, admin, ["Late"])
+    joined = client.post(f"/competitions/{comp}/entrants", json={"player_id": late}, headers=admin)
+    assert 201 == joined.status_code, joined.text
+    second = pair(client, admin, comp, system="swiss")
+    assert 201 == second.status_code, second.text
+    made = second.json()["rounds"][1]
+    seated = [e for t in made["tables"] for e in t["entrants"]] + made["byes"]
+    assert joined.json()["id"] in seated and 5 == len(seated)
+
+
+def test_records_are_read_as_the_competition_is(
+    client: Client, admin: dict[str, str], make_token: MakeToken
+) -> None:
+    private = competition(client, admin, public=False)
+    assert 401 == client.get(f"/competitions/{private}/records").status_code
+    assert 200 == client.get(f"/competitions/{private}/records", headers=admin).status_code
+    missing = client.get(f"/competitions/{uuid.uuid4()}/records")
+    assert (404, "COMPETITION_NOT_FOUND") == (missing.status_code, missing.json()["code"])
+    scorer = {"Authorization": f"Bearer {make_token(Role.SCORER)}"}
+    entrant = entered(client, admin, private, 2)[0]
+    by_scorer = withdraw(client, scorer, private, entrant, "asked to")
+    assert 200 == by_scorer.status_code, by_scorer.text
