@@ -164,7 +164,9 @@ class FixtureController(Controller):
         rounds = await organising.take_back_round(
             pool, competition_id, number, data.reason, principal.token_id
         )
-        return FixturesOut.model_validate(rounds_report(rounds))
+        async with pool.connection() as conn:
+            competition = await competitions.get_competition(conn, competition_id)
+        return FixturesOut.model_validate(rounds_report(rounds, competition.bye))
 
     @get(
         "/{competition_id:uuid}/records",

@@ -573,6 +573,7 @@
       const started = round.tables.some((t) => t.match_id || t.result);
       const problem = problemBox();
       const tools = [];
+      const last = round.number === fixtures.rounds.length;
       if (!started) {
         // An entrant may change places with another at a table or with a bye.
         const seated = [...round.tables.flatMap((t) => t.entrants), ...round.byes];
@@ -598,7 +599,7 @@
         );
         tools.push(
           el("button", { type: "button", class: "swap", text: M.swap, onclick: () => (swap.hidden = !swap.hidden) }),
-          el("button", { type: "button", class: "takeback-round", text: M.takeBackRound, onclick: () => (takeback.hidden = !takeback.hidden) }),
+          last ? el("button", { type: "button", class: "takeback-round", text: M.takeBackRound, onclick: () => (takeback.hidden = !takeback.hidden) }) : null,
           swap,
           takeback,
         );

@@ -86,12 +86,19 @@ def winner_seat(table: dict[str, Any], names: dict[str, str]) -> int:
 
 
 def enter_sheet(page: Page, table: dict[str, Any], lines: list[str]) -> None:
-    """Open a table's score sheet on the desk, pick the results and record them."""
+    """Open a table's score sheet on the desk, write its results and record them.
+
+    A table not started yet takes the lines typed; once its match is live, the desk
+    offers the server's results as buttons, which the test picks.
+    """
     row = f'li.desk-table[data-table="{table["id"]}"]'
     page.click(f"{row} button.enter-sheet")
     page.wait_for_selector(f"{row} .sheet-form")
-    for line in lines:
-        page.click(f'{row} button.quick-result[data-move="{line}"]')
+    if table["match_id"] is None:
+        page.fill(f"{row} textarea.sheet-lines", "\n".join(lines))
+    else:
+        for line in lines:
+            page.click(f'{row} button.quick-result[data-move="{line}"]')
     act(page, f"{row} button.record-sheet")
 
 
@@ -176,6 +183,7 @@ def test_a_swiss_night_of_nine_from_the_desk(
         page.wait_for_selector(f"{row} .takeback-result:not([hidden])")
         page.fill(f"{row} input.takeback-reason", "the winner was misread from the sheet")
         act(page, f"{row} button.take-back-result")
+        tables = tables_of(http, competition, 2)
         for table in tables:
             seat = winner_seat(table, names)
             enter_sheet(page, table, [f"result P{seat}", f"result P{seat}"])
