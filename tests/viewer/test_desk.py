@@ -139,7 +139,9 @@ def test_a_swiss_night_of_nine_from_the_desk(
         for name in NAMES:
             page.fill("#entrant-player-0", name)
             act(page, "#add-entrant-button")
-        players = {p["display_name"]: p["id"] for p in http.get("/players?limit=100").json()["items"]}
+        players = {
+            p["display_name"]: p["id"] for p in http.get("/players?limit=100").json()["items"]
+        }
         assert ada == players["Ada"]
         names = {players[n]: n for n in NAMES}
         entrants = http.get(f"/competitions/{competition}/entrants").json()["items"]
@@ -154,7 +156,9 @@ def test_a_swiss_night_of_nine_from_the_desk(
         page.click(f"{round1} button.swap")
         page.select_option(f"{round1} select.swap-a", entrant_of[first])
         page.select_option(f"{round1} select.swap-b", entrant_of[second])
-        page.fill(f"{round1} input.swap-reason", "they came together and asked not to play each other")
+        page.fill(
+            f"{round1} input.swap-reason", "they came together and asked not to play each other"
+        )
         act(page, f"{round1} .swap-form button[type=submit]")
         after_swap = seated(http, competition, 1, names)
         assert after_swap != before_swap
@@ -314,3 +318,36 @@ def print_round(browser: Any, club: str, secret: str, competition: str, number: 
 def pages_of(pdf: bytes) -> int:
     """How many pages a PDF has (its page objects)."""
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+
+
+def test_a_round_of_sixteen_prints_on_one_page_then_two_pages_of_slips(
+    club_browser: Any, club: str, http: httpx.Client, viewer_database: str
+) -> None:
+    """Eight tables: the pairings fill one A4 page, the eight slips two (four a page)."""
+    admin = token_headers(viewer_database, Role.ADMIN)
+    secret = admin["Authorization"].removeprefix("Bearer ")
+    body = {"name": "Spring open", "game": "cuttle", "variant": "standard", "public_reads": False}
+    competition = http.post("/competitions", json=body, headers=admin).json()["id"]
+    for player in make_players(http, admin, [f"Player {n:02d}" for n in range(1, 17)]):
+        made = http.post(
+            f"/competitions/{competition}/entrants", json={"player_id": player}, headers=admin
+        )
+        assert 201 == made.status_code, made.text
+    made = http.post(
+        f"/competitions/{competition}/fixtures", json={"system": "swiss"}, headers=admin
+    )
+    assert 201 == made.status_code, made.text
+    assert (1, 2) == print_round(club_browser, club, secret, competition, 1)
+
+
+def test_the_print_page_of_a_round_not_made_says_so(
+    page: Page, server: str, http: httpx.Client, viewer_database: str
+) -> None:
+    admin = token_headers(viewer_database, Role.ADMIN)
+    body = {"name": "Empty cup", "game": "kozel", "public_reads": True}
+    competition = http.post("/competitions", json=body, headers=admin).json()["id"]
+    page.goto(f"{server}/competitions/{competition}/rounds/3/print")
+    page.wait_for_selector("p.empty")
+    assert "There is no round 3 yet." == page.inner_text("p.empty")
+    missing = http.get("/competitions/00000000-0000-4000-8000-000000000000/rounds/1/print")
+    assert (404, "COMPETITION_NOT_FOUND") == (missing.status_code, missing.json()["code"])
