@@ -11,10 +11,10 @@ Set ``MATCHLOG_SCREENSHOTS=docs/screenshots`` to refresh the pictures.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from store.accounts import Role
 from tests.viewer.conftest import DESKTOP, PHONE, token_headers
@@ -162,7 +162,9 @@ def test_a_swiss_night_of_nine_from_the_desk(
         act(page, f"{round1} .swap-form button[type=submit]")
         after_swap = seated(http, competition, 1, names)
         assert after_swap != before_swap
-        assert sorted(sum(after_swap[0], [])) == sorted(sum(before_swap[0], []))
+        assert sorted(p for t in after_swap[0] for p in t) == sorted(
+            p for t in before_swap[0] for p in t
+        )
 
         screenshot(page, "desk-round", DESKTOP)
         # -- printing round 1: one A4 page of pairings, then the slips
@@ -252,7 +254,7 @@ def test_a_swiss_night_of_nine_from_the_desk(
         # -- an export: the standings' CSV, as the API gives it
         with page.expect_download() as download:
             page.click('button.export[data-export="standings-csv"]')
-        csv = open(download.value.path(), encoding="utf-8").read()
+        csv = Path(download.value.path()).read_text(encoding="utf-8")
         assert http.get(f"/competitions/{competition}/standings?format=csv").text == csv
 
         screenshot(page, "desk-night", DESKTOP)
@@ -269,7 +271,8 @@ def test_a_swiss_night_of_nine_from_the_desk(
 STANDINGS = """() => {
   const table = document.querySelector('#standings table.standings');
   return [[...table.querySelectorAll('thead th')].map(th => th.textContent),
-          [...table.querySelectorAll('tbody tr')].map(tr => [...tr.children].map(td => td.textContent))];
+          [...table.querySelectorAll('tbody tr')].map(
+            tr => [...tr.children].map(td => td.textContent))];
 }"""
 
 
