@@ -159,6 +159,8 @@
         if (target && target.tagName === "BUTTON") target.disabled = false;
         return;
       }
+      // A redraw replaces the button; an action that draws nothing (a download) keeps it.
+      if (target && target.tagName === "BUTTON") target.disabled = false;
       await after();
     };
   }
