@@ -204,7 +204,7 @@ async def _forfeit(
         who = [entrant_named(seated, names, b).id for b in by]
         await fixtures.forfeit_table(pool, competition_id, table.id, who)
         rounds = await fixtures.read_rounds(pool, competition_id)
-    return competition.name, rounds_report(rounds), names
+    return competition.name, rounds_report(rounds, competition.bye), names
 
 
 def forfeit(
