@@ -354,3 +354,42 @@ def test_the_print_page_of_a_round_not_made_says_so(
     assert "There is no round 3 yet." == page.inner_text("p.empty")
     missing = http.get("/competitions/00000000-0000-4000-8000-000000000000/rounds/1/print")
     assert (404, "COMPETITION_NOT_FOUND") == (missing.status_code, missing.json()["code"])
+
+
+def test_a_kozel_competition_and_its_pairs_from_the_desk(
+    club_browser: Any, club: str, http: httpx.Client, viewer_database: str
+) -> None:
+    """Kozel's form offers its loss limit and eggs rule (the format's fields) from the
+    descriptor; an entrant is a fixed pair of two names."""
+    admin = token_headers(viewer_database, Role.ADMIN)
+    page = sign_in(club_browser, club, admin["Authorization"].removeprefix("Bearer "), PHONE)
+    try:
+        page.wait_for_selector("#new-competition")
+        page.fill("#competition-name", "Kozel cup")
+        page.select_option("#competition-game", "kozel")
+        assert page.is_hidden("#competition-variant")
+        page.fill("#competition-setting-loss_limit", "6")
+        page.check("#competition-setting-eggs_double_next")
+        page.select_option("#tiebreak-1", "loss-point-difference")
+        page.uncheck("#competition-public")
+        page.click("#create-competition")
+        page.wait_for_selector("#entrant-player-1")
+        competition = page.evaluate(
+            "new URLSearchParams(location.hash.slice(1)).get('competition')"
+        )
+        made = http.get(f"/competitions/{competition}", headers=admin).json()
+        assert (
+            "default",
+            {"loss_limit": 6, "eggs_double_next": True},
+            ["loss-point-difference"],
+            False,
+        ) == (made["variant"], made["format"], made["tiebreaks"], made["public_reads"])
+        page.fill("#entrant-player-0", "Olga")
+        page.fill("#entrant-player-1", "Pyotr")
+        act(page, "#add-entrant-button")
+        [pair] = http.get(f"/competitions/{competition}/entrants", headers=admin).json()["items"]
+        shown = page.inner_text(f'#entrant-list li[data-entrant="{pair["id"]}"] .who')
+        assert "Olga & Pyotr" == shown
+        assert page.errors == []
+    finally:
+        page.context.close()
