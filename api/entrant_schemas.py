@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from api.inputs import Text
 from api.problems import validation_failed
 from service.competitions import Entrant
 from service.organising import REASON_MAX, record_report, withdrawn_report
@@ -73,7 +74,8 @@ class EntrantOut(BaseModel):
         )
 
 
-Reason = Field(min_length=1, max_length=REASON_MAX, description="Why: kept in the records.")
+Reason = Annotated[str, Text(max_length=REASON_MAX, lines=True)]
+"""Why an organiser changed something: kept in the records (``domain.text``'s rule)."""
 
 
 class WithdrawIn(BaseModel):
@@ -81,7 +83,7 @@ class WithdrawIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    reason: str = Reason
+    reason: Reason = Field(description="Why: kept in the records.")
 
 
 class SwapIn(BaseModel):
@@ -91,7 +93,7 @@ class SwapIn(BaseModel):
 
     a: UUID = Field(description="An entrant id.")
     b: UUID = Field(description="Another entrant id, at another table or a bye.")
-    reason: str = Reason
+    reason: Reason = Field(description="Why: kept in the records.")
 
 
 class TakebackIn(BaseModel):
@@ -99,7 +101,7 @@ class TakebackIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    reason: str = Reason
+    reason: Reason = Field(description="Why: kept in the records.")
 
 
 class RecordOut(BaseModel):

@@ -98,6 +98,16 @@ async def create_match(
         async def linked(conn: AsyncConnection[Any], recorded: Recorded) -> None:
             # In the write's transaction: the match and its table's link commit together.
             await fixtures.link_match(conn, fixture_id, match_id)
+            # The table's row is now locked: a swap (service.organising) that reseated it
+            # after the setup was checked has committed, and the match is not its players'.
+            table = await fixtures.get_table(conn, fixture_id)
+            if tuple(str(p) for p in table.players) != tuple(config.players):
+                raise ConflictError(
+                    "the table was reseated (a swap) while the match was created: "
+                    "read the fixtures again",
+                    code="FIXTURE_CHANGED",
+                    details={"fixture_id": str(fixture_id)},
+                )
 
         after_append = linked
     write = Write(match_stream(config.game, match_id), 0, metadata, once, token_id, after_append)

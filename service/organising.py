@@ -169,7 +169,8 @@ async def swap_entrants(
         MalformedError (VALIDATION_FAILED): a blank or refused reason.
         InvalidSetupError (UNKNOWN_ENTRANT, SAME_TABLE): an entrant not in the round, or
             two at the same table (or both byes).
-        ConflictError (ROUND_STARTED): a table of the round has a match or a forfeit.
+        ConflictError (ROUND_STARTED, ENTRANT_WITHDRAWN): a table of the round has a match
+            or a forfeit, or one of the two has withdrawn.
     """
     reason = checked_reason(reason)
     a, b = swapped
@@ -197,6 +198,14 @@ async def swap_entrants(
                 details={"round": number, "a": str(a), "b": str(b)},
             )
         _refuse_started(the_round, "swap entrants in")
+        withdrawn = await records.withdrawals(conn, competition_id)
+        if gone := [str(e) for e in swapped if e in withdrawn]:
+            # A withdrawn entrant keeps a bye it had, but takes no seat.
+            raise ConflictError(
+                f"entrant {', '.join(gone)} has withdrawn: it is seated at no table",
+                code="ENTRANT_WITHDRAWN",
+                details={"round": number, "withdrawn": gone},
+            )
         tables = {t.id: list(t.entrants) for t in the_round.tables}
         byes = list(the_round.byes)
         for mover, into in ((a, where[b]), (b, where[a])):

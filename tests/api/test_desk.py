@@ -245,3 +245,32 @@ def test_records_are_read_as_the_competition_is(
     entrant = entered(client, admin, private, 2)[0]
     by_scorer = withdraw(client, scorer, private, entrant, "asked to")
     assert 200 == by_scorer.status_code, by_scorer.text
+
+
+def test_cutthroat_tables_leave_a_withdrawn_entrant_out(
+    client: Client, admin: dict[str, str]
+) -> None:
+    made = client.post(
+        "/competitions",
+        json={"name": "Threes", "game": "cuttle", "variant": "cutthroat"},
+        headers=admin,
+    )
+    comp = made.json()["id"]
+    ids = entered(client, admin, comp, 7)
+    (first,) = pair(client, admin, comp, system="swiss").json()["rounds"]
+    (bye,) = first["byes"]
+    # A withdrawn entrant keeps the bye it has, but cannot be swapped onto a table.
+    assert 200 == withdraw(client, admin, comp, bye, "phone call").status_code
+    seated_one = first["tables"][0]["entrants"][0]
+    refused = swap(client, admin, comp, 1, bye, seated_one)
+    assert (409, "ENTRANT_WITHDRAWN") == (refused.status_code, refused.json()["code"])
+    for table in first["tables"]:
+        done = client.post(
+            f"/competitions/{comp}/fixtures/{table['id']}/forfeit",
+            json={"forfeited_by": table["entrants"][1:]},
+            headers=admin,
+        )
+        assert 200 == done.status_code, done.text
+    second = pair(client, admin, comp, system="swiss").json()["rounds"][1]
+    assert ([3, 3], []) == ([len(t["entrants"]) for t in second["tables"]], second["byes"])
+    assert set(ids) - {bye} == {e for t in second["tables"] for e in t["entrants"]}
