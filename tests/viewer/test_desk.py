@@ -59,8 +59,10 @@ def sign_in(browser: Any, club: str, secret: str, viewport: dict[str, int]) -> P
     return page
 
 
-def tables_of(http: httpx.Client, competition: str, number: int) -> list[dict[str, Any]]:
-    rounds = http.get(f"/competitions/{competition}/fixtures").json()["rounds"]
+def tables_of(
+    http: httpx.Client, competition: str, number: int, headers: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
+    rounds = http.get(f"/competitions/{competition}/fixtures", headers=headers).json()["rounds"]
     [found] = [r for r in rounds if r["number"] == number]
     tables: list[dict[str, Any]] = found["tables"]
     return tables
@@ -185,6 +187,11 @@ def test_a_swiss_night_of_nine_from_the_desk(
         wrong = 1 - winner_seat(tables[0], names)
         enter_sheet(page, tables[0], [f"result P{wrong}"])
         row = f'li.desk-table[data-table="{tables[0]["id"]}"]'
+        # Live now: the table links to its viewer; the others have not started.
+        match_id = page.get_attribute(row, "data-match")
+        assert f"/matches/{match_id}/view" == page.get_attribute(f"{row} a.watch", "href")
+        other = f'li.desk-table[data-table="{tables[1]["id"]}"] .badge'
+        assert "not started" == page.inner_text(other)
         page.click(f"{row} button.enter-sheet")
         page.wait_for_selector(f"{row} .takeback-result:not([hidden])")
         page.fill(f"{row} input.takeback-reason", "the winner was misread from the sheet")
@@ -341,6 +348,22 @@ def test_a_round_of_sixteen_prints_on_one_page_then_two_pages_of_slips(
     )
     assert 201 == made.status_code, made.text
     assert (1, 2) == print_round(club_browser, club, secret, competition, 1)
+
+    # An admin forfeits a table from the desk: its first entrant's.
+    page = sign_in(club_browser, club, secret, DESKTOP)
+    try:
+        page.wait_for_selector("#competition-list")
+        page.goto(f"{club}/organise#competition={competition}")
+        page.wait_for_selector("section.round")
+        table = tables_of(http, competition, 1, admin)[0]
+        row = f'li.desk-table[data-table="{table["id"]}"]'
+        page.click(f"{row} button.forfeit")
+        page.select_option(f"{row} select.forfeited-by", table["entrants"][0])
+        act(page, f"{row} .forfeit-form button[type=submit]")
+        assert "0-1 ff" == page.inner_text(f"{row} .badge")
+        assert page.errors == []
+    finally:
+        page.context.close()
 
 
 def test_the_print_page_of_a_round_not_made_says_so(
