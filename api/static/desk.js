@@ -24,6 +24,7 @@
     },
     signOut: "Sign out",
     loading: "Loading…",
+    answered: (path, status) => path + " answered " + status,
     refresh: "Refresh",
     competitions: "Competitions",
     noCompetitions: "No competition this token may run yet.",
@@ -45,6 +46,7 @@
     yes: "yes",
     no: "no",
     entrants: "Entrants",
+    entrantCount: (n) => plural(n, "entrant", "entrants"),
     noEntrants: "No entrant yet.",
     player: (k, size) => (size > 1 ? "Player " + (k + 1) : "Player"),
     playerHint: "Type a name: a known player is picked, a new name creates the player.",
@@ -124,7 +126,7 @@
 
   async function download(path, filename) {
     const response = await fetch(path, { headers: auth() });
-    if (!response.ok) throw new Error(path + " answered " + response.status);
+    if (!response.ok) throw new Error(M.answered(path, response.status));
     const url = URL.createObjectURL(await response.blob());
     const link = el("a", { href: url, download: filename });
     document.body.append(link);
@@ -699,7 +701,7 @@
       return el("section", { id: "records" }, el("h2", { text: M.records }), items.length ? el("ul", { class: "record-list" }, ...items.map(line)) : el("p", { class: "empty", text: M.noRecords }));
     }
 
-    const summary = [d ? d.label : competition.game, competition.variant, formatText(d, competition.format), plural(entrants.length, "entrant", "entrants")].filter(Boolean).join(" · ");
+    const summary = [d ? d.label : competition.game, competition.variant, formatText(d, competition.format), M.entrantCount(entrants.length)].filter(Boolean).join(" · ");
     app.replaceChildren(
       header(
         el(
