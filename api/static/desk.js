@@ -345,6 +345,8 @@
 
   // Counts the competition's draws: a test (or a person's script) waits for the next.
   let draws = 0;
+  // The id and Idempotency-Key of each table's score-sheet match, by table id.
+  const starts = new Map();
 
   async function competitionView(id, admin) {
     const base = "/competitions/" + id;
@@ -489,7 +491,11 @@
         let current = match;
         if (!current) {
           const body = { game: competition.game, players: table.players, fixture_id: table.id, recording: "results" };
-          current = await post("/matches", { ...body, id: newKey() }, { "Idempotency-Key": newKey() });
+          // One id and key per table, kept across redraws: sent again after a lost
+          // answer, they make no second match.
+          if (!starts.has(table.id)) starts.set(table.id, { id: newKey(), key: newKey() });
+          const start = starts.get(table.id);
+          current = await post("/matches", { ...body, id: start.id }, { "Idempotency-Key": start.key });
         }
         const version = (await getJSON("/matches/" + current.id + "/legal-moves", auth())).version;
         await post("/matches/" + current.id + "/moves", { moves, expected_version: version });
