@@ -15,6 +15,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from api.auth import KnownTokens, authorize, provide_principal
 from api.competitions import CompetitionController
+from api.desk import DeskController
 from api.docs_ui import docs_plugins
 from api.entrants import EntrantController
 from api.exports import ExportController
@@ -115,6 +116,7 @@ def create_app(settings: Settings) -> Litestar:
             ExportController,
             ViewerController,
             PadController,
+            DeskController,
             static_files(),
             *([MetricsController] if settings.metrics else []),
         ],

@@ -195,3 +195,7 @@ class FixturesOut(BaseModel):
     """A competition's rounds, in order (``service.fixture_reports.rounds_report``)."""
 
     rounds: list[RoundOut]
+    swiss_scores: dict[UUID, float] = Field(
+        description="Each entrant seated so far: the score Swiss rounds are paired by (1 a "
+        "win, 1/2 a draw, 0 a loss, a forfeit won as a win, a bye as the competition's bye)."
+    )

@@ -59,7 +59,10 @@ class FixtureController(Controller):
         require_scope(principal, competition_id)
         legs = data.checked_legs()
         rounds = await fixtures.make_rounds(pool, competition_id, data.system, legs)
-        return Response(FixturesOut.model_validate(rounds_report(rounds)), status_code=201)
+        async with pool.connection() as conn:
+            competition = await competitions.get_competition(conn, competition_id)
+        report = rounds_report(rounds, competition.bye)
+        return Response(FixturesOut.model_validate(report), status_code=201)
 
     @post(
         "/{competition_id:uuid}/fixtures/{fixture_id:uuid}/forfeit",
@@ -99,7 +102,7 @@ class FixtureController(Controller):
             competition = await competitions.get_competition(conn, competition_id)
         require_read(principal, competition)
         return FixturesOut.model_validate(
-            rounds_report(await fixtures.read_rounds(pool, competition_id))
+            rounds_report(await fixtures.read_rounds(pool, competition_id), competition.bye)
         )
 
     @post(
@@ -161,7 +164,9 @@ class FixtureController(Controller):
         rounds = await organising.take_back_round(
             pool, competition_id, number, data.reason, principal.token_id
         )
-        return FixturesOut.model_validate(rounds_report(rounds))
+        async with pool.connection() as conn:
+            competition = await competitions.get_competition(conn, competition_id)
+        return FixturesOut.model_validate(rounds_report(rounds, competition.bye))
 
     @get(
         "/{competition_id:uuid}/records",

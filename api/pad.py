@@ -19,8 +19,8 @@ from api.schemas import problem_responses
 from api.viewer import page
 from service.access import existing_match
 
-PAD_SCRIPTS = ("table.js", "pad.js")
-"""The pad's scripts under ``/static``, in load order: the shared drawing first."""
+PAD_SCRIPTS = ("table.js", "session.js", "pad.js")
+"""The pad's scripts under ``/static``, in load order: the shared drawing and sign-in first."""
 PAD_STYLE = "pad.css"
 _HTML = "text/html; charset=utf-8"
 

@@ -60,7 +60,7 @@ async def _read(
         else:
             rounds = await fixtures.make_rounds(pool, competition_id, system.value, legs)
         names = await fixtures.entrant_names(pool, competition_id)
-    return competition.name, rounds_report(rounds), names
+    return competition.name, rounds_report(rounds, competition.bye), names
 
 
 def _print(name: str, report: dict[str, Any], names: dict[str, str], fmt: Format) -> None:
@@ -205,7 +205,7 @@ async def _forfeit(
         who = [entrant_named(seated, names, b).id for b in by]
         await fixtures.forfeit_table(pool, competition_id, table.id, who)
         rounds = await fixtures.read_rounds(pool, competition_id)
-    return competition.name, rounds_report(rounds), names
+    return competition.name, rounds_report(rounds, competition.bye), names
 
 
 def forfeit(

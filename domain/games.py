@@ -16,6 +16,8 @@ pages draw it, ``domain.presentation``), registered here: its imports, its rules
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from domain.cuttle.match_rules import RULES as CUTTLE
 from domain.cuttle.presentation import PRESENTATION as CUTTLE_PRESENTATION
 from domain.errors import InvalidSetupError
@@ -28,7 +30,9 @@ GAMES: dict[str, AnyRules] = {CUTTLE.game: CUTTLE, KOZEL.game: KOZEL}
 """Every game matchlog records, by name."""
 
 PRESENTATIONS: dict[str, Presentation] = {
-    p.game: p for p in (CUTTLE_PRESENTATION, KOZEL_PRESENTATION)
+    # The tiebreaks a competition may list are the rules': the form offers those.
+    p.game: replace(p, tiebreaks=tuple(sorted(GAMES[p.game].tiebreaks)))
+    for p in (CUTTLE_PRESENTATION, KOZEL_PRESENTATION)
 }
 """How the pages draw each game of ``GAMES``, by name."""
 

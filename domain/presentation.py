@@ -208,13 +208,18 @@ class Column:
 
 @dataclass(frozen=True, slots=True)
 class Setting:
-    """A setting the new-match form offers: the match's ``format``, or one of its ``options``."""
+    """A setting a form offers: the match's ``format``, or one of its ``options``.
+
+    In a competition's form (``Presentation.competition_settings``) a ``format`` setting
+    is the competition's format text and ``options`` settings are the fields of its
+    format object; ``flag`` is a yes-or-no setting.
+    """
 
     name: str
     label: str
     field: Literal["format", "options"]
-    kind: Literal["text", "number"]
-    default: str | int
+    kind: Literal["text", "number", "flag"]
+    default: str | int | bool
     choices: tuple[str, ...] = ()
     minimum: int | None = None
 
@@ -282,6 +287,10 @@ class Presentation:
     """How a match ended, in words, by its result's ``reason`` code ("rounds": "on rounds")."""
     dealer: str | None = None
     """Where the view says which seat dealt the round, if the game has a dealer."""
+    competition_settings: tuple[Setting, ...] = ()
+    """What the organiser's new-competition form offers for the competition's format."""
+    tiebreaks: tuple[str, ...] = ()
+    """The standings tiebreaks a competition may list (the rules', ``domain.games``)."""
 
     def variant(self, name: str) -> Variant:
         """Return a variant by name.

@@ -7,6 +7,8 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from service.fixtures import swiss_scores
+from store.accounts import ByeScore
 from store.fixtures import StoredRound, Table
 
 ROW_COLUMNS = ("round", "table", "first", "second", "result", "dealer", "match")
@@ -23,8 +25,16 @@ def row_columns(rows: Sequence[Mapping[str, str]]) -> tuple[str, ...]:
     return ROW_COLUMNS
 
 
-def rounds_report(rounds: Sequence[StoredRound]) -> dict[str, Any]:
-    """Return the rounds as ``GET /competitions/{id}/fixtures`` answers them (JSON-ready)."""
+def rounds_report(rounds: Sequence[StoredRound], bye: ByeScore = "win") -> dict[str, Any]:
+    """Return the rounds as ``GET /competitions/{id}/fixtures`` answers them (JSON-ready).
+
+    ``swiss_scores`` gives each entrant seated or given a bye so far the score Swiss
+    rounds are paired by (byes counted as the competition's ``bye`` says).
+    """
+    seated = dict.fromkeys(
+        e for r in rounds for e in (*(x for t in r.tables for x in t.entrants), *r.byes)
+    )
+    scores = swiss_scores(list(seated), rounds, bye)
     return {
         "rounds": [
             {
@@ -35,7 +45,8 @@ def rounds_report(rounds: Sequence[StoredRound]) -> dict[str, Any]:
                 "byes": [str(e) for e in r.byes],
             }
             for r in rounds
-        ]
+        ],
+        "swiss_scores": {str(e): float(score) for e, score in scores.items()},
     }
 
 

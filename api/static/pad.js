@@ -9,93 +9,22 @@
   const T = window.MatchTable;
   const { el, card, cardText, getJSON, follow, debounce, playersText, roundWord, gameTitle, scoreText, resultText, scoreSheet, takenBackText, noteText, entrantText, fixtureResultText, games, describe } = T;
 
-  const TOKEN_KEY = "matchlog.scorer-token";
+  const { token, auth, newKey, send, problemText, message, allPages } = window.MatchSession;
   const app = document.getElementById("app");
-
-  // -- token and requests ------------------------------------------------------------
-
-  const token = () => sessionStorage.getItem(TOKEN_KEY);
-  const auth = () => ({ Authorization: "Bearer " + token() });
-
-  // A random version-4 UUID from crypto.getRandomValues, which (unlike randomUUID) a
-  // page served over plain HTTP on a LAN address may call.
-  function newKey() {
-    const bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
-  }
-
-  // Returns {status, body}; a failed network throws a TypeError (fetch's own).
-  async function send(path, body, headers) {
-    const response = await fetch(path, {
-      method: "POST",
-      headers: { Accept: "application/json", "Content-Type": "application/json", ...auth(), ...(headers || {}) },
-      body: JSON.stringify(body),
-    });
-    const answer = await response.json().catch(() => null);
-    return { status: response.status, body: answer };
-  }
-
-  function problemText(body, status) {
-    return (body && (body.detail || body.title)) || "the server answered " + status;
-  }
-
-  function message(id, text, kind) {
-    return el("p", { id, class: "message" + (kind ? " " + kind : ""), role: kind === "error" ? "alert" : "status", text });
-  }
 
   // -- sign in -------------------------------------------------------------------------
 
-  function signInForm(after) {
-    const input = el("input", { id: "token", type: "password", autocomplete: "off", required: true, "aria-label": "scorer token" });
-    const problem = el("p", { class: "message error", role: "alert", hidden: true });
-    const form = el(
-      "form",
-      {
-        id: "sign-in",
-        class: "card-box",
-        onsubmit: async (event) => {
-          event.preventDefault();
-          const secret = input.value.trim();
-          if (!secret) return;
-          // Checked by a read that needs it, before it is kept.
-          const response = await fetch("/matches?status=live&writable=true&limit=1", {
-            headers: { Accept: "application/json", Authorization: "Bearer " + secret },
-          }).catch(() => null);
-          if (!response || !response.ok) {
-            problem.hidden = false;
-            problem.textContent = response ? "That token was refused (" + response.status + ")." : "The server cannot be reached.";
-            return;
-          }
-          sessionStorage.setItem(TOKEN_KEY, secret);
-          input.value = "";
-          after();
-        },
-      },
-      el("h2", { text: "Sign in" }),
-      el("label", { for: "token", text: "Scorer token" }),
-      input,
-      el("p", { class: "hint", text: "Kept in this tab only, until you sign out or close it." }),
-      problem,
-      el("button", { id: "sign-in-button", type: "submit", class: "primary", text: "Sign in" }),
-    );
-    return form;
-  }
-
-  function signOutButton() {
-    return el("button", {
-      id: "sign-out",
-      type: "button",
-      text: "Sign out",
-      onclick: () => {
-        sessionStorage.removeItem(TOKEN_KEY);
-        location.reload();
-      },
-    });
-  }
+  const SIGN_IN = {
+    title: "Sign in",
+    label: "Scorer token",
+    hint: "Kept in this tab only, until you sign out or close it.",
+    refused: (status) => "That token was refused (" + status + ").",
+    unreachable: "The server cannot be reached.",
+    button: "Sign in",
+  };
+  // Checked by a read that needs it.
+  const signInForm = (after) => window.MatchSession.signInForm(after, "/matches?status=live&writable=true&limit=1", SIGN_IN);
+  const signOutButton = () => window.MatchSession.signOutButton("Sign out");
 
   // -- /score: matches and a new match -----------------------------------------------
 
@@ -115,19 +44,6 @@
       }
       location.assign("/matches/" + made.body.id + "/score");
     };
-  }
-
-  async function allPages(path) {
-    const items = [];
-    let cursor = null;
-    for (let page = 0; page < 20; page += 1) {
-      const sep = path.includes("?") ? "&" : "?";
-      const body = await getJSON(path + sep + "limit=100" + (cursor ? "&cursor=" + encodeURIComponent(cursor) : ""), auth());
-      items.push(...body.items);
-      cursor = body.next_cursor;
-      if (!cursor) break;
-    }
-    return items;
   }
 
   async function homePage() {

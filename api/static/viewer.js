@@ -20,6 +20,7 @@
     scoreSheet,
     entrantText,
     fixtureResultText,
+    standingsTable,
     games,
     describe,
     gameTitle,
@@ -376,44 +377,6 @@
         if (!cursor) break;
       }
       return items;
-    }
-
-    function standingsTable(rows) {
-      if (!rows.length) return el("p", { class: "empty", text: "No finished matches yet." });
-      const skip = new Set(["entity", "members", "tiebreaks", "rank", "name"]);
-      const keys = Object.keys(rows[0]).filter((k) => !skip.has(k));
-      const head = ["#", rows[0].members.length > 1 ? "Pair" : "Player", ...keys];
-      const number = (v) => (typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : v);
-      // A rating is an object (mu, sigma, ordinal): the table shows its ordinal.
-      const cell = (v) =>
-        v !== null && typeof v === "object"
-          ? "ordinal" in v
-            ? number(v.ordinal)
-            : Object.entries(v).map(([k, x]) => k + " " + number(x)).join(", ")
-          : number(v);
-      return el(
-        "div",
-        { class: "scroll" },
-        el(
-          "table",
-          { class: "standings" },
-          el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h.replace(/_/g, " ") })))),
-          el(
-            "tbody",
-            {},
-            ...rows.map((row) =>
-              el(
-                "tr",
-                {},
-                el("td", { text: row.rank }),
-                // A player's name links to their page (a pair's names are its two players').
-                el("th", { scope: "row" }, row.members.length === 1 ? el("a", { href: "/players/" + row.members[0] + "/view", text: row.name }) : row.name),
-                ...keys.map((k) => el("td", { text: cell(row[k]) })),
-              ),
-            ),
-          ),
-        ),
-      );
     }
 
     // Each round a section: its tables (entrants by their players' names, the result

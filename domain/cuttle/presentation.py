@@ -27,6 +27,15 @@ from domain.presentation import (
 
 _PACK = Pack(ranks="A23456789TJQK")
 
+_FORMAT = Setting(
+    "format",
+    "Format",
+    "format",
+    "text",
+    "normal",
+    choices=("quick", "short", "normal", "extended", "best-of-3"),
+)
+
 PRESENTATION = Presentation(
     game="cuttle",
     label="Cuttle",
@@ -86,16 +95,8 @@ PRESENTATION = Presentation(
         Column("Result", (Case("drawn", when="draw"), Case("{winner|name} won"))),
         Column("{name}", (Case("{wins.{seat}}"),), by="seat"),
     ),
-    settings=(
-        Setting(
-            "format",
-            "Format",
-            "format",
-            "text",
-            "normal",
-            choices=("quick", "short", "normal", "extended", "best-of-3"),
-        ),
-    ),
+    settings=(_FORMAT,),
+    competition_settings=(_FORMAT,),
     examples=Examples(
         moves=("P0 points 7H", "P1 scuttle 9S>7H", "cards 7H"),
         results=("result P1", "result draw"),

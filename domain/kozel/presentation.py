@@ -24,6 +24,8 @@ from domain.presentation import (
     Zone,
 )
 
+_LOSS_LIMIT = Setting("loss_limit", "Loss limit", "options", "number", 12, minimum=2)
+
 PRESENTATION = Presentation(
     game="kozel",
     label="Kozel",
@@ -102,7 +104,11 @@ PRESENTATION = Presentation(
         ),
         Column("{team|players}", (Case("{totals.{team}}"),), by="team"),
     ),
-    settings=(Setting("loss_limit", "Loss limit", "options", "number", 12, minimum=2),),
+    settings=(_LOSS_LIMIT,),
+    competition_settings=(
+        _LOSS_LIMIT,
+        Setting("eggs_double_next", "Eggs double the next deal", "options", "flag", False),
+    ),
     examples=Examples(
         moves=("S0 lead 7S KS", "S1 beat TS AS", "cards 7H"),
         results=("deal 75 45", "deal 120 0 blank B"),

@@ -33,6 +33,7 @@ def _check_shell(response: Any, secrets: list[str]) -> str:
     assert [
         ("link", ' rel="stylesheet" href="/static/pad.css"'),
         ("script", ' src="/static/table.js"'),
+        ("script", ' src="/static/session.js"'),
         ("script", ' src="/static/pad.js"'),
     ] == _assets(html)
     assert re.search(r"\s(style|on[a-z]+)=", html) is None
