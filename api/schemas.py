@@ -536,9 +536,11 @@ def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
     """Return OpenAPI response descriptions of the problem+json refusals a handler can give.
 
     400 and 401 are always listed: any request may be unreadable or carry a bad token;
-    415 goes with 413: a body that may be too large may also not be JSON.
+    503 too: every route that lists its refusals reads the database, and answers
+    ``DATABASE_UNAVAILABLE`` while it is away; 415 goes with 413: a body that may be
+    too large may also not be JSON.
     """
-    listed = {400, 401, *statuses}
+    listed = {400, 401, 503, *statuses}
     if 413 in listed:
         listed.add(415)
     return {
