@@ -271,7 +271,7 @@ def test_an_unlimited_token_sees_each_competitions_fixtures_as_a_group(
     try:
         groups = page.evaluate("""() => [...document.querySelectorAll('#fixtures .competition')]
           .map(g => ({id: g.dataset.competition, tag: g.tagName, open: g.open,
-                      to_play: g.querySelectorAll('button.start-fixture, a.open-fixture').length > 0,
+                      to_play: !!g.querySelector('button.start-fixture, a.open-fixture'),
                       heading: g.querySelector(':scope > summary h3').textContent,
                       rows: [...g.querySelectorAll('li.fixture')].map(li => li.dataset.table)}))""")
         ours = [g for g in groups if g["id"] in ids]
