@@ -388,7 +388,7 @@ class PlayerMatchOut(MatchSummaryOut):
 
 
 class PlayerRecordOut(BaseModel):
-    """A player with their matches (newest first, up to ``limit``) and their results."""
+    """A player with a page of their matches (newest first, up to ``limit``) and their results."""
 
     id: UUID
     display_name: str
@@ -396,7 +396,13 @@ class PlayerRecordOut(BaseModel):
     results: dict[str, int] = Field(
         description="Over every finished match the caller may read: played, won, lost, drawn."
     )
-    matches: list[PlayerMatchOut]
+    matches: list[PlayerMatchOut] = Field(
+        description="A page of the player's matches, newest first (``limit``, ``cursor``)."
+    )
+    matches_total: int = Field(description="How many matches of the player the caller may read.")
+    next_cursor: str | None = Field(
+        description="The ``cursor`` of the next page of matches; null on the last page."
+    )
     opponents: list[HeadToHeadOut] = Field(
         description="Head-to-head: the finished matches against each opponent, most first."
     )

@@ -369,7 +369,7 @@ class MatchController(Controller):
             rows = await list_matches(
                 conn,
                 limit=limit,
-                before=_decode_match_cursor(cursor),
+                before=decode_match_cursor(cursor),
                 competition_id=query_uuid("competition_id", competition_id),
                 player_id=query_uuid("player_id", player_id),
                 game=game,
@@ -382,7 +382,7 @@ class MatchController(Controller):
             )
         more = len(rows) > limit
         rows = rows[:limit]
-        next_cursor = _encode_match_cursor(rows[-1]) if more else None
+        next_cursor = encode_match_cursor(rows[-1]) if more else None
         headers = {} if next_cursor is None else link_to_next(request, next_cursor)
         page = MatchPage(items=[MatchSummaryOut.from_row(r) for r in rows], next_cursor=next_cursor)
         return Response(page, headers=headers)
@@ -471,11 +471,13 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
 
 
-def _encode_match_cursor(row: dict[str, Any]) -> str:
+def encode_match_cursor(row: dict[str, Any]) -> str:
+    """The cursor of the page after ``row``, the last match of this one."""
     return f"{(row['created_at'] - _EPOCH) // _MICROSECOND}-{UUID(str(row['id'])).hex}"
 
 
-def _decode_match_cursor(cursor: str | None) -> tuple[datetime, str] | None:
+def decode_match_cursor(cursor: str | None) -> tuple[datetime, str] | None:
+    """The ``(created_at, id)`` keyset a match cursor names; 422 for a text not a cursor."""
     if cursor is None:
         return None
     if re.fullmatch(MATCH_CURSOR_PATTERN, cursor) is None:

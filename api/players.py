@@ -22,6 +22,7 @@ from api.match_schemas import (
     RatingHistoryOut,
     player_outcome,
 )
+from api.matches import MATCH_CURSOR_PATTERN, decode_match_cursor, encode_match_cursor
 from api.openapi import documented
 from api.schemas import (
     DEFAULT_LIMIT,
@@ -32,8 +33,10 @@ from api.schemas import (
     PlayerOut,
     PlayerPage,
     decode_cursor,
+    link_to_next,
     next_page,
     problem_responses,
+    sent_as,
 )
 from domain.roles import Role
 from projections.matches import list_matches
@@ -76,50 +79,63 @@ class PlayerController(Controller):
         operation_id="GetPlayer",
         summary="Read one player",
         responses=problem_responses(404, 422),
+        response_headers=[LINK_HEADER],
     )
     async def get_player(
         self,
+        request: Request[Any, Any, Any],
         pool: NamedDependency[AsyncConnectionPool],
         principal: NamedDependency[Principal | None],
         player_id: PlayerId,
         limit: Annotated[
             int, Parameter(ge=1, le=200, description="Most matches to list (1-200).")
         ] = 50,
-    ) -> PlayerRecordOut:
-        """Return the player with their matches and results; 404 ``PLAYER_NOT_FOUND``.
+        cursor: Annotated[
+            str | None,
+            Parameter(
+                description="The previous answer's ``next_cursor``: the next page of matches.",
+                schema_extra=sent_as(MATCH_CURSOR_PATTERN),
+            ),
+        ] = None,
+    ) -> Response[PlayerRecordOut]:
+        """Return the player with a page of their matches and their results; 404
+        ``PLAYER_NOT_FOUND``. Follow ``next_cursor`` (or ``Link: rel="next"``) for older
+        matches, as ``GET /matches`` pages.
 
         Matches of private competitions appear only to callers who may read them.
         """
         readable = readable_private(principal)
+        before = decode_match_cursor(cursor)
         async with pool.connection() as conn:
             player = await players.get_player(conn, player_id)
             rows = await list_matches(conn, limit=10_000, player_id=player_id, readable=readable)
+            page = await list_matches(
+                conn, limit=limit, before=before, player_id=player_id, readable=readable
+            )
             entered = await players.competitions_entered(conn, player_id, readable)
-        entries = []
         results = {"played": 0, "won": 0, "lost": 0, "drawn": 0}
         for row in rows:
-            seat = [str(p) for p in row["players"]].index(str(player_id))
-            outcome = player_outcome(row, seat)
+            outcome = player_outcome(row, _seat(row, player_id))
             if outcome in ("won", "lost", "drawn"):
                 results["played"] += 1
                 results[outcome] += 1
-            entries.append(
-                PlayerMatchOut(
-                    **MatchSummaryOut.from_row(row).model_dump(), seat=seat, outcome=outcome
-                )
-            )
-        return PlayerRecordOut(
+        next_cursor = encode_match_cursor(page[limit - 1]) if len(page) > limit else None
+        body = PlayerRecordOut(
             id=player.id,
             display_name=player.display_name,
             created_at=player.created_at,
             results=results,
-            matches=entries[:limit],
+            matches=[_entry(row, player_id) for row in page[:limit]],
+            matches_total=len(rows),
+            next_cursor=next_cursor,
             opponents=[HeadToHeadOut(**line) for line in players.head_to_head(rows, player_id)],
             competitions=[
                 CompetitionEnteredOut(id=c.id, name=c.name, game=c.game, variant=c.variant)
                 for c in entered
             ],
         )
+        headers = {} if next_cursor is None else link_to_next(request, next_cursor)
+        return Response(body, headers=headers)
 
     @get(
         "/{player_id:uuid}/ratings",
@@ -178,3 +194,15 @@ class PlayerController(Controller):
             status_code=201 if created else 200,
             headers={"Location": f"/players/{player.id}"},
         )
+
+
+def _seat(row: dict[str, Any], player_id: UUID) -> int:
+    """The player's seat in a match row."""
+    return [str(p) for p in row["players"]].index(str(player_id))
+
+
+def _entry(row: dict[str, Any], player_id: UUID) -> PlayerMatchOut:
+    """A match row as the player's page lists it: with their seat and outcome."""
+    seat = _seat(row, player_id)
+    summary = MatchSummaryOut.from_row(row).model_dump()
+    return PlayerMatchOut(**summary, seat=seat, outcome=player_outcome(row, seat))

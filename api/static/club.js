@@ -142,7 +142,7 @@
   }
 
   async function playerPage(playerId) {
-    const [described, record, ratings] = await Promise.all([games(), read("/players/" + playerId + "?limit=200"), read("/players/" + playerId + "/ratings")]);
+    const [described, record, ratings] = await Promise.all([games(), read("/players/" + playerId + "?limit=" + PAGE), read("/players/" + playerId + "/ratings")]);
     names.set(playerId, Promise.resolve(record.display_name));
     document.title = record.display_name + " · matchlog";
     const r = record.results;
@@ -160,46 +160,55 @@
       ),
     );
     const matchesBox = el("div", { id: "match-pages" });
-    const rows = await Promise.all(
-      record.matches.map(async (m) => {
-        const d = described.get(m.game);
-        const who = await namesOf(m.players);
-        const others = m.players.map((p, i) => (i === m.seat ? null : playerLink(p, who[i])));
-        return el(
-          "tr",
-          { "data-match": m.id, "data-outcome": m.outcome },
-          el("td", { text: day(m.created_at) }),
-          el("td", { text: d ? gameTitle(d, m.variant) : m.game }),
-          el("td", { class: "with" }, ...others.filter(Boolean).flatMap((a, i) => [i ? ", " : null, a])),
-          el("td", {}, el("span", { class: "badge outcome " + m.outcome, text: m.outcome })),
-          el("td", { class: "series", text: d ? scoreText(d, m.score, who) : "" }),
-          el("td", {}, el("a", { class: "view-link", href: "/matches/" + m.id + "/view", text: "replay" })),
-        );
-      }),
-    );
-    // Newest first (as the API lists them), PAGE rows at a time.
-    function showPage(index) {
-      const pages = Math.max(1, Math.ceil(rows.length / PAGE));
-      const at = Math.max(0, Math.min(pages - 1, index));
-      const body = el("tbody", {}, ...rows.slice(at * PAGE, at * PAGE + PAGE));
+    const matchRow = async (m) => {
+      const d = described.get(m.game);
+      const who = await namesOf(m.players);
+      const others = m.players.map((p, i) => (i === m.seat ? null : playerLink(p, who[i])));
+      return el(
+        "tr",
+        { "data-match": m.id, "data-outcome": m.outcome },
+        el("td", { text: day(m.created_at) }),
+        el("td", { text: d ? gameTitle(d, m.variant) : m.game }),
+        el("td", { class: "with" }, ...others.filter(Boolean).flatMap((a, i) => [i ? ", " : null, a])),
+        el("td", {}, el("span", { class: "badge outcome " + m.outcome, text: m.outcome })),
+        el("td", { class: "series", text: d ? scoreText(d, m.score, who) : "" }),
+        el("td", {}, el("a", { class: "view-link", href: "/matches/" + m.id + "/view", text: "replay" })),
+      );
+    };
+    // Newest first, PAGE matches a page, each page read from the server when the reader
+    // first goes on to it (GET /players/{id}?cursor=, the previous page's next_cursor)
+    // and kept, so Newer shows it again without a read.
+    const pages = [{ rows: await Promise.all(record.matches.map(matchRow)), next: record.next_cursor }];
+    let pageCount = Math.max(1, Math.ceil(record.matches_total / PAGE));
+    async function showPage(at) {
+      if (!pages[at]) {
+        const more = await read("/players/" + playerId + "?limit=" + PAGE + "&cursor=" + encodeURIComponent(pages[at - 1].next));
+        pages[at] = { rows: await Promise.all(more.matches.map(matchRow)), next: more.next_cursor };
+      }
+      const { rows, next } = pages[at];
+      // Matches recorded since the first read add pages rather than hide the last ones.
+      pageCount = Math.max(pageCount, at + (next ? 2 : 1));
+      const body = el("tbody", {}, ...rows);
       matchesBox.replaceChildren(
         ...[
           rows.length
           ? el("div", { class: "scroll" }, el("table", { class: "player-matches" }, el("thead", {}, el("tr", {}, ...["Date", "Game", "With", "Result", "Series", "Replay"].map((h) => el("th", { scope: "col", text: h })))), body))
           : el("p", { class: "empty", text: "No match yet." }),
-        pages > 1
+        pageCount > 1
           ? el(
               "nav",
               { class: "pager", "aria-label": "pages of matches" },
-              el("button", { type: "button", id: "newer", disabled: at === 0, onclick: () => showPage(at - 1), text: "Newer" }),
-              el("span", { id: "page-label", text: "Page " + (at + 1) + " / " + pages }),
-              el("button", { type: "button", id: "older", disabled: at === pages - 1, onclick: () => showPage(at + 1), text: "Older" }),
+              el("button", { type: "button", id: "newer", disabled: at === 0, onclick: () => turn(at - 1), text: "Newer" }),
+              el("span", { id: "page-label", text: "Page " + (at + 1) + " / " + pageCount }),
+              el("button", { type: "button", id: "older", disabled: !next, onclick: () => turn(at + 1), text: "Older" }),
             )
           : null,
         ].filter(Boolean), // a missing pager is left out, not written as "null"
       );
     }
-    showPage(0);
+    // A page that cannot be read says why where errors show; the one shown stays.
+    const turn = (index) => showPage(index).catch((error) => showError(error.message));
+    await showPage(0);
     app.replaceChildren(
       el("header", {}, el("p", { class: "crumbs" }, el("a", { href: "/", text: "matchlog" })), el("h1", { text: record.display_name }), el("p", { id: "results-line", text: plural(r.played, "finished match", "finished matches") + " · " + r.won + " won · " + r.lost + " lost · " + r.drawn + " drawn" })),
       el("section", { id: "ratings" }, el("h2", { text: "Rating history" }), ...(charts.length ? charts : [el("p", { class: "empty", text: "No rating yet: no finished match in a competition." })])),

@@ -158,13 +158,17 @@
   // How many competitions the home page reads the fixtures of, newest first: one
   // request each, and a club night's token is limited to one or two.
   const FIXTURE_COMPETITIONS = 20;
+  // Up to this many competitions' groups are drawn open; more are drawn collapsed (a
+  // tap on a heading opens its group), so a phone is not a wall of tables.
+  const OPEN_GROUPS = 3;
+
+  // A table still to play: neither a match nor a forfeit yet, or a live match.
+  const openTable = (t, live) => (!t.match_id && !t.result) || live.has(t.match_id);
 
   // The current round of each competition this token may record in: the first round
-  // with a table still to play (neither a match nor a forfeit yet, or a live match),
-  // else the last round.
+  // with a table still to play, else the last round.
   function currentRound(rounds, live) {
-    const open = (t) => (!t.match_id && !t.result) || live.has(t.match_id);
-    return rounds.find((r) => r.tables.some(open)) || rounds[rounds.length - 1];
+    return rounds.find((r) => r.tables.some((t) => openTable(t, live))) || rounds[rounds.length - 1];
   }
 
   async function fixturesSection(box, names) {
@@ -227,10 +231,12 @@
       if (!fixtures.rounds.length) return null;
       const round = currentRound(fixtures.rounds, live);
       const players = new Map(entrants.items.map((e) => [e.id, e.players]));
+      // A group per competition, as the live matches are: its name the heading, its
+      // current round's tables under it.
       return el(
-        "div",
-        { class: "competition", "data-competition": competition.id, "data-round": round.number },
-        el("h3", { text: competition.name + " · round " + round.number + " of " + fixtures.rounds.length }),
+        "details",
+        { class: "competition", "data-competition": competition.id, "data-round": round.number, "data-open-tables": round.tables.filter((t) => openTable(t, live)).length },
+        el("summary", {}, el("h3", { text: competition.name + " · round " + round.number + " of " + fixtures.rounds.length })),
         el("ul", { class: "fixture-list" }, ...round.tables.map((t) => tableItem(competition, t, players, live))),
         round.byes.length ? el("p", { class: "hint byes", text: "Bye: " + round.byes.map((e) => entrantText(players.get(e) || [e], names)).join(", ") }) : null,
       );
@@ -249,6 +255,12 @@
         box.replaceChildren(el("h2", { text: "Fixtures" }), message("fixtures-error", error.message, "error"));
         return;
       }
+      // Competitions with a table to play (unplayed or live) first, the rest after, each
+      // part newest first as listed; a group the reader opened stays open on a redraw.
+      const toPlay = (b) => Number(b.dataset.openTables) > 0;
+      boxes.sort((a, b) => toPlay(b) - toPlay(a));
+      const opened = new Set([...box.querySelectorAll("details.competition[open]")].map((d) => d.dataset.competition));
+      for (const b of boxes) b.open = boxes.length <= OPEN_GROUPS || opened.has(b.dataset.competition);
       box.hidden = !boxes.length;
       box.replaceChildren(
         el("h2", { text: "Fixtures" }),

@@ -7,6 +7,7 @@ import pytest
 from litestar.testing import TestClient
 
 from tests.api.conftest import SharedDatabase
+from tests.recording.play import create_match
 
 Client = TestClient[Any]
 
@@ -163,6 +164,58 @@ class TestPlayerRefusals(SharedDatabase):
         response = client.get("/players?cursor=%%%")
         assert 422 == response.status_code
         assert ["cursor"] == [e["field"] for e in response.json()["details"]["errors"]]
+
+
+class TestPlayerMatches:
+    def test_pages_on_the_server_newest_first(self, client: Client, scorer: dict[str, str]) -> None:
+        """Five matches two a page (#32): three pages by ``next_cursor`` and ``Link``,
+        newest first, none twice and none left out; the record is the same on each page."""
+        ada, bob, cy = (
+            client.post("/players", json={"display_name": n}, headers=scorer).json()["id"]
+            for n in ("Ada", "Bob", "Cy")
+        )
+        made = [
+            create_match(client, scorer, {"game": "cuttle", "players": pair})["id"]
+            for pair in [[ada, bob], [bob, ada], [ada, cy], [cy, bob], [ada, cy], [bob, ada]]
+            if ada in pair
+        ]
+        seen: list[str] = []
+        records: list[tuple[int, Any, Any]] = []
+        url: str | None = f"/players/{ada}?limit=2"
+        while url:
+            response = client.get(url)
+            assert 200 == response.status_code, response.text
+            body = response.json()
+            assert len(body["matches"]) <= 2
+            seen += [m["id"] for m in body["matches"]]
+            assert all(ada == m["players"][m["seat"]] for m in body["matches"])
+            records.append((body["matches_total"], body["results"], body["opponents"]))
+            link = response.headers.get("link")
+            if body["next_cursor"] is None:
+                assert link is None
+                url = None
+            else:
+                assert link.endswith('rel="next"') and body["next_cursor"] in link
+                url = f"/players/{ada}?limit=2&cursor={body['next_cursor']}"
+        assert list(reversed(made)) == seen
+        assert 3 == len(records) and {(5,)} == {r[:1] for r in records}
+        assert all(r == records[0] for r in records)
+
+    def test_a_cursor_not_made_by_the_api_names_cursor(
+        self, client: Client, scorer: dict[str, str]
+    ) -> None:
+        ada = client.post("/players", json={"display_name": "Ada"}, headers=scorer).json()["id"]
+        response = client.get(f"/players/{ada}?cursor=%%%")
+        assert 422 == response.status_code
+        assert ["cursor"] == [e["field"] for e in response.json()["details"]["errors"]]
+
+    def test_the_page_is_described_in_the_openapi_document(self, client: Client) -> None:
+        document = client.get("/schema/openapi.json").json()
+        operation = document["paths"]["/players/{player_id}"]["get"]
+        assert "cursor" in [p["name"] for p in operation["parameters"]]
+        assert "link" in {h.lower() for h in operation["responses"]["200"].get("headers", {})}
+        record = document["components"]["schemas"]["PlayerRecordOut"]["properties"]
+        assert {"matches", "matches_total", "next_cursor"} <= set(record)
 
 
 class TestPlayerRatings:

@@ -216,22 +216,39 @@ class TestPlayerPage:
         scorer_headers: dict[str, str],
         viewport: dict[str, int],
     ) -> None:
-        """Ten matches a page; Older and Newer step through them all, newest first."""
+        """Ten matches a page, each read from the server when the reader goes on to it
+        (#32: ``?limit=10``, then the first page's ``next_cursor``); Older and Newer step
+        through them all, newest first, none twice and none left out."""
         hal, ivy = make_players(http, scorer_headers, ["Hal", "Ivy"])
         made = [
             create_match(http, scorer_headers, {"game": "cuttle", "players": [hal, ivy]})["id"]
             for _ in range(12)
         ]
+        reads: list[str] = []
+        page.on(
+            "request",
+            lambda r: reads.append(r.url) if f"/players/{hal}?" in r.url else None,
+        )
+        rows = "#matches tbody tr"
         page.goto(f"{server}/players/{hal}/view")
-        page.wait_for_selector("#matches tbody tr")
-        seen = page.eval_on_selector_all("#matches tbody tr", "e => e.map(x => x.dataset.match)")
+        page.wait_for_selector(rows)
+        seen = page.eval_on_selector_all(rows, "e => e.map(x => x.dataset.match)")
         assert page.locator("#newer").is_disabled()
+        assert [f"{server}/players/{hal}?limit=10"] == reads
+        first = http.get(f"/players/{hal}?limit=10").json()
         page.locator("#older").click()
-        seen += page.eval_on_selector_all("#matches tbody tr", "e => e.map(x => x.dataset.match)")
+        page.wait_for_selector(f'{rows}[data-match="{made[1]}"]')
+        seen += page.eval_on_selector_all(rows, "e => e.map(x => x.dataset.match)")
         assert page.locator("#older").is_disabled()
         assert list(reversed(made)) == seen
+        assert f"{server}/players/{hal}?limit=10&cursor={first['next_cursor']}" == reads[-1]
         assert "Page 2 / 2" == page.locator("#page-label").inner_text()
         assert page.locator("#newer").bounding_box()["height"] >= 44
+        # Back to the newest: the page kept, not read again.
+        page.locator("#newer").click()
+        assert "Page 1 / 2" == page.locator("#page-label").inner_text()
+        assert seen[:10] == page.eval_on_selector_all(rows, "e => e.map(x => x.dataset.match)")
+        assert 2 == len(reads)
 
     def test_linked_from_the_standings(self, page: Page, server: str, club: dict[str, Any]) -> None:
         page.goto(f"{server}/competitions/{club['open']['id']}/view")

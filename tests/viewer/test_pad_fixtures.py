@@ -238,3 +238,80 @@ def test_a_fixture_started_again_after_a_lost_answer_is_one_match(
     assert sent[0][2] == table["id"]
     assert sent[0][0] == fixtures_of(http, competition)[0]["tables"][0]["match_id"]
     assert page.url.split("/")[-2] == sent[0][0]
+
+
+def test_an_unlimited_token_sees_each_competitions_fixtures_as_a_group(
+    club_browser: Any,
+    club: str,
+    http: httpx.Client,
+    viewer_database: str,
+    scorer_headers: dict[str, str],
+) -> None:
+    """An admin's token over five competitions (#32): a group per competition, its name
+    the heading and its round's tables under it; those with a live or unplayed table
+    first, the played ones after (each part newest first); more than a few groups are
+    drawn collapsed at 390 px, and a table is started from its opened group."""
+    admin_secret = create_secret(viewer_database, Role.ADMIN)
+    admin = {"Authorization": f"Bearer {admin_secret}"}
+    una, ivo = make_players(http, scorer_headers, ["Una", "Ivo"])
+    made: dict[str, Any] = {}
+    for name in ["Played A", "Live B", "Played C", "Unplayed D", "Unplayed E"]:
+        competition = league(http, admin, name, "cuttle", "standard")
+        for player in (una, ivo):
+            enter(http, admin, competition, {"player_id": player})
+        [[table]] = [r["tables"] for r in round_robin(http, admin, competition)]
+        if name.startswith("Played"):
+            forfeit(http, admin, competition, table["id"], [table["entrants"][0]])
+        elif name.startswith("Live"):
+            fixture_match(http, scorer_headers, "cuttle", table)
+        made[name] = (competition, table)
+    ids = {competition: name for name, (competition, _) in made.items()}
+
+    page = open_home(club_browser, club, admin_secret, PHONE)
+    try:
+        groups = page.evaluate("""() => [...document.querySelectorAll('#fixtures .competition')]
+          .map(g => ({id: g.dataset.competition, tag: g.tagName, open: g.open,
+                      to_play: !!g.querySelector('button.start-fixture, a.open-fixture'),
+                      heading: g.querySelector(':scope > summary h3').textContent,
+                      rows: [...g.querySelectorAll('li.fixture')].map(li => li.dataset.table)}))""")
+        ours = [g for g in groups if g["id"] in ids]
+        assert ["Unplayed E", "Unplayed D", "Live B", "Played C", "Played A"] == [
+            ids[g["id"]] for g in ours
+        ]
+        # Every group with a table to start or open comes before every played one,
+        # whichever test made them.
+        to_play = [g["to_play"] for g in groups]
+        assert to_play == sorted(to_play, reverse=True)
+        for group in ours:
+            name = ids[group["id"]]
+            assert (f"{name} · round 1 of 1", [made[name][1]["id"]]) == (
+                group["heading"],
+                group["rows"],
+            )
+        # More than three groups: each collapsed to its heading.
+        assert len(groups) > 3
+        assert {("DETAILS", False)} == {(g["tag"], g["open"]) for g in groups}
+        assert not page.is_visible("li.fixture")
+        competition, table = made["Unplayed D"]
+        group = f'#fixtures details.competition[data-competition="{competition}"]'
+        page.click(f"{group} > summary")
+        summaries = page.evaluate(
+            "() => [...document.querySelectorAll('#fixtures summary')]"
+            ".map(s => s.getBoundingClientRect().height)"
+        )
+        assert all(h >= 43.5 for h in summaries)
+        assert [] == page.evaluate(SMALL_TARGETS)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        screenshot(page, "pad-fixture-groups", PHONE)
+        page.click(f'{group} li.fixture[data-table="{table["id"]}"] button.start-fixture')
+        page.wait_for_url("**/matches/*/score")
+        version_of(page)
+        match_id = page.url.split("/")[-2]
+        assert match_id == fixtures_of(http, competition)[0]["tables"][0]["match_id"]
+        assert (table["players"], competition) == (
+            http.get(f"/matches/{match_id}").json()["players"],
+            http.get(f"/matches/{match_id}").json()["competition_id"],
+        )
+        assert page.errors == []
+    finally:
+        page.context.close()
