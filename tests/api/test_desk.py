@@ -274,3 +274,71 @@ def test_cutthroat_tables_leave_a_withdrawn_entrant_out(
     second = pair(client, admin, comp, system="swiss").json()["rounds"][1]
     assert ([3, 3], []) == ([len(t["entrants"]) for t in second["tables"]], second["byes"])
     assert set(ids) - {bye} == {e for t in second["tables"] for e in t["entrants"]}
+
+
+def test_a_void_tables_result_is_corrected_by_a_new_match(
+    client: Client, admin: dict[str, str], database_url: str
+) -> None:
+    """A voided table takes a new match, kept as a correction record (#31)."""
+    comp = competition(client, admin, format="quick")
+    entered(client, admin, comp, 4)
+    (first,) = pair(client, admin, comp, system="swiss").json()["rounds"]
+    table, other = first["tables"]
+    wrong = play(client, admin, table, loser=1)
+    play(client, admin, other, loser=1)
+    winner, loser = table["players"]
+
+    def points() -> dict[str, Any]:
+        rows = client.get(f"/competitions/{comp}/standings").json()["players"]
+        return {r["entity"]: r["points"] for r in rows}
+
+    assert (1, 0) == (points()[winner], points()[loser])
+    taken = client.post(
+        "/matches",
+        json={"game": "cuttle", "players": table["players"], "fixture_id": table["id"]},
+        headers=admin,
+    )
+    assert (409, "FIXTURE_TAKEN") == (taken.status_code, taken.json()["code"])
+    version = client.get(f"/matches/{wrong}").json()["version"]
+    voided = client.post(
+        f"/matches/{wrong}/void",
+        json={"reason": "the wrong winner was entered", "expected_version": version},
+        headers=admin,
+    )
+    assert 200 == voided.status_code, voided.text
+    # The void match counts nowhere: its players have no other match yet.
+    assert {winner, loser}.isdisjoint(points())
+    right = play(client, admin, table, loser=0)
+    assert (0, 1) == (points()[winner], points()[loser])
+    fixed = rounds(client, comp)[0]["tables"][0]
+    assert (right, [1]) == (fixed["match_id"], fixed["result"]["winners"])
+    # The void match keeps its record.
+    old = client.get(f"/matches/{wrong}").json()
+    assert ("void", voided.json()["version"]) == (old["status"], old["version"])
+    (record,) = client.get(f"/competitions/{comp}/records").json()["items"]
+    assert ("correction", 1, "the wrong winner was entered") == (
+        record["kind"],
+        record["round"],
+        record["reason"],
+    )
+    details = record["details"]
+    assert (table["id"], 1, wrong, right) == (
+        details["fixture_id"],
+        details["table"],
+        details["void_match_id"],
+        details["match_id"],
+    )
+    assert record["by"]["token_id"] and details["voided_by"] and details["voided_at"]
+    # The new match is not void: the table is taken again.
+    again = client.post(
+        "/matches",
+        json={"game": "cuttle", "players": table["players"], "fixture_id": table["id"]},
+        headers=admin,
+    )
+    assert (409, "FIXTURE_TAKEN") == (again.status_code, again.json()["code"])
+    standings = client.get(f"/competitions/{comp}/standings").json()
+    assert 2 == standings["matches"]
+    fixtures_before = rounds(client, comp)
+    run_rebuild(database_url)
+    assert standings == client.get(f"/competitions/{comp}/standings").json()
+    assert fixtures_before == rounds(client, comp)
