@@ -315,6 +315,7 @@ def test_a_void_tables_result_is_corrected_by_a_new_match(
     # The void match keeps its record.
     old = client.get(f"/matches/{wrong}").json()
     assert ("void", voided.json()["version"]) == (old["status"], old["version"])
+    assert table["id"] == old["fixture_id"] == client.get(f"/matches/{right}").json()["fixture_id"]
     (record,) = client.get(f"/competitions/{comp}/records").json()["items"]
     assert ("correction", 1, "the wrong winner was entered") == (
         record["kind"],
