@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any
 
+import psycopg
+import pytest
 from litestar.testing import TestClient
 
+from domain.errors import ConflictError
+from store import fixtures
 from store.accounts import Role
 from tests.api.conftest import MakeToken
 from tests.api.support import competition, named_players
@@ -343,3 +348,41 @@ def test_a_void_tables_result_is_corrected_by_a_new_match(
     run_rebuild(database_url)
     assert standings == client.get(f"/competitions/{comp}/standings").json()
     assert fixtures_before == rounds(client, comp)
+
+
+def test_two_new_matches_racing_for_a_void_table_link_one(
+    client: Client, admin: dict[str, str], database_url: str
+) -> None:
+    """The table's row lock decides: the second link finds the first's live match."""
+    comp = competition(client, admin, format="quick")
+    entered(client, admin, comp, 2)
+    (table,) = pair(client, admin, comp, system="swiss").json()["rounds"][0]["tables"]
+    wrong = play(client, admin, table, loser=1)
+    version = client.get(f"/matches/{wrong}").json()["version"]
+    body = {"reason": "wrong winner", "expected_version": version}
+    assert 200 == client.post(f"/matches/{wrong}/void", json=body, headers=admin).status_code
+    setup = {"game": "cuttle", "players": table["players"], "competition_id": comp}
+    a, b = (
+        uuid.UUID(client.post("/matches", json=setup, headers=admin).json()["id"]) for _ in "ab"
+    )
+    fixture = uuid.UUID(table["id"])
+
+    async def go() -> str:
+        connect = psycopg.AsyncConnection.connect
+        async with await connect(database_url) as first, await connect(database_url) as second:
+
+            async def link_second() -> None:
+                async with second.transaction():
+                    await fixtures.link_match(second, fixture, b)
+
+            async with first.transaction():
+                assert uuid.UUID(wrong) == await fixtures.link_match(first, fixture, a)
+                racing = asyncio.create_task(link_second())
+                await asyncio.sleep(0.3)
+                assert not racing.done()  # waits on the table's row
+            with pytest.raises(ConflictError) as refused:
+                await racing
+            return refused.value.code
+
+    assert "FIXTURE_TAKEN" == asyncio.run(go())
+    assert str(a) == rounds(client, comp)[0]["tables"][0]["match_id"]
