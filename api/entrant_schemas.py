@@ -105,18 +105,23 @@ class TakebackIn(BaseModel):
 
 
 class RecordOut(BaseModel):
-    """One change an organiser made: a withdrawal, a swap or a taken-back round."""
+    """One change an organiser made: a withdrawal, a swap, a taken-back round or a corrected
+    result (a new match at a table whose match was voided)."""
 
     id: UUID
-    kind: Literal["withdrawal", "swap", "takeback"]
+    kind: Literal["withdrawal", "swap", "takeback", "correction"]
     at: datetime
     by: ByOut
     reason: str
-    round: int | None = Field(description="The round swapped or (first) taken back.")
+    round: int | None = Field(
+        description="The round swapped, (first) taken back, or of the corrected table."
+    )
     entrant_id: UUID | None = Field(description="The entrant who withdrew.")
     details: dict[str, Any] = Field(
         description="withdrawal: {forfeited: fixture ids}; swap: {a, b, fixture_ids}; "
-        "takeback: {rounds: the rounds taken back, as GET .../fixtures gave them}."
+        "takeback: {rounds: the rounds taken back, as GET .../fixtures gave them}; "
+        "correction: {fixture_id, table, void_match_id, match_id, voided_at, voided_by}, "
+        "its reason the void's."
     )
 
     @classmethod

@@ -189,4 +189,6 @@ def _what(record: organising.Record, names: dict[str, str]) -> str:
         return f"withdrawal: {names.get(entrant, entrant[:8])}"
     if record.kind == "swap":
         return f"swap, round {record.round}"
+    if record.kind == "correction":
+        return f"correction, round {record.round} table {record.details.get('table')}"
     return f"takeback, round {record.round}"

@@ -124,12 +124,16 @@ async def find_match(conn: psycopg.AsyncConnection[Any], match_id: Any) -> dict[
 
     The row also says whether its competition's reads are public (``public_reads``;
     true for a match outside any competition) and the fixture it was made for
-    (``fixture_id``, ``None`` for a match played outside any fixture).
+    (``fixture_id``, ``None`` for a match played outside any fixture; a void match whose
+    table took a new one names it through the correction's record).
     """
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(
             "SELECT m.*, coalesce(c.public_reads, true) AS public_reads,"
-            " (SELECT f.id FROM fixtures f WHERE f.match_id = m.id) AS fixture_id FROM matches m"
+            " coalesce((SELECT f.id FROM fixtures f WHERE f.match_id = m.id),"
+            " (SELECT (r.details->>'fixture_id')::uuid FROM competition_records r"
+            " WHERE r.competition_id = m.competition_id AND r.kind = 'correction'"
+            " AND r.details->>'void_match_id' = m.id::text)) AS fixture_id FROM matches m"
             " LEFT JOIN competitions c ON c.id = m.competition_id WHERE m.id = %s",
             (match_id,),
         )

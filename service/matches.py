@@ -32,6 +32,7 @@ from domain.stream import (
 from service.access import Principal, can_see_hidden, readable_match
 from service.formats import competition_settings
 from service.idempotency import OnceKey
+from service.organising import keep_correction
 from store import accounts, fixtures
 from store.events import VersionConflictError, read_stream
 from store.recorder import AfterAppend, Recorded, Recorder, draw_first_dealer, match_stream
@@ -84,11 +85,16 @@ async def create_match(
     """Record ``MatchCreated`` (and, when the server deals, the first round's deal).
 
     ``token_id``: the API token it is made with, checked usable in the write's transaction.
+    At a fixture whose match was voided, the new match replaces it (a corrected result),
+    kept as a ``correction`` record (``service.organising.keep_correction``) by the token,
+    or by ``matchlog`` without one.
 
     Raises:
         InvalidSetupError (UNKNOWN_PLAYER, INVALID_FORMAT, FORMAT_MISMATCH, ...): the setup
             is refused (FORMAT_MISMATCH: another format than its competition's).
         NotFoundError (COMPETITION_NOT_FOUND): there is no such competition.
+        ConflictError (FIXTURE_TAKEN, FIXTURE_FORFEITED, FIXTURE_CHANGED): the fixture's
+            table has a match that is not void, was forfeited, or was reseated meanwhile.
     """
     config = await match_config(pool, setup)
     fixture_id = setup.fixture_id
@@ -97,7 +103,7 @@ async def create_match(
 
         async def linked(conn: AsyncConnection[Any], recorded: Recorded) -> None:
             # In the write's transaction: the match and its table's link commit together.
-            await fixtures.link_match(conn, fixture_id, match_id)
+            replaced = await fixtures.link_match(conn, fixture_id, match_id)
             # The table's row is now locked: a swap (service.organising) that reseated it
             # after the setup was checked has committed, and the match is not its players'.
             table = await fixtures.get_table(conn, fixture_id)
@@ -108,6 +114,10 @@ async def create_match(
                     code="FIXTURE_CHANGED",
                     details={"fixture_id": str(fixture_id)},
                 )
+            if replaced is not None:
+                void_stream = match_stream(config.game, replaced)
+                author = token_id if token_id is not None else "matchlog"
+                await keep_correction(conn, table, void_stream, replaced, author)
 
         after_append = linked
     write = Write(match_stream(config.game, match_id), 0, metadata, once, token_id, after_append)
@@ -316,8 +326,8 @@ async def _check_fixture(conn: AsyncConnection[Any], data: MatchSetup) -> fixtur
         NotFoundError (FIXTURE_NOT_FOUND): no such fixture.
         InvalidSetupError (FIXTURE_MISMATCH): another competition, other players or seats,
             or another first dealer.
-        ConflictError (FIXTURE_TAKEN, FIXTURE_FORFEITED): the table already has a match,
-            or was forfeited.
+        ConflictError (FIXTURE_TAKEN, FIXTURE_FORFEITED): the table already has a match
+            that is not void, or was forfeited.
     """
     assert data.fixture_id is not None
     table = await fixtures.get_table(conn, data.fixture_id)
@@ -332,7 +342,7 @@ async def _check_fixture(conn: AsyncConnection[Any], data: MatchSetup) -> fixtur
             code="FIXTURE_MISMATCH",
             details=details,
         )
-    if table.match_id is not None:
+    if table.match_id is not None and not table.voided:
         raise ConflictError(
             "this fixture's table already has a match",
             code="FIXTURE_TAKEN",

@@ -1,4 +1,5 @@
-"""The organiser's changes to a competition: withdrawals, swaps, taken-back rounds (#31).
+"""The organiser's changes to a competition: withdrawals, swaps, taken-back rounds, and
+corrected results (a void table's new match) (#31).
 
 Each is kept as a record (``store.records``: who, when, why, what) in the transaction
 that makes it, and none touches a played result: a swap or a takeback is refused once
@@ -29,6 +30,7 @@ from projections.standings import recompute_standings
 from service.fixture_reports import rounds_report
 from store import accounts, entrants, fixtures, records
 from store.entrants import Entrant
+from store.events import read_stream
 from store.fixtures import StoredRound, Table
 from store.records import By, Record
 
@@ -58,6 +60,41 @@ async def _by(conn: AsyncConnection[Any], author: Author) -> By:
     if isinstance(author, UUID):
         return await records.token_by(conn, author)
     return By(None, author)
+
+
+async def keep_correction(
+    conn: AsyncConnection[Any],
+    table: Table,
+    void_stream: str,
+    void_match_id: UUID,
+    author: Author,
+) -> Record:
+    """Keep on record that ``table``'s void match was replaced by its new one (a correction).
+
+    Its reason is the void's (``MatchVoided``); ``details`` names the table, the void
+    match and the new one, and when and by whom the match was voided. Runs in the new
+    match's write transaction, after ``store.fixtures.link_match`` linked it.
+    """
+    voids = [e for e in await read_stream(conn, void_stream) if e.type == "MatchVoided"]
+    void = voids[-1]
+    voided_by = void.metadata.get("token_id")
+    by_void = await _by(conn, UUID(voided_by)) if voided_by else None
+    return await records.add_record(
+        conn,
+        table.competition_id,
+        "correction",
+        str(void.data["reason"]),
+        await _by(conn, author),
+        round_number=table.round,
+        details={
+            "fixture_id": str(table.id),
+            "table": table.number,
+            "void_match_id": str(void_match_id),
+            "match_id": str(table.match_id),
+            "voided_at": void.recorded_at.isoformat(),
+            "voided_by": None if by_void is None else by_void.name,
+        },
+    )
 
 
 def _started(table: Table) -> bool:
@@ -279,7 +316,8 @@ async def take_back_round(
 
 
 async def read_records(pool: AsyncConnectionPool[Any], competition_id: UUID) -> list[Record]:
-    """Return the competition's records (withdrawals, swaps, takebacks), newest first.
+    """Return the competition's records (withdrawals, swaps, takebacks, corrections), newest
+    first.
 
     Raises:
         NotFoundError (COMPETITION_NOT_FOUND): no such competition.
@@ -322,6 +360,7 @@ __all__ = [
     "By",
     "Record",
     "checked_reason",
+    "keep_correction",
     "read_records",
     "record_report",
     "swap_entrants",

@@ -54,6 +54,7 @@ class Table:
     first_dealer: int | None = None
     forfeited_by: tuple[UUID, ...] = ()
     played: bool = False
+    voided: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +127,8 @@ async def add_rounds(
 # one's second, so a Kozel pair's partners sit at seats 0 and 2 (or 1 and 3).
 _TABLES = """
     SELECT f.id, f.competition_id, f.round, f.table_number, f.entrants, f.match_id,
-           f.first_dealer, f.forfeited_by, m.result,
+           f.first_dealer, f.forfeited_by, m.status AS match_status,
+           CASE WHEN m.status = 'finished' THEN m.result END AS result,
            ARRAY(
                SELECT e.players[k]
                FROM generate_subscripts(f.entrants, 1) AS i
@@ -135,7 +137,7 @@ _TABLES = """
                ORDER BY k, i
            ) AS players
     FROM fixtures AS f
-    LEFT JOIN matches AS m ON m.id = f.match_id AND m.status = 'finished'
+    LEFT JOIN matches AS m ON m.id = f.match_id
 """
 
 
@@ -160,6 +162,7 @@ def _table(row: dict[str, Any]) -> Table:
         first_dealer=row["first_dealer"],
         forfeited_by=forfeited,
         played=row["result"] is not None,
+        voided=row["match_status"] == "void",
     )
 
 
@@ -218,22 +221,43 @@ async def get_table(conn: AsyncConnection[Any], fixture_id: UUID) -> Table:
     return _table(row)
 
 
-async def link_match(conn: AsyncConnection[Any], fixture_id: UUID, match_id: UUID) -> None:
+async def link_match(conn: AsyncConnection[Any], fixture_id: UUID, match_id: UUID) -> UUID | None:
     """Record that ``match_id`` is the match played at this fixture's table.
 
+    A table whose match was voided takes a new one (a corrected result): the void match
+    keeps its record and is returned, so the caller can keep the replacement on record;
+    otherwise ``None``. The table's row stays locked to commit.
+
     Raises:
-        ConflictError (FIXTURE_TAKEN): the table already has another match.
+        NotFoundError (FIXTURE_NOT_FOUND): no such fixture (its round was taken back).
+        ConflictError (FIXTURE_TAKEN): the table already has another match, not void.
     """
+    # Two statements: the lock first, then, with a snapshot taken after it, the status
+    # of whatever match a concurrent writer linked meanwhile.
     cur = await conn.execute(
-        "UPDATE fixtures SET match_id = %s WHERE id = %s AND (match_id IS NULL OR match_id = %s)",
-        (match_id, fixture_id, match_id),
+        "SELECT match_id FROM fixtures WHERE id = %s FOR UPDATE", (fixture_id,)
     )
-    if cur.rowcount != 1:
-        raise ConflictError(
-            "this fixture's table already has a match",
-            code="FIXTURE_TAKEN",
-            details={"fixture_id": str(fixture_id)},
+    row = await cur.fetchone()
+    if row is None:
+        raise NotFoundError(
+            f"no fixture has id {str(fixture_id)!r}",
+            code="FIXTURE_NOT_FOUND",
+            details={"id": str(fixture_id)},
         )
+    current: UUID | None = row[0]
+    if current == match_id:
+        return None
+    if current is not None:
+        cur = await conn.execute("SELECT status FROM matches WHERE id = %s", (current,))
+        status = await cur.fetchone()
+        if status is None or status[0] != "void":
+            raise ConflictError(
+                "this fixture's table already has a match",
+                code="FIXTURE_TAKEN",
+                details={"fixture_id": str(fixture_id), "match_id": str(current)},
+            )
+    await conn.execute("UPDATE fixtures SET match_id = %s WHERE id = %s", (match_id, fixture_id))
+    return current
 
 
 async def forfeit(

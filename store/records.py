@@ -1,6 +1,7 @@
-"""What an organiser changed in a competition, and why: withdrawals, swaps, taken-back rounds.
+"""What an organiser changed in a competition, and why: withdrawals, swaps, taken-back rounds,
+corrected results (a void table's new match).
 
-One row per change in ``competition_records`` (migration 0020): who (the token's id and
+One row per change in ``competition_records`` (migrations 0020 and 0021): who (the token's id and
 its name then), when, the reason, and the change's ``details``. Rows are never updated
 or deleted. Like ``store.accounts``, every function works on the connection it is given
 and leaves the transaction to the caller.
@@ -21,7 +22,7 @@ from psycopg.types.json import Jsonb
 
 from domain.errors import ConflictError
 
-RecordKind = Literal["withdrawal", "swap", "takeback"]
+RecordKind = Literal["withdrawal", "swap", "takeback", "correction"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,6 +86,10 @@
     entered: "Entered so far",
     takeBackResult: "Take back the last result",
     takeBackReason: "Why (e.g. the wrong winner was entered)",
+    correctResult: "Correct this result",
+    correctReason: "Why (e.g. the wrong winner was entered)",
+    confirmCorrect: "Void it and enter the right result",
+    correctHint: "The match stays on record, marked void; the result entered next replaces it.",
     forfeit: "Forfeit",
     forfeitedBy: "Forfeited by",
     everyone: "all of them (double forfeit)",
@@ -108,8 +112,8 @@
       ["logs-text", "Game logs (text)", "/export?format=text", "logs.txt"],
     ],
     records: "Records",
-    noRecords: "No withdrawal, swap or round taken back.",
-    recordKinds: { withdrawal: "Withdrawn", swap: "Swapped", takeback: "Round taken back" },
+    noRecords: "No withdrawal, swap, round taken back or corrected result.",
+    recordKinds: { withdrawal: "Withdrawn", swap: "Swapped", takeback: "Round taken back", correction: "Result corrected" },
     by: "by",
     printPage: "Print",
     backToDesk: "Back to the desk",
@@ -345,8 +349,11 @@
 
   // Counts the competition's draws: a test (or a person's script) waits for the next.
   let draws = 0;
-  // The id and Idempotency-Key of each table's score-sheet match, by table id.
+  // The id and Idempotency-Key of each table's score-sheet match, by table id and the
+  // void match it replaces (none: ""), so a corrected table's new match is a new one.
   const starts = new Map();
+  // The table whose result was just voided for a correction: its score sheet opens.
+  let reopen = null;
 
   async function competitionView(id, admin) {
     const base = "/competitions/" + id;
@@ -493,8 +500,9 @@
           const body = { game: competition.game, players: table.players, fixture_id: table.id, recording: "results" };
           // One id and key per table, kept across redraws: sent again after a lost
           // answer, they make no second match.
-          if (!starts.has(table.id)) starts.set(table.id, { id: newKey(), key: newKey() });
-          const start = starts.get(table.id);
+          const slot = table.id + ":" + (table.match_id || "");
+          if (!starts.has(slot)) starts.set(slot, { id: newKey(), key: newKey() });
+          const start = starts.get(slot);
           current = await post("/matches", { ...body, id: start.id }, { "Idempotency-Key": start.key });
         }
         const version = (await getJSON("/matches/" + current.id + "/legal-moves", auth())).version;
@@ -523,6 +531,27 @@
       return form;
     }
 
+    // Correcting a finished table's result: the match is voided (admin) with the reason
+    // given, and the table's score sheet opens for the right result.
+    function correctForm(table) {
+      const problem = problemBox();
+      const reason = el("input", { class: "correct-reason", "aria-label": M.correctReason, placeholder: M.correctReason, required: true });
+      async function correct() {
+        const path = "/matches/" + table.match_id;
+        const version = (await getJSON(path, auth())).version;
+        await post(path + "/void", { reason: reason.value.trim(), expected_version: version });
+        reopen = table.id;
+      }
+      return el(
+        "form",
+        { class: "correct-form inline", onsubmit: acting(problem, correct, redraw) },
+        reason,
+        el("button", { type: "submit", class: "primary confirm-correct", text: M.confirmCorrect }),
+        el("p", { class: "hint", text: M.correctHint }),
+        problem,
+      );
+    }
+
     function forfeitForm(table) {
       const problem = problemBox();
       const by = el(
@@ -546,6 +575,7 @@
     function tableRow(round, table, k) {
       const match = table.match_id ? status.get(table.match_id) : null;
       const live = match && match.status === "live";
+      const voided = match && match.status === "void";
       const seats = table.players.map((p, s) =>
         el(
           "li",
@@ -563,11 +593,20 @@
       const extra = el("div", { class: "table-extra" });
       const toggle = (make) => () => extra.replaceChildren(...(extra.firstChild ? [] : [make()]));
       const actions = [];
-      const sheet = !match || (live && match.recording === "results");
+      // A void match's table takes a new match: its score sheet starts one.
+      const sheetMatch = voided ? null : match;
+      const sheet = !match || voided || (live && match.recording === "results");
       if (!table.result && sheet) {
-        actions.push(el("button", { type: "button", class: "enter-sheet", text: match ? M.continueSheet : M.enterSheet, onclick: toggle(() => sheetForm(round, table, match)) }));
+        actions.push(el("button", { type: "button", class: "enter-sheet", text: sheetMatch ? M.continueSheet : M.enterSheet, onclick: toggle(() => sheetForm(round, table, sheetMatch)) }));
+        if (reopen === table.id) {
+          reopen = null;
+          extra.replaceChildren(sheetForm(round, table, sheetMatch));
+        }
       } else if (live) {
         actions.push(el("a", { class: "open-pad", href: "/matches/" + table.match_id + "/score", text: M.onThePad }));
+      }
+      if (table.result && admin && match && match.status === "finished") {
+        actions.push(el("button", { type: "button", class: "correct-result", text: M.correctResult, onclick: toggle(() => correctForm(table)) }));
       }
       if (!table.result && admin) actions.push(el("button", { type: "button", class: "forfeit", text: M.forfeit, onclick: toggle(() => forfeitForm(table)) }));
       return el(
@@ -695,7 +734,8 @@
         const when = r.at.slice(0, 16).replace("T", " ");
         const details = r.details || {};
         const whom = r.kind === "swap" ? [details.a, details.b] : r.entrant_id ? [r.entrant_id] : [];
-        const what = [r.round ? M.round(r.round) : null, whom.filter(Boolean).map(who).join(" ⇄ ")].filter(Boolean).join(" · ");
+        const where = r.kind === "correction" && details.table ? M.table + " " + details.table : null;
+        const what = [r.round ? M.round(r.round) : null, where, whom.filter(Boolean).map(who).join(" ⇄ ")].filter(Boolean).join(" · ");
         return el(
           "li",
           { class: "record", "data-kind": r.kind },

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any
 
+import psycopg
+import pytest
 from litestar.testing import TestClient
 
+from domain.errors import ConflictError
+from store import fixtures
 from store.accounts import Role
 from tests.api.conftest import MakeToken
 from tests.api.support import competition, named_players
@@ -274,3 +279,110 @@ def test_cutthroat_tables_leave_a_withdrawn_entrant_out(
     second = pair(client, admin, comp, system="swiss").json()["rounds"][1]
     assert ([3, 3], []) == ([len(t["entrants"]) for t in second["tables"]], second["byes"])
     assert set(ids) - {bye} == {e for t in second["tables"] for e in t["entrants"]}
+
+
+def test_a_void_tables_result_is_corrected_by_a_new_match(
+    client: Client, admin: dict[str, str], database_url: str
+) -> None:
+    """A voided table takes a new match, kept as a correction record (#31)."""
+    comp = competition(client, admin, format="quick")
+    entered(client, admin, comp, 4)
+    (first,) = pair(client, admin, comp, system="swiss").json()["rounds"]
+    table, other = first["tables"]
+    wrong = play(client, admin, table, loser=1)
+    play(client, admin, other, loser=1)
+    winner, loser = table["players"]
+
+    def points() -> dict[str, Any]:
+        rows = client.get(f"/competitions/{comp}/standings").json()["players"]
+        return {r["entity"]: r["points"] for r in rows}
+
+    assert (1, 0) == (points()[winner], points()[loser])
+    taken = client.post(
+        "/matches",
+        json={"game": "cuttle", "players": table["players"], "fixture_id": table["id"]},
+        headers=admin,
+    )
+    assert (409, "FIXTURE_TAKEN") == (taken.status_code, taken.json()["code"])
+    version = client.get(f"/matches/{wrong}").json()["version"]
+    voided = client.post(
+        f"/matches/{wrong}/void",
+        json={"reason": "the wrong winner was entered", "expected_version": version},
+        headers=admin,
+    )
+    assert 200 == voided.status_code, voided.text
+    # The void match counts nowhere: its players have no other match yet.
+    assert {winner, loser}.isdisjoint(points())
+    right = play(client, admin, table, loser=0)
+    assert (0, 1) == (points()[winner], points()[loser])
+    fixed = rounds(client, comp)[0]["tables"][0]
+    assert (right, [1]) == (fixed["match_id"], fixed["result"]["winners"])
+    # The void match keeps its record.
+    old = client.get(f"/matches/{wrong}").json()
+    assert ("void", voided.json()["version"]) == (old["status"], old["version"])
+    assert table["id"] == old["fixture_id"] == client.get(f"/matches/{right}").json()["fixture_id"]
+    (record,) = client.get(f"/competitions/{comp}/records").json()["items"]
+    assert ("correction", 1, "the wrong winner was entered") == (
+        record["kind"],
+        record["round"],
+        record["reason"],
+    )
+    details = record["details"]
+    assert (table["id"], 1, wrong, right) == (
+        details["fixture_id"],
+        details["table"],
+        details["void_match_id"],
+        details["match_id"],
+    )
+    assert record["by"]["token_id"] and details["voided_by"] and details["voided_at"]
+    # The new match is not void: the table is taken again.
+    again = client.post(
+        "/matches",
+        json={"game": "cuttle", "players": table["players"], "fixture_id": table["id"]},
+        headers=admin,
+    )
+    assert (409, "FIXTURE_TAKEN") == (again.status_code, again.json()["code"])
+    standings = client.get(f"/competitions/{comp}/standings").json()
+    assert 2 == standings["matches"]
+    fixtures_before = rounds(client, comp)
+    run_rebuild(database_url)
+    assert standings == client.get(f"/competitions/{comp}/standings").json()
+    assert fixtures_before == rounds(client, comp)
+
+
+def test_two_new_matches_racing_for_a_void_table_link_one(
+    client: Client, admin: dict[str, str], database_url: str
+) -> None:
+    """The table's row lock decides: the second link finds the first's live match."""
+    comp = competition(client, admin, format="quick")
+    entered(client, admin, comp, 2)
+    (table,) = pair(client, admin, comp, system="swiss").json()["rounds"][0]["tables"]
+    wrong = play(client, admin, table, loser=1)
+    version = client.get(f"/matches/{wrong}").json()["version"]
+    body = {"reason": "wrong winner", "expected_version": version}
+    assert 200 == client.post(f"/matches/{wrong}/void", json=body, headers=admin).status_code
+    setup = {"game": "cuttle", "players": table["players"], "competition_id": comp}
+    a, b = (
+        uuid.UUID(client.post("/matches", json=setup, headers=admin).json()["id"]) for _ in "ab"
+    )
+    fixture = uuid.UUID(table["id"])
+
+    async def go() -> str:
+        connect = psycopg.AsyncConnection.connect
+        async with await connect(database_url) as first, await connect(database_url) as second:
+
+            async def link_second() -> None:
+                async with second.transaction():
+                    await fixtures.link_match(second, fixture, b)
+
+            async with first.transaction():
+                assert uuid.UUID(wrong) == await fixtures.link_match(first, fixture, a)
+                racing = asyncio.create_task(link_second())
+                await asyncio.sleep(0.3)
+                assert not racing.done()  # waits on the table's row
+            with pytest.raises(ConflictError) as refused:
+                await racing
+            return refused.value.code
+
+    assert "FIXTURE_TAKEN" == asyncio.run(go())
+    assert str(a) == rounds(client, comp)[0]["tables"][0]["match_id"]

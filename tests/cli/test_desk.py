@@ -8,6 +8,8 @@ from typing import Any
 
 from litestar.testing import TestClient
 
+from tests.api.support import competition
+from tests.api.test_fixtures import entered, pair, play
 from tests.cli.support import assert_fits, invoke
 
 NAMES = ("Ada Lovelace-Byron", "Bob", "Cy", "Dmitri Ivanovich Mendeleev", "Eve")
@@ -119,3 +121,30 @@ def test_help_fits_and_names_the_commands() -> None:
         assert_fits(shown.stdout)
     assert "withdraw" in invoke(None, "entrants", "--help").stdout
     assert "--undo" in invoke(None, "pair", "--help").stdout
+
+
+def test_competitions_show_lists_a_corrected_result(
+    client: TestClient[Any], admin: dict[str, str], database_url: str
+) -> None:
+    """A void table's new match is shown among the records, with the void's reason."""
+    comp = competition(client, admin, format="quick")
+    entered(client, admin, comp, 2)
+    (table,) = pair(client, admin, comp, system="swiss").json()["rounds"][0]["tables"]
+    wrong = play(client, admin, table, loser=1)
+    version = client.get(f"/matches/{wrong}").json()["version"]
+    voided = client.post(
+        f"/matches/{wrong}/void",
+        json={"reason": "seats read the wrong way round", "expected_version": version},
+        headers=admin,
+    )
+    assert 200 == voided.status_code, voided.text
+    play(client, admin, table, loser=0)
+    show = invoke(database_url, "competitions", "show", comp[:8])
+    assert 0 == show.exit_code, show.output
+    assert_fits(show.stdout)
+    # The columns wrap: the record's lines hold its what and why between them.
+    [row] = [line for line in show.stdout.splitlines() if "correction, round 1" in line]
+    lines = show.stdout.splitlines()
+    at = lines.index(row)
+    shown = " ".join(" ".join(lines[at : at + 2]).split())
+    assert all(w in shown for w in ("table 1", "seats read the wrong way")), shown

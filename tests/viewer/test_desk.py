@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 
 from store.accounts import Role
+from tests.api.support import competition
 from tests.viewer.conftest import DESKTOP, PHONE, token_headers
 from tests.viewer.test_pad import _club, _club_browser, fresh_page, settle, version_of
 from tests.viewer.test_viewer import make_players, screenshot
@@ -413,6 +414,69 @@ def test_a_kozel_competition_and_its_pairs_from_the_desk(
         [pair] = http.get(f"/competitions/{competition}/entrants", headers=admin).json()["items"]
         shown = page.inner_text(f'#entrant-list li[data-entrant="{pair["id"]}"] .who')
         assert "Olga & Pyotr" == shown
+        assert page.errors == []
+    finally:
+        page.context.close()
+
+
+def test_a_finished_result_is_corrected_from_the_desk(
+    club_browser: Any, club: str, http: httpx.Client, viewer_database: str
+) -> None:
+    """A finished table's wrong result is voided and entered again; the standings follow
+    and the records keep the correction (#31)."""
+    admin = token_headers(viewer_database, Role.ADMIN)
+    comp = competition(http, admin, format="quick")
+    players = make_players(http, admin, ["Ada", "Bea"])
+    names = dict(zip(players, ["Ada", "Bea"], strict=True))
+    for player in players:
+        made = http.post(
+            f"/competitions/{comp}/entrants", json={"player_id": player}, headers=admin
+        )
+        assert 201 == made.status_code, made.text
+    assert (
+        201
+        == http.post(
+            f"/competitions/{comp}/fixtures", json={"system": "swiss"}, headers=admin
+        ).status_code
+    )
+    page = sign_in(club_browser, club, admin["Authorization"].removeprefix("Bearer "), DESKTOP)
+    try:
+        page.wait_for_selector("#new-competition")
+        page.goto(f"{club}/organise#competition={comp}")
+        page.wait_for_selector("#rounds .desk-table")
+        [table] = tables_of(http, comp, 1)
+        right = winner_seat(table, names)
+        enter_sheet(page, table, [f"result P{1 - right}"])
+        row = f'li.desk-table[data-table="{table["id"]}"]'
+
+        def points() -> dict[str, str]:
+            head, rows = page.evaluate(STANDINGS)
+            return {row[1]: row[head.index("points")] for row in rows}
+
+        wrong = {names[table["players"][1 - right]]: "1", names[table["players"][right]]: "0"}
+        assert wrong == points()
+        voided = page.get_attribute(row, "data-match")
+        page.click(f"{row} button.correct-result")
+        page.fill(f"{row} input.correct-reason", "the winner was misread from the sheet")
+        act(page, f"{row} button.confirm-correct")
+        # The table's score sheet is open again, for a new match.
+        page.wait_for_selector(f"{row} .sheet-form")
+        assert "void" == page.inner_text(f"{row} .table-head .badge")
+        page.fill(f"{row} textarea.sheet-lines", f"result P{right}")
+        act(page, f"{row} button.record-sheet")
+        assert {k: "1" if v == "0" else "0" for k, v in wrong.items()} == points()
+        [fixed] = tables_of(http, comp, 1)
+        assert [right] == fixed["result"]["winners"]
+        assert fixed["match_id"] not in (None, voided)
+        assert "void" == http.get(f"/matches/{voided}").json()["status"]
+        kinds = page.locator("#records li.record").evaluate_all("ls => ls.map(l => l.dataset.kind)")
+        assert ["correction"] == kinds
+        assert "the winner was misread from the sheet" in page.inner_text("#records")
+        [record] = http.get(f"/competitions/{comp}/records").json()["items"]
+        assert (voided, fixed["match_id"]) == (
+            record["details"]["void_match_id"],
+            record["details"]["match_id"],
+        )
         assert page.errors == []
     finally:
         page.context.close()
