@@ -44,7 +44,7 @@ def choices(state: MatchState, moves: Iterable[Any], names: Sequence[str]) -> li
     >>> state = step(state, StartRound({'deck': ' '.join(c.text() for c in deck())}))[1]
     >>> first = choices(state, state.rules.legal_moves(state.position), ['Ann', 'Bob'])[1]
     >>> first.move, [c.text() for c in first.parts.cards], first.sentence
-    ('P1 points 3C', ['3C'], 'Bob plays 3C for points')
+    ('P1 points 3C', ['3C'], 'Bob plays 3♣ for points')
     """
     config = state.config
     assert config is not None
