@@ -1,0 +1,100 @@
+"""The languages of the pages: catalogs, the request's language, and its translations.
+
+Catalogs are gettext ``.po`` files under ``service/locales/<lang>/LC_MESSAGES/``, one
+per domain: ``moves`` holds what ``domain/`` says (sentences of moves, the words of a
+game's table), ``pages`` what the pages and the API's problems say. They are read from
+the ``.po`` files and compiled in memory on first use, so an editable install works and
+no compiled catalog is committed. English is the source language: its words are the
+message ids, so ``en`` needs no catalog.
+
+``domain/`` never imports this module: it is handed a ``gettext.NullTranslations``.
+
+    >>> negotiate(query="ko", cookie="ja", accept_language="ru")
+    'ko'
+    >>> negotiate(query="xx", cookie=None, accept_language="ru-RU,ru;q=0.9,en;q=0.5")
+    'ru'
+    >>> negotiate(query=None, cookie=None, accept_language="de-DE,de;q=0.9")
+    'en'
+    >>> translations("en", "moves").gettext("anything")
+    'anything'
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from functools import cache
+from pathlib import Path
+from typing import Final, Literal
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+LOCALES: Final = Path(__file__).parent / "locales"
+"""Where the catalogs live: ``<lang>/LC_MESSAGES/<domain>.po``, templates ``<domain>.pot``."""
+
+DEFAULT: Final = "en"
+LANGUAGES: Final[tuple[str, ...]] = ("en", "ja", "ko", "ru")
+"""The languages a page may be read in; the first is the default and the source language."""
+
+Domain = Literal["moves", "pages"]
+DOMAINS: Final[tuple[Domain, ...]] = ("moves", "pages")
+
+
+def catalog_path(lang: str, domain: Domain) -> Path:
+    """Return where ``lang``'s catalog of ``domain`` lives."""
+    return LOCALES / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+@cache
+def translations(lang: str, domain: Domain) -> gettext.NullTranslations:
+    """Return ``lang``'s translations of ``domain`` (English, the ids, for ``en``).
+
+    The ``.po`` file is compiled in memory once per process.
+    """
+    if lang == DEFAULT or lang not in LANGUAGES:
+        return gettext.NullTranslations()
+    path = catalog_path(lang, domain)
+    if not path.exists():
+        return gettext.NullTranslations()
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=lang, domain=domain)
+    mo = io.BytesIO()
+    write_mo(mo, catalog, use_fuzzy=False)
+    mo.seek(0)
+    return Translations(mo, domain=domain)
+
+
+def supported(tag: str | None) -> str | None:
+    """Return the language of ours that a language tag names (``ru-RU`` → ``ru``), if any."""
+    if not tag:
+        return None
+    primary = tag.strip().lower().replace("_", "-").split("-", 1)[0]
+    return primary if primary in LANGUAGES else None
+
+
+def from_accept_language(header: str | None) -> str | None:
+    """Return the best language of ours an ``Accept-Language`` header asks for, if any."""
+    if not header:
+        return None
+    ranked: list[tuple[float, int, str]] = []
+    for index, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        lang = supported(tag)
+        if lang and quality > 0:
+            ranked.append((-quality, index, lang))
+    return min(ranked)[2] if ranked else None
+
+
+def negotiate(*, query: str | None, cookie: str | None, accept_language: str | None) -> str:
+    """Return the language to answer in: ``?lang=``, then the device's choice, then the header."""
+    return supported(query) or supported(cookie) or from_accept_language(accept_language) or DEFAULT
