@@ -314,11 +314,15 @@ class Cluster:
             conn.execute(f"ALTER SYSTEM SET synchronous_standby_names = '{value}'")
             conn.execute("SELECT pg_reload_conf()")
         self.synchronous = bool(value)
-        wanted = "sync" if value else "async"
-        wait_for(
-            f"standbys are {wanted}",
-            lambda: any(r.sync_state == wanted for r in self.replication()),
-        )
+        if value:
+            wait_for(
+                "a standby is sync", lambda: any(r.sync_state == "sync" for r in self.replication())
+            )
+        else:  # also with no standby streaming (stopped)
+            wait_for(
+                "no standby is sync",
+                lambda: all(r.sync_state != "sync" for r in self.replication()),
+            )
 
     def replication(self) -> list[Replication]:
         """What the primary says of each standby (``pg_stat_replication``)."""

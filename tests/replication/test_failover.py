@@ -18,12 +18,14 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
 
 from store.accounts import Role
 from tests.api.conftest import create_secret
+from tests.projections.test_live import sse
 from tests.recording.test_database_loss import (
     Answers,
     keep_writing,
@@ -63,6 +65,15 @@ def recorded_versions(url: str) -> dict[str, int]:
     with psycopg.connect(url) as conn:
         rows = conn.execute("SELECT stream, max(version) FROM events GROUP BY stream").fetchall()
     return {stream.partition("-")[2]: version for stream, version in rows}
+
+
+def recorded_positions(url: str, match_id: str) -> list[int]:
+    """The global positions of one match's events, read straight from one server."""
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT global_position FROM events WHERE stream LIKE %s", (f"%-{match_id}",)
+        ).fetchall()
+    return [row[0] for row in rows]
 
 
 def test_acknowledged_moves_survive_a_killed_primary(
@@ -123,6 +134,22 @@ def test_acknowledged_moves_survive_a_killed_primary(
                 match.interrupted = False
                 resumed.append(play_one(client, headers, match, random.Random(7), answers))
         assert True in resumed and False not in resumed, resumed
+        # Live feeds follow too: the listener reconnected through the same URL and
+        # hands on a move recorded on the promoted server.
+        followed = matches[resumed.index(True)]
+        with httpx.Client(base_url=base, headers=headers, timeout=30) as client:
+            last = sse(client, f"/matches/{followed.id}/live", 1, last_event_id=0)[0]["id"]
+            head = max(recorded_positions(cluster.primary.url(cluster_database.name), followed.id))
+            delivered: list[dict[str, Any]] = []
+            reader = threading.Thread(
+                target=lambda: delivered.extend(
+                    sse(client, f"/matches/{followed.id}/live", 1, last_event_id=head)
+                )
+            )
+            reader.start()
+            assert play_one(client, headers, followed, random.Random(8), answers)
+            reader.join(timeout=30)
+        assert delivered and delivered[0]["id"] > head > last, (delivered, head)
         assert time.monotonic() - promoted < RESUMED_WITHIN
         assert 503 in answers.statuses, "the writers saw the loss"
     assert "Traceback" not in log.read_text()
