@@ -290,11 +290,18 @@ class Cluster:
         # cluster_name is the standby's application_name: what synchronous_standby_names names.
         node.configure(port=node.port, cluster_name=node.name)
         node.start()
-        wait_for(f"{node.name} streams", lambda: self._streaming(node.name))
+        self.wait_streaming(node)
         return node
 
-    def _streaming(self, name: str) -> bool:
-        return any(r.name == name and r.state == "streaming" for r in self.replication())
+    def wait_streaming(self, standby: Node) -> None:
+        """Wait until the primary streams to ``standby`` (after its start or restart)."""
+
+        def streaming() -> bool:
+            return any(
+                r.name == standby.name and r.state == "streaming" for r in self.replication()
+            )
+
+        wait_for(f"{standby.name} streams", streaming)
 
     def set_synchronous(self, on: bool) -> None:
         """Make commits wait for the first standby's flush (``on``) or not; wait until it holds.
@@ -383,7 +390,7 @@ class Cluster:
         old.start()
         self.retired.remove(old)
         self.standbys.append(old)
-        wait_for(f"{old.name} streams", lambda: self._streaming(old.name))
+        self.wait_streaming(old)
 
     def multi_host_url(self, database: str, user: str = "postgres", password: str = "") -> str:
         """A URL naming every server, which libpq follows to the one that takes writes."""
