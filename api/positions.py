@@ -17,7 +17,7 @@ from litestar.datastructures import MutableScopeHeaders, State
 from litestar.types import Message, Scope
 from psycopg_pool import AsyncConnectionPool
 
-from service.wiring import Databases, current_position, format_position, parse_position
+from service.wiring import Databases, format_position, parse_position
 
 POSITION_HEADER = "Matchlog-Position"
 """The header a write's answer carries and a read sends back."""
@@ -48,7 +48,8 @@ async def add_position(message: Message, scope: Scope) -> None:
     """Give a write's answer the primary's position, when reads go to a standby.
 
     Every answer to a method that may write gets it (refusals too: a 409's reader
-    must see the write it lost to). Costs one statement a write, only with a standby.
+    must see the write it lost to). Writes answered together share one statement
+    (``WalPositions``); none without a standby.
     """
     if message["type"] != "http.response.start" or scope.get("method") in SAFE_METHODS:
         return
@@ -57,8 +58,7 @@ async def add_position(message: Message, scope: Scope) -> None:
     if databases is None or not databases.standby or message["status"] >= 500:
         return
     try:
-        async with databases.primary.connection() as conn:
-            position = await current_position(conn)
+        position = await databases.positions.after_commit()
     except Exception as e:  # a lost primary: the answer goes out without the header
         _log.debug("no position for the answer: %s", e)
         return

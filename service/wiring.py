@@ -22,7 +22,6 @@ from store.recorder import Recorder
 from store.replicas import (
     Databases,
     ReplayWatch,
-    current_position,
     format_position,
     parse_position,
 )
@@ -178,7 +177,6 @@ __all__ = [
     "Serving",
     "configured_database",
     "configured_url",
-    "current_position",
     "embedded_supervised",
     "format_position",
     "is_connection_error",

@@ -79,6 +79,57 @@ async def current_position(conn: psycopg.AsyncConnection[Any]) -> int:
     return position
 
 
+class WalPositions:
+    """The primary's WAL position for the answers of writes, one statement for all waiting.
+
+    A write asks once it has committed; the statement that answers it starts after
+    the ask, so its position is at or past the write's commit. Writes that ask while
+    a statement is under way share the next one (as group commit shares a COMMIT),
+    on an autocommit connection of the pool: one round trip, no transaction.
+    """
+
+    def __init__(self, pool: AsyncConnectionPool[Any]) -> None:
+        self._pool = pool
+        self._next: asyncio.Future[int] | None = None
+        self._reading: asyncio.Task[None] | None = None
+        self.reads = 0
+        """Statements run (each answers every write that waited for it)."""
+
+    async def after_commit(self) -> int:
+        """Return a position at or past every commit made before the call.
+
+        Raises:
+            psycopg.Error: the primary could not be read.
+        """
+        if self._next is None:
+            self._next = asyncio.get_running_loop().create_future()
+        future = self._next
+        if self._reading is None:
+            self._reading = asyncio.create_task(self._read())
+        # Shielded: one caller leaving must not cancel the read the others await.
+        return await asyncio.shield(future)
+
+    async def _read(self) -> None:
+        try:
+            while (future := self._next) is not None:
+                self._next = None
+                try:
+                    async with self._pool.connection() as conn:
+                        await conn.set_autocommit(True)
+                        try:
+                            position = await current_position(conn)
+                        finally:
+                            await conn.set_autocommit(False)
+                    self.reads += 1
+                except Exception as e:
+                    future.set_exception(e)
+                    future.exception()  # retrieved: a caller that left leaves no warning
+                else:
+                    future.set_result(position)
+        finally:
+            self._reading = None
+
+
 class ReplayWatch:
     """How far the read database has replayed the primary's WAL; see the module's doc.
 
@@ -204,6 +255,8 @@ class Databases:
         self.replay = replay
         self.wait = wait
         """Seconds a read waits for the standby to replay the position it carries."""
+        self.positions = WalPositions(primary)
+        """The primary's position for write answers (``Matchlog-Position``)."""
         self.routed: Counter[str] = Counter()
         """Reads routed to each database (``primary``, ``standby``), for the metrics."""
 
@@ -232,6 +285,7 @@ __all__ = [
     "CURRENT_POSITION",
     "Databases",
     "ReplayWatch",
+    "WalPositions",
     "current_position",
     "format_position",
     "parse_position",
