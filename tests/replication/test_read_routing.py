@@ -237,3 +237,28 @@ def wait_until(condition: Any, timeout: float = 30) -> None:
     while not condition():
         assert time.monotonic() < deadline, "not within the time allowed"
         time.sleep(0.05)
+
+
+def test_while_the_standby_is_down_reads_go_on_and_see_every_write(
+    node: str, cluster: Cluster, tokens: dict[Role, dict[str, str]]
+) -> None:
+    """Last of the module: it stops the standby (and starts it again).
+
+    The read URL lists the primary after the standby (``prefer-standby``): libpq's
+    new read connections land on the primary, which counts as having replayed all.
+    """
+    scorer = tokens[Role.SCORER]
+    standby = cluster.standbys[0]
+    standby.stop()
+    try:
+        created = httpx.post(f"{node}/players", json={"display_name": "Kept"}, headers=scorer)
+        assert 201 == created.status_code, created.text
+        url = f"{node}/players/{created.json()['id']}"
+        # Reads may answer 503 until the read pool has found its standby gone.
+        wait_until(lambda: httpx.get(url, headers=scorer).status_code == 200)
+        own = httpx.get(url, headers={**scorer, POSITION: created.headers[POSITION]})
+        assert 200 == own.status_code
+    finally:
+        standby.start()
+    cluster.wait_replayed(standby)
+    assert 200 == httpx.get(url, headers=scorer).status_code
