@@ -37,6 +37,7 @@ from api.openapi import ClosedModels
 from api.options import answer_options
 from api.pad import PadController
 from api.players import PlayerController
+from api.positions import add_position, provide_reads
 from api.problems import problem_details_plugin
 from api.replays import ReplayController
 from api.security import add_security_headers
@@ -66,8 +67,9 @@ def create_app(settings: Settings) -> Litestar:
 
     @asynccontextmanager
     async def database(app: Litestar) -> AsyncIterator[None]:
-        async with serving(settings) as (pool, recorder, live, feeds, watch):
+        async with serving(settings) as (pool, recorder, live, feeds, watch, databases):
             app.state.pool = pool
+            app.state.databases = databases
             app.state.watch = watch
             app.state.replays = ReplayCache()
             app.state.recorder = recorder
@@ -76,6 +78,7 @@ def create_app(settings: Settings) -> Litestar:
             app.state.live = LiveFeeds(
                 live,
                 feeds,
+                accounts=pool,
                 max_feeds=settings.live_max_feeds,
                 max_per_client=settings.live_max_feeds_per_client,
                 token_check_interval=settings.live_token_check_interval,
@@ -84,7 +87,7 @@ def create_app(settings: Settings) -> Litestar:
             if not settings.metrics:
                 yield
                 return
-            sources = Sources(pool, recorder, watch, app.state.live)
+            sources = Sources(pool, recorder, watch, app.state.live, databases)
             with SERVICE_COLLECTOR.reading(sources), metrics_address(settings.metrics_address):
                 yield
 
@@ -124,12 +127,13 @@ def create_app(settings: Settings) -> Litestar:
         lifespan=[database],
         dependencies={
             "pool": Provide(provide_pool, sync_to_thread=False),
+            "reads": Provide(provide_reads),
             "recorder": Provide(provide_recorder, sync_to_thread=False),
             "live": Provide(provide_live, sync_to_thread=False),
             "principal": Provide(provide_principal),
         },
         before_request=before_request,
-        before_send=[add_security_headers],
+        before_send=[add_security_headers, add_position],
         request_max_body_size=settings.max_body_size,
         plugins=[problem_details_plugin(), ClosedModels()],
         openapi_config=OpenAPIConfig(

@@ -48,7 +48,7 @@ class CompetitionController(Controller):
     async def list_competitions(
         self,
         request: Request[Any, Any, Any],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         principal: NamedDependency[Principal | None],
         limit: Limit = DEFAULT_LIMIT,
         cursor: Cursor = None,
@@ -68,7 +68,7 @@ class CompetitionController(Controller):
         before = decode_cursor(cursor)
         # Every token may record (admin or scorer), a limited one only in its competitions.
         scope = require_role(principal, Role.SCORER).competitions if writable else None
-        async with pool.connection() as conn:
+        async with reads.connection() as conn:
             page = await competitions.list_competitions(
                 conn,
                 limit=limit,
@@ -90,7 +90,7 @@ class CompetitionController(Controller):
     )
     async def get_competition(
         self,
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         principal: NamedDependency[Principal | None],
         competition_id: CompetitionId,
     ) -> CompetitionOut:
@@ -98,7 +98,7 @@ class CompetitionController(Controller):
 
         A stored row that does not check out answers 409 ``COMPETITION_UNREADABLE``.
         """
-        async with pool.connection() as conn:
+        async with reads.connection() as conn:
             competition = await competitions.get_competition(conn, competition_id)
         require_read(principal, competition)
         return CompetitionOut.from_record(competitions.readable(competition))

@@ -57,11 +57,11 @@ class EntrantController(Controller):
     async def list_entrants(
         self,
         competition_id: CompetitionId,
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         principal: NamedDependency[Principal | None],
     ) -> EntrantList:
         """Return every entrant with its players."""
-        async with pool.connection() as conn:
+        async with reads.connection() as conn:
             competition = await competitions.get_competition(conn, competition_id)
             require_read(principal, competition)
             items = await competitions.list_entrants(conn, competition_id)

@@ -74,12 +74,12 @@ class ExportController(Controller):
         request: Request[Any, Any, Any],
         match_id: MatchId,
         principal: NamedDependency[Principal | None],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         format: FormatParam = None,
     ) -> Stream:
         """Return the match's log; a live one only to a scorer who may record it."""
-        stream = await exporter.exportable_match(pool, principal, match_id)
-        return _logs(request, pool, format, lambda _: exporter.single_log(stream))
+        stream = await exporter.exportable_match(reads, principal, match_id)
+        return _logs(request, reads, format, lambda _: exporter.single_log(stream))
 
     @get(
         "/competitions/{competition_id:uuid}/export",
@@ -93,14 +93,14 @@ class ExportController(Controller):
         request: Request[Any, Any, Any],
         competition_id: CompetitionId,
         principal: NamedDependency[Principal | None],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         format: FormatParam = None,
     ) -> Stream:
         """Return the logs of the competition's finished matches, streamed."""
-        await readable_competition(pool, principal, competition_id)
+        await readable_competition(reads, principal, competition_id)
         return _logs(
             request,
-            pool,
+            reads,
             format,
             lambda conn: exporter.finished_streams(conn, competition_id=competition_id),
         )
@@ -117,15 +117,15 @@ class ExportController(Controller):
         request: Request[Any, Any, Any],
         player_id: PlayerId,
         principal: NamedDependency[Principal | None],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         format: FormatParam = None,
     ) -> Stream:
         """Return the logs of the player's finished matches; private competitions need rights."""
-        await require_player(pool, player_id)
+        await require_player(reads, player_id)
         readable = readable_private(principal)
         return _logs(
             request,
-            pool,
+            reads,
             format,
             lambda conn: exporter.finished_streams(conn, player_id=player_id, readable=readable),
         )

@@ -94,15 +94,15 @@ class FixtureController(Controller):
     async def get_fixtures(
         self,
         competition_id: CompetitionId,
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         principal: NamedDependency[Principal | None],
     ) -> FixturesOut:
         """Return every round, with each table's match and result once recorded."""
-        async with pool.connection() as conn:
+        async with reads.connection() as conn:
             competition = await competitions.get_competition(conn, competition_id)
         require_read(principal, competition)
         return FixturesOut.model_validate(
-            rounds_report(await fixtures.read_rounds(pool, competition_id), competition.bye)
+            rounds_report(await fixtures.read_rounds(reads, competition_id), competition.bye)
         )
 
     @post(
@@ -177,12 +177,12 @@ class FixtureController(Controller):
     async def get_records(
         self,
         competition_id: CompetitionId,
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         principal: NamedDependency[Principal | None],
     ) -> RecordList:
         """Return every record: who (token id and name), when, why, and what changed."""
-        async with pool.connection() as conn:
+        async with reads.connection() as conn:
             competition = await competitions.get_competition(conn, competition_id)
         require_read(principal, competition)
-        items = await organising.read_records(pool, competition_id)
+        items = await organising.read_records(reads, competition_id)
         return RecordList(items=[RecordOut.from_record(r) for r in items])

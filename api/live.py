@@ -128,6 +128,7 @@ class LiveFeeds:
         hub: LiveHub,
         ledger: FeedLedger,
         *,
+        accounts: AsyncConnectionPool,
         max_feeds: int,
         max_per_client: int,
         token_check_interval: float,
@@ -135,6 +136,9 @@ class LiveFeeds:
     ) -> None:
         self.hub = hub
         self._ledger = ledger
+        # Tokens are checked on the primary (the hub may read a standby): a revoked
+        # token ends its feeds at the next check, not once the standby has replayed it.
+        self._accounts = accounts
         self._max_feeds = max_feeds
         self._max_per_client = max_per_client
         self._check_interval = token_check_interval
@@ -186,7 +190,7 @@ class LiveFeeds:
         header = request.headers.get("authorization")
         authorise: Authorise | None = None
         if header is not None:
-            pool = self.hub.pool
+            pool = self._accounts
 
             async def authorise() -> bool:
                 return await current_principal(pool, header) is not None
@@ -249,13 +253,13 @@ class LiveController(Controller):
         request: Request[Any, Any, Any],
         match_id: MatchId,
         principal: NamedDependency[Principal | None],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         live: NamedDependency[LiveFeeds],
         last_event_id: LastEventId = None,
     ) -> ServerSentEvent:
         """Stream the match's events from the start, or after ``Last-Event-ID``."""
         after = resume_after(last_event_id)
-        row = await readable_match(pool, principal, match_id)
+        row = await readable_match(reads, principal, match_id)
         return await live.follow(request, principal, after, stream=row["stream"])
 
     @get(
@@ -270,13 +274,13 @@ class LiveController(Controller):
         request: Request[Any, Any, Any],
         competition_id: CompetitionId,
         principal: NamedDependency[Principal | None],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         live: NamedDependency[LiveFeeds],
         last_event_id: LastEventId = None,
     ) -> ServerSentEvent:
         """Stream the events of the competition's matches, or after ``Last-Event-ID``."""
         after = resume_after(last_event_id)
-        await readable_competition(pool, principal, competition_id)
+        await readable_competition(reads, principal, competition_id)
         return await live.follow(request, principal, after, competition_id=str(competition_id))
 
 

@@ -317,7 +317,7 @@ class MatchController(Controller):
         self,
         request: Request[Any, Any, Any],
         principal: NamedDependency[Principal | None],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         competition_id: Annotated[
             str | None,
             Parameter(description="Only this competition.", schema_extra=_UUID),
@@ -365,7 +365,7 @@ class MatchController(Controller):
         readable = readable_private(principal)
         # Every token may record (admin or scorer); a limited one only in its competitions.
         scope = require_role(principal, Role.SCORER).competitions if writable else None
-        async with pool.connection() as conn:
+        async with reads.connection() as conn:
             rows = await list_matches(
                 conn,
                 limit=limit,
@@ -397,12 +397,12 @@ class MatchController(Controller):
         self,
         match_id: MatchId,
         principal: NamedDependency[Principal | None],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         recorder: NamedDependency[Recorder],
     ) -> Response[MatchOut]:
         """Return the match with its version as the ETag."""
-        row = await readable_match(pool, principal, match_id)
-        state, version = await matches.match_state(pool, recorder, row["stream"])
+        row = await readable_match(reads, principal, match_id)
+        state, version = await matches.match_state(reads, recorder, row["stream"])
         body = match_out(match_id, state, version, row["fixture_id"])
         return Response(body, headers={"ETag": etag(version)})
 
@@ -416,11 +416,11 @@ class MatchController(Controller):
         self,
         match_id: MatchId,
         principal: NamedDependency[Principal | None],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         recorder: NamedDependency[Recorder],
     ) -> Response[LegalMovesOut]:
         """List legal moves; they reveal hands, so a live match needs a scorer's token."""
-        listed = await legal_moves(pool, recorder, principal, match_id)
+        listed = await legal_moves(reads, recorder, principal, match_id)
         body = LegalMovesOut(
             version=listed.version,
             to_act=listed.to_act,
@@ -445,13 +445,13 @@ class MatchController(Controller):
         request: Request[Any, Any, Any],
         match_id: MatchId,
         principal: NamedDependency[Principal | None],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         after: Annotated[int, Parameter(ge=0, description="Return events after this version.")] = 0,
         limit: Annotated[int, Parameter(ge=1, le=1000, description="Most events (1-1000).")] = 200,
     ) -> Response[EventPage]:
         """Page through the stream with ``?after=``; ``Link: rel="next"`` names the next page."""
         events = await matches.readable_events(
-            pool, principal, match_id, after=after, limit=limit + 1
+            reads, principal, match_id, after=after, limit=limit + 1
         )
         more = len(events) > limit
         events = events[:limit]

@@ -4,7 +4,9 @@ Requests and their latency by route (its template, not the raw path) come from
 Litestar's Prometheus middleware; the rest is read when a scrape asks, from what
 the process already keeps (``ServiceCollector``): moves and events recorded, the
 group-commit batches by size, live feeds open, the pool's connections and waits
-(``psycopg_pool``'s ``get_stats``) and whether the database is up. Nothing of it is
+(``psycopg_pool``'s ``get_stats``), whether the database is up, the reads routed to
+the primary and to the standby, and the standby's replay lag (sampled once a second
+by ``ReplayWatch``, not per scrape nor per request). Nothing of it is
 formatted here: prometheus_client writes the exposition.
 
 The figures are one process's. ``matchlog serve --workers N`` runs N processes, and
@@ -37,7 +39,7 @@ from api.openapi import TEXT, documented
 from api.schemas import problem_responses
 from service.matches import Recorder
 from service.settings import split_address
-from service.wiring import DatabaseWatch
+from service.wiring import Databases, DatabaseWatch
 
 PREFIX = "matchlog"
 METRICS_PATH = "/metrics"
@@ -77,6 +79,7 @@ class Sources:
     watch: DatabaseWatch
     live_feeds_open: Any
     """An object with an ``open`` count (``api.live.LiveFeeds``)."""
+    databases: Databases
 
 
 class ServiceCollector(Collector):
@@ -123,6 +126,35 @@ class ServiceCollector(Collector):
             value=min((int(s.watch.up) for s in sources), default=0),
         )
         yield from _pool_metrics([s.pool.get_stats() for s in sources])
+        yield from _replica_metrics([s.databases for s in sources])
+
+
+def _replica_metrics(databases: list[Databases]) -> Iterator[Metric]:
+    routed = CounterMetricFamily(
+        f"{PREFIX}_reads_routed",
+        "Read requests by the database that served them (standby: MATCHLOG_READ_DATABASE_URL)",
+        labels=["database"],
+    )
+    for name in ("primary", "standby"):
+        routed.add_metric([name], sum(d.routed[name] for d in databases))
+    yield routed
+    watches = [d.replay for d in databases if d.replay is not None]
+    seconds = [lag for w in watches if (lag := w.lag_seconds) is not None]
+    if seconds:
+        yield GaugeMetricFamily(
+            f"{PREFIX}_standby_replay_lag_seconds",
+            "How old the standby's view is: 0 when it has replayed all the primary wrote, "
+            "else the age of the last transaction it replayed (sampled once a second)",
+            value=max(seconds),
+        )
+    lags = [lag for w in watches if (lag := w.lag_bytes) is not None]
+    if lags:
+        yield GaugeMetricFamily(
+            f"{PREFIX}_standby_replay_lag_bytes",
+            "Bytes of WAL the primary had written that the standby had not replayed "
+            "(sampled once a second)",
+            value=max(lags),
+        )
 
 
 def _batch_histogram(sources: list[Sources]) -> HistogramMetricFamily:

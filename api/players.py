@@ -60,13 +60,13 @@ class PlayerController(Controller):
     async def list_players(
         self,
         request: Request[Any, Any, Any],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         limit: Limit = DEFAULT_LIMIT,
         cursor: Cursor = None,
     ) -> Response[PlayerPage]:
         """Return a page of players; follow ``next_cursor`` (or ``Link: rel="next"``) for more."""
         before = decode_cursor(cursor)
-        async with pool.connection() as conn:
+        async with reads.connection() as conn:
             page = await players.list_players(conn, limit=limit, before=before)
         next_cursor, headers = next_page(request, page.next_before)
         body = PlayerPage(
@@ -84,7 +84,7 @@ class PlayerController(Controller):
     async def get_player(
         self,
         request: Request[Any, Any, Any],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         principal: NamedDependency[Principal | None],
         player_id: PlayerId,
         limit: Annotated[
@@ -106,7 +106,7 @@ class PlayerController(Controller):
         """
         readable = readable_private(principal)
         before = decode_match_cursor(cursor)
-        async with pool.connection() as conn:
+        async with reads.connection() as conn:
             player = await players.get_player(conn, player_id)
             rows = await list_matches(conn, limit=10_000, player_id=player_id, readable=readable)
             page = await list_matches(
@@ -145,7 +145,7 @@ class PlayerController(Controller):
     )
     async def get_player_ratings(
         self,
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         principal: NamedDependency[Principal | None],
         player_id: PlayerId,
     ) -> PlayerRatingsOut:
@@ -154,7 +154,7 @@ class PlayerController(Controller):
 
         Private competitions appear only to callers who may read them.
         """
-        async with pool.connection() as conn:
+        async with reads.connection() as conn:
             histories = await players.rating_histories(conn, player_id, readable_private(principal))
         return PlayerRatingsOut(
             player_id=player_id,

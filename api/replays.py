@@ -65,11 +65,11 @@ class ReplayController(Controller):
         self,
         match_id: MatchId,
         principal: NamedDependency[Principal | None],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
     ) -> dict[str, Any]:
         """Return the series read model (rounds or deals, totals, result)."""
-        row = await readable_match(pool, principal, match_id)
-        async with pool.connection() as conn:
+        row = await readable_match(reads, principal, match_id)
+        async with reads.connection() as conn:
             series = await find_series(conn, match_id)
         if series is None:
             # Matches recorded before migration 0004 have none until a rebuild.
@@ -99,12 +99,12 @@ class ReplayController(Controller):
         self,
         match_id: MatchId,
         principal: NamedDependency[Principal | None],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         state: State,
     ) -> dict[str, Any]:
         """Return the timeline; while live, anonymous readers see only public facts."""
-        row = await readable_match(pool, principal, match_id)
-        track, names = await self._track(pool, state, row)
+        row = await readable_match(reads, principal, match_id)
+        track, names = await self._track(reads, state, row)
         rights = can_see_hidden(principal, row["competition_id"])
         redact = row["status"] == "live" and not rights
         return {
@@ -125,7 +125,7 @@ class ReplayController(Controller):
         self,
         match_id: MatchId,
         principal: NamedDependency[Principal | None],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         state: State,
         ply: Annotated[int, Parameter(ge=0, description="Plies played (0: before the first).")],
         seat: Annotated[
@@ -137,8 +137,8 @@ class ReplayController(Controller):
         ] = "public",
     ) -> dict[str, Any]:
         """Return the match after ``ply``; seat and full views need a finished match or a scorer."""
-        row = await readable_match(pool, principal, match_id)
-        track, _ = await self._track(pool, state, row, names=False)
+        row = await readable_match(reads, principal, match_id)
+        track, _ = await self._track(reads, state, row, names=False)
         assert track.config is not None
         chosen = parse_seat(seat, rules_for(track.config.game).seats(track.config))
         hidden_ok = row["status"] != "live" or can_see_hidden(principal, row["competition_id"])

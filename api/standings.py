@@ -47,7 +47,7 @@ class StandingsController(Controller):
         request: Request[Any, Any, Any],
         competition_id: CompetitionId,
         principal: NamedDependency[Principal | None],
-        pool: NamedDependency[AsyncConnectionPool],
+        reads: NamedDependency[AsyncConnectionPool],
         format: Annotated[
             str | None,
             Parameter(
@@ -58,7 +58,7 @@ class StandingsController(Controller):
     ) -> Response[Any]:
         """Return the standings; players' names are today's display names."""
         asked = query_choice("format", format, _FORMATS)
-        async with pool.connection() as conn:
+        async with reads.connection() as conn:
             competition = await competitions.get_competition(conn, competition_id)
             require_read(principal, competition)
             body = await standings_report(conn, competition)

@@ -47,6 +47,11 @@ of one change, side by side, on a machine whose load swings the raw rates.
 ``--idempotency-keys`` sends every write an ``Idempotency-Key`` of its own, as the
 scorer's pad does (the baseline gets the header too, and ignores it).
 
+``--reads-routed`` serves matchlog (not ``compare``) with
+``MATCHLOG_READ_DATABASE_URL`` set to its own database: reads get a pool of their own
+and every write's answer reads the primary's WAL position for ``Matchlog-Position``
+(docs/api.md); what read routing adds to a write, without replication's own cost.
+
 ``--length`` plays a few long Kozel matches, one request at a time from one
 connection (light load), and compares the p50 of early moves with that of moves
 near ``--late``. ``--dbsize N`` bulk-loads N events into the event table (copies
@@ -424,6 +429,11 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="also serve matchlog from this tree (before a change), next to ours each round",
     )
+    parser.add_argument(
+        "--reads-routed",
+        action="store_true",
+        help="serve matchlog with MATCHLOG_READ_DATABASE_URL (its own database): the header's cost",
+    )
     parser.add_argument("--length", action="store_true", help="latency against match length")
     parser.add_argument("--late", type=int, default=300, help="--length: the late move number")
     parser.add_argument(
@@ -458,7 +468,8 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="api-load-", dir=data_dir))
     moves_each = int(args.plan_rate * args.seconds / args.connections) + 1
     ours_port, base_port = free_port(), free_port()
-    started = [start_server(matchlog_command(args, ours_port), env, ours_port)]
+    routed = {"MATCHLOG_READ_DATABASE_URL": urls.app} if args.reads_routed else {}
+    started = [start_server(matchlog_command(args, ours_port), {**env, **routed}, ours_port)]
     try:
         started.append(
             start_server(

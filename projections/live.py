@@ -32,6 +32,7 @@ from domain.stream import MatchConfig, fold_stream, public_event_data, rules_for
 from store.events import read_stream
 from store.listener import EventListener, settled_head
 from store.reads import match_openings, settled_events
+from store.replicas import ReplayWatch
 
 Authorise = Callable[[], Awaitable[bool]]
 """Whether the feed's caller may still read it (its token still active)."""
@@ -120,14 +121,22 @@ class LiveHub:
         self._behind = False
 
     @asynccontextmanager
-    async def listening(self, conninfo: str, *, poll_interval: float = 1.0) -> AsyncIterator[None]:
-        """Follow the log on one connection of its own for as long as the block runs."""
+    async def listening(
+        self, conninfo: str, *, poll_interval: float = 1.0, replay: ReplayWatch | None = None
+    ) -> AsyncIterator[None]:
+        """Follow the log on one connection of its own for as long as the block runs.
+
+        ``replay``: the hub's pool is a standby's; ``conninfo`` (the primary) is only
+        listened on, and the new events are read from the standby once it has them.
+        """
         listener = EventListener(
             conninfo,
             self.dispatch,
             batch_size=self.page_size,
             poll_interval=poll_interval,
             wanted=self._wanted,
+            reads=self.pool,
+            replay=replay,
         )
         async with listener:
             self.position = listener.position

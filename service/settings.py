@@ -31,6 +31,18 @@ class Settings(BaseSettings):
         description="postgresql:// URL of the role that owns the schema, for migrations; "
         "unset means database_url's role (the embedded server: its superuser)",
     )
+    read_database_url: str | None = Field(
+        default=None,
+        description="postgresql:// URL of the hot standby (or standbys: a multi-host URL) "
+        "that serves reads (replays, timelines, standings, exports, lists, live feeds' "
+        "backlogs) with a pool of its own; unset: every read goes to database_url",
+    )
+    read_wait: float = Field(
+        default=2.0,
+        ge=0,
+        description="seconds a read carrying a Matchlog-Position waits for the standby to "
+        "replay it before it goes to the primary",
+    )
     data_dir: Path = Field(default=Path("matchlog-data"), description="where embedded data lives")
     host: str = Field(default="127.0.0.1", description="address `matchlog serve` listens on")
     port: int = Field(default=8000, ge=0, le=65535, description="port `matchlog serve` listens on")

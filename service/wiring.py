@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, NamedTuple
@@ -13,11 +14,17 @@ from projections.rebuild import INLINE_PROJECTORS
 from service.settings import Settings
 from store import migrate
 from store.availability import DatabaseWatch, WatchedPool, is_connection_error
-from store.database import DatabaseUrls, resolve_database
+from store.database import DatabaseUrls, canonical_url, resolve_database
 from store.embedded import EmbeddedSupervisor
 from store.events import Notifier
 from store.feeds import FeedLedger
 from store.recorder import Recorder
+from store.replicas import (
+    Databases,
+    ReplayWatch,
+    format_position,
+    parse_position,
+)
 
 
 def configured_database(settings: Settings) -> DatabaseUrls:
@@ -74,40 +81,59 @@ def recorder_for(pool: AsyncConnectionPool[Any]) -> Recorder:
 
 class Serving(NamedTuple):
     """What a running server holds: its pool, its recorder, its live feeds' hub and ledger,
-    and the watch that says whether its database is up."""
+    the watch that says whether its database is up, and where its reads go."""
 
     pool: AsyncConnectionPool[Any]
     recorder: Recorder
     live: LiveHub
     feeds: FeedLedger
     watch: DatabaseWatch
+    databases: Databases
 
 
 @asynccontextmanager
 async def serving(settings: Settings) -> AsyncIterator[Serving]:
-    """Open the server's pool, its notifying recorder, its one live listener and its lease.
+    """Open the server's pools, its notifying recorder, its one live listener and its lease.
 
-    The pool is watched (``store.availability``): while the database is down it refuses
-    at once, and it is checked again when the database is back.
+    The pools are watched (``store.availability``): while a database is down its pool
+    refuses at once, and it is checked again when the database is back. With a read
+    database (``MATCHLOG_READ_DATABASE_URL``) reads have a pool of their own and a
+    ``ReplayWatch`` follows how far it has replayed.
     """
     url = configured_url(settings)
-    async with DatabaseWatch(url) as watch:
-        pool = WatchedPool(
-            url,
-            watch=watch,
-            min_size=settings.pool_min_size,
-            max_size=settings.pool_max_size,
-            # Give up a lost connection's reconnection soon (the watch probes meanwhile),
-            # so the pool grows afresh once the database is back, not at a late backoff.
-            reconnect_timeout=RECONNECT_TIMEOUT,
-            open=False,
-        )
-        await pool.open(wait=True, timeout=30)
-        try:
-            async with _served(settings, url, pool, watch) as served:
-                yield served
-        finally:
-            await pool.close()
+    async with contextlib.AsyncExitStack() as stack:
+        watch = await stack.enter_async_context(DatabaseWatch(url))
+        pool = await stack.enter_async_context(_watched_pool(url, watch, settings))
+        databases = Databases(pool)
+        if settings.read_database_url:
+            read_url = canonical_url(settings.read_database_url)
+            read_watch = await stack.enter_async_context(DatabaseWatch(read_url))
+            reads = await stack.enter_async_context(_watched_pool(read_url, read_watch, settings))
+            replay = await stack.enter_async_context(ReplayWatch(pool, reads))
+            databases = Databases(pool, reads, replay, wait=settings.read_wait)
+        async with _served(settings, url, databases, watch) as served:
+            yield served
+
+
+@asynccontextmanager
+async def _watched_pool(
+    url: str, watch: DatabaseWatch, settings: Settings
+) -> AsyncIterator[WatchedPool]:
+    pool = WatchedPool(
+        url,
+        watch=watch,
+        min_size=settings.pool_min_size,
+        max_size=settings.pool_max_size,
+        # Give up a lost connection's reconnection soon (the watch probes meanwhile),
+        # so the pool grows afresh once the database is back, not at a late backoff.
+        reconnect_timeout=RECONNECT_TIMEOUT,
+        open=False,
+    )
+    await pool.open(wait=True, timeout=30)
+    try:
+        yield pool
+    finally:
+        await pool.close()
 
 
 RECONNECT_TIMEOUT = 10.0
@@ -116,14 +142,17 @@ RECONNECT_TIMEOUT = 10.0
 
 @asynccontextmanager
 async def _served(
-    settings: Settings, url: str, pool: AsyncConnectionPool[Any], watch: DatabaseWatch
+    settings: Settings, url: str, databases: Databases, watch: DatabaseWatch
 ) -> AsyncIterator[Serving]:
+    pool = databases.primary
     async with Notifier(url) as notifier:
         # Half the pool at most for feeds' backlog pages: the API keeps the rest.
         readers = max(1, settings.pool_max_size // 2)
-        live = LiveHub(pool, page_size=settings.live_page_size, readers=readers)
+        # Feeds read from where reads go; the listener LISTENs on the primary (a
+        # standby carries no NOTIFY) and reads there only when reads go there too.
+        live = LiveHub(databases.reads, page_size=settings.live_page_size, readers=readers)
         async with (
-            live.listening(url),
+            live.listening(url, replay=databases.replay),
             FeedLedger(pool, lease=settings.live_feed_lease) as feeds,
         ):
             yield Serving(
@@ -137,19 +166,23 @@ async def _served(
                 live,
                 feeds,
                 watch,
+                databases,
             )
 
 
 __all__ = [
     "DatabaseWatch",
+    "Databases",
     "FeedLedger",
     "Serving",
     "configured_database",
     "configured_url",
     "embedded_supervised",
+    "format_position",
     "is_connection_error",
     "migrated_url",
     "open_pool",
+    "parse_position",
     "recorder_for",
     "serving",
 ]

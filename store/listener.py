@@ -6,6 +6,13 @@ settled events once, below the snapshot's ``xmin`` as ``read_all`` does, and han
 each batch, in global order, to one callback. So a late commit is handed on late,
 never skipped, and live readers cost the database one connection however many
 there are.
+
+With a read database (a hot standby) the listener still LISTENs on the primary (a
+standby carries no NOTIFY) but reads the new events from the standby, once it has
+replayed what the primary had written at the wake-up (``ReplayWatch``, bounded by
+``replay_wait``): what it hands on is what the standby shows, settled by the
+standby's own snapshot, so no event goes out before the standby has it, and none
+is skipped (a wait that runs out reads what is there; the next wake-up reads on).
 """
 
 from __future__ import annotations
@@ -18,9 +25,11 @@ from typing import Any
 
 import psycopg
 import psycopg.sql
+from psycopg_pool import AsyncConnectionPool
 
 from domain.events import RecordedEvent
 from store.events import CHANNEL, read_all
+from store.replicas import ReplayWatch, current_position
 
 _log = logging.getLogger(__name__)
 
@@ -63,8 +72,15 @@ class EventListener:
         poll_interval: float = 1.0,
         retry_interval: float = 1.0,
         wanted: Wanted | None = None,
+        reads: AsyncConnectionPool[Any] | None = None,
+        replay: ReplayWatch | None = None,
+        replay_wait: float = 2.0,
     ) -> None:
+        """``reads`` and ``replay``: the standby's pool and watch, to read from it."""
         self._conninfo = conninfo
+        self._reads = reads if replay is not None else None
+        self._replay = replay
+        self._replay_wait = replay_wait
         self._dispatch = dispatch
         self._wanted = wanted
         self._listen = psycopg.sql.SQL("LISTEN {}").format(psycopg.sql.Identifier(channel))
@@ -79,7 +95,11 @@ class EventListener:
     async def __aenter__(self) -> EventListener:
         # Connect before serving, so a database that refuses fails the start-up.
         self._conn = await self._connect()
-        self.position = await settled_head(self._conn)
+        if self._reads is None:
+            self.position = await settled_head(self._conn)
+        else:
+            async with self._reads.connection() as conn:
+                self.position = await settled_head(conn)
         self._task = asyncio.create_task(self._run())
         return self
 
@@ -139,7 +159,7 @@ class EventListener:
             # are then only drained. bench/api_load.py: 1.31 -> 1.02 statements a
             # request; CPU a move unchanged beyond the noise (docs/benchmarks.md).
             if self._wanted is None or self._wanted():
-                batch = await read_all(conn, after_position=self.position, limit=self._batch_size)
+                batch = await self._read(conn)
             if batch:
                 await self._dispatch(batch)
                 self.position = batch[-1].global_position
@@ -148,6 +168,14 @@ class EventListener:
                 # which never notifies held back past the last wake-up.
                 async for _ in conn.notifies(timeout=self._poll, stop_after=1):
                     pass
+
+    async def _read(self, conn: psycopg.AsyncConnection[Any]) -> list[RecordedEvent]:
+        """Read the next batch: on ``conn``, or on the standby once it has caught up."""
+        if self._reads is None or self._replay is None:
+            return await read_all(conn, after_position=self.position, limit=self._batch_size)
+        await self._replay.wait_for(await current_position(conn), self._replay_wait)
+        async with self._reads.connection() as standby:
+            return await read_all(standby, after_position=self.position, limit=self._batch_size)
 
 
 __all__ = ["Dispatch", "EventListener", "Wanted", "settled_head"]

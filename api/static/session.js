@@ -30,6 +30,8 @@ window.MatchSession = (() => {
       headers: { Accept: "application/json", "Content-Type": "application/json", ...auth(), ...(headers || {}) },
       body: JSON.stringify(body),
     });
+    const written = response.headers.get("Matchlog-Position");
+    if (written) localStorage.setItem("matchlog.position", written);
     const answer = await response.json().catch(() => null);
     return { status: response.status, body: answer };
   }

@@ -83,9 +83,14 @@ window.MatchTable = (() => {
     );
   }
 
+  // The last write's Matchlog-Position (session.js keeps it), sent with every read: a
+  // server reading from a standby then shows that write (docs/api.md).
+  const position = () => localStorage.getItem("matchlog.position");
+
   // ``headers``: extra request headers (the pad sends its scorer's token).
   async function getJSON(url, headers) {
-    const response = await fetch(url, { headers: { Accept: "application/json", ...(headers || {}) } });
+    const read = position() ? { "Matchlog-Position": position() } : {};
+    const response = await fetch(url, { headers: { Accept: "application/json", ...read, ...(headers || {}) } });
     const body = await response.json().catch(() => null);
     if (!response.ok) {
       const detail = body && (body.detail || body.title);
