@@ -14,7 +14,7 @@ from projections.rebuild import INLINE_PROJECTORS
 from service.settings import Settings
 from store import migrate
 from store.availability import DatabaseWatch, WatchedPool, is_connection_error
-from store.database import DatabaseUrls, canonical_url, resolve_database
+from store.database import DatabaseUrls, canonical_url, resolve_database, with_connect_timeout
 from store.embedded import EmbeddedSupervisor
 from store.events import Notifier
 from store.feeds import FeedLedger
@@ -100,13 +100,13 @@ async def serving(settings: Settings) -> AsyncIterator[Serving]:
     database (``MATCHLOG_READ_DATABASE_URL``) reads have a pool of their own and a
     ``ReplayWatch`` follows how far it has replayed.
     """
-    url = configured_url(settings)
+    url = with_connect_timeout(configured_url(settings))
     async with contextlib.AsyncExitStack() as stack:
         watch = await stack.enter_async_context(DatabaseWatch(url))
         pool = await stack.enter_async_context(_watched_pool(url, watch, settings))
         databases = Databases(pool)
         if settings.read_database_url:
-            read_url = canonical_url(settings.read_database_url)
+            read_url = with_connect_timeout(canonical_url(settings.read_database_url))
             read_watch = await stack.enter_async_context(DatabaseWatch(read_url))
             reads = await stack.enter_async_context(_watched_pool(read_url, read_watch, settings))
             replay = await stack.enter_async_context(ReplayWatch(pool, reads))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from psycopg.conninfo import conninfo_to_dict
+
 from store.embedded import start_embedded
 
 
@@ -69,6 +71,34 @@ def sqlalchemy_url(url: str) -> str:
     'postgresql+psycopg://u@h/db'
     """
     return "postgresql+psycopg://" + canonical_url(url).partition("://")[2]
+
+
+CONNECT_TIMEOUT = 5
+"""Seconds libpq tries each host of a URL that names no ``connect_timeout`` of its own.
+
+libpq's default is to wait for the operating system (about two minutes for a machine
+that vanished without refusing), so a node would stall that long on a dead primary
+before trying the next host of a multi-host URL (docs/deploy.md).
+"""
+
+
+def with_connect_timeout(url: str) -> str:
+    """Return ``url`` with ``connect_timeout`` set, unless it sets its own.
+
+    >>> with_connect_timeout('postgresql://h1:5432,h2:5432/db?target_session_attrs=read-write')
+    'postgresql://h1:5432,h2:5432/db?target_session_attrs=read-write&connect_timeout=5'
+    >>> with_connect_timeout('postgresql://u@h/db')
+    'postgresql://u@h/db?connect_timeout=5'
+    >>> with_connect_timeout('postgresql://u@h/db?connect_timeout=2')
+    'postgresql://u@h/db?connect_timeout=2'
+    >>> with_connect_timeout('host=h dbname=db')
+    'host=h dbname=db connect_timeout=5'
+    """
+    if "connect_timeout" in conninfo_to_dict(url):
+        return url
+    if "://" not in url:
+        return f"{url} connect_timeout={CONNECT_TIMEOUT}"
+    return f"{url}{'&' if '?' in url else '?'}connect_timeout={CONNECT_TIMEOUT}"
 
 
 def with_database(url: str, name: str) -> str:
