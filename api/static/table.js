@@ -606,6 +606,7 @@ window.MatchTable = (() => {
 
   return Object.freeze({
     SUITS,
+    LANG,
     w,
     wn,
     num,
