@@ -3,7 +3,7 @@
 The scripts under ``api/static`` hold no words: the page's shell carries
 ``page_words(lang)`` as JSON (``<script type="application/json" id="words">``), and
 ``MatchTable.w(key, params)`` puts ``{name}`` placeholders in (``wn`` picks a count's
-form with the language's plural rules). ``N_`` and ``N_plural`` only mark the English
+form with the language's plural rules). ``N_`` and ``Nn_`` only mark the English
 for extraction (``pybabel extract``, docs/languages.md); a key a script asks for that is
 missing here shows as the key itself, which the pseudo-language check catches.
 
@@ -29,7 +29,7 @@ def N_(message: str) -> str:
     return message
 
 
-def N_plural(singular: str, plural: str) -> tuple[str, str]:
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
     """Mark a count's English forms for extraction (``{n}`` is the count)."""
     return singular, plural
 
@@ -297,22 +297,22 @@ WORDS: Final[dict[str, str]] = {
 """The pages' words by the key the scripts ask for, in English (the message ids)."""
 
 PLURALS: Final[dict[str, tuple[str, str]]] = {
-    "matches": N_plural("{n} match", "{n} matches"),
-    "finished_matches": N_plural("{n} finished match", "{n} finished matches"),
-    "fixtures.rematches": N_plural("{n} rematch", "{n} rematches"),
-    "pad.cards": N_plural("{n} card", "{n} cards"),
-    "pad.kept": N_plural(
+    "matches": Nn_("{n} match", "{n} matches"),
+    "finished_matches": Nn_("{n} finished match", "{n} finished matches"),
+    "fixtures.rematches": Nn_("{n} rematch", "{n} rematches"),
+    "pad.cards": Nn_("{n} card", "{n} cards"),
+    "pad.kept": Nn_(
         "{n} entry is kept on this device and sent once it answers.",
         "{n} entries are kept on this device and sent once it answers.",
     ),
-    "pad.more_queued": N_plural("{n} more queued after it.", "{n} more queued after it."),
-    "pad.name_cards": N_plural("Name the card drawn.", "Name the {n} cards drawn, in order."),
-    "pad.offline": N_plural(
+    "pad.more_queued": Nn_("{n} more queued after it.", "{n} more queued after it."),
+    "pad.name_cards": Nn_("Name the card drawn.", "Name the {n} cards drawn, in order."),
+    "pad.offline": Nn_(
         "Offline: {n} waiting on this device, retried every few seconds.",
         "Offline: {n} waiting on this device, retried every few seconds.",
     ),
-    "pad.sending": N_plural("Sending {n}…", "Sending {n}…"),
-    "pad.waiting_answer": N_plural(
+    "pad.sending": Nn_("Sending {n}…", "Sending {n}…"),
+    "pad.waiting_answer": Nn_(
         "Waiting for your answer: {n} not sent.", "Waiting for your answer: {n} not sent."
     ),
 }
@@ -348,4 +348,4 @@ def page_words_json(lang: str) -> str:
     return json.dumps(page_words(lang), ensure_ascii=False).replace("</", "<\\/")
 
 
-__all__ = ["N_", "PLURALS", "WORDS", "N_plural", "page_words", "page_words_json"]
+__all__ = ["N_", "PLURALS", "WORDS", "Nn_", "page_words", "page_words_json"]
