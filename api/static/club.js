@@ -166,7 +166,7 @@
         "tr",
         { "data-match": m.id, "data-outcome": m.outcome },
         el("td", { text: day(m.created_at) }),
-        el("td", { text: d ? gameTitle(d, m.variant) : m.game }),
+        el("td", { class: "game", text: d ? gameTitle(d, m.variant) : m.game }),
         el("td", { class: "with" }, ...others.filter(Boolean).flatMap((a, i) => [i ? w("comma") : null, a])),
         el("td", {}, el("span", { class: "badge outcome " + m.outcome, text: w("outcome." + m.outcome) })),
         el("td", { class: "series", text: d ? scoreText(d, m.score, who) : "" }),

@@ -115,7 +115,7 @@
     return el(
       "a",
       { class: "match-link", href: "/matches/" + m.id + "/score" },
-      el("strong", { text: d ? gameTitle(d, m.variant) : m.game }),
+      el("strong", { class: "game", text: d ? gameTitle(d, m.variant) : m.game }),
       " ",
       el("span", { class: "who", text: d ? playersText(d, who) : who.join(w("versus")) }),
       // The match's own number last: two started in the same second still differ.

@@ -456,7 +456,7 @@
       const tables = [el("h2", { text: w("competition.standings") }), standingsTable(standings.players || [])];
       if (standings.pairs) tables.push(el("h3", { text: w("competition.pairs") }), standingsTable(standings.pairs));
       app.replaceChildren(
-        el("header", {}, el("h1", { text: competition.name }), el("p", { text: gameTitle(d, competition.variant) + " · " + wn("finished_matches", standings.matches) })),
+        el("header", {}, el("h1", { text: competition.name }), el("p", {}, el("span", { class: "game", text: gameTitle(d, competition.variant) }), " · " + wn("finished_matches", standings.matches))),
         // A competition without fixtures has no rounds section (not the text "null").
         ...(rounds ? [rounds] : []),
         el("section", { id: "standings" }, ...tables),
