@@ -44,7 +44,8 @@ VISIBLE_TEXTS = """(moves) => {
     const host = n.parentElement;
     if (!text || host.closest('script, style, noscript')) continue;
     if (!host.checkVisibility() && host.tagName !== 'OPTION') continue;
-    out.push({ text, html: host.outerHTML.slice(0, 80), languages: Boolean(host.closest('nav.languages')),
+    out.push({ text, html: host.outerHTML.slice(0, 80),
+               languages: Boolean(host.closest('nav.languages')),
                moves: Boolean(host.closest(moves)) });
   }
   return out;
@@ -158,7 +159,7 @@ def check_marked(page: Page, where: str, strict: bool) -> list[str]:
 
 def test_unmarked_allows_only_names_cards_numbers_and_dates() -> None:
     assert "" == unmarked("⟦Won by Ann⟦ & ⟧Bob⟧ · 3-1", PEOPLE)
-    assert "" == unmarked("Dec 2, 2026, 3:04 AM · 10♣\uFE0E P0", PEOPLE)
+    assert "" == unmarked("Dec 2, 2026, 3:04 AM · 10♣\ufe0e P0", PEOPLE)
     assert "Live now" == unmarked("Live now", PEOPLE)
     assert "3 cards" == unmarked("⟦Ann⟧ 3 cards", PEOPLE)
 
