@@ -6,7 +6,7 @@
 "use strict";
 
 (() => {
-  const { w, wn, num, dayTime, el, getJSON, games, entrantText, fixtureResultText, standingsTable } = window.MatchTable;
+  const { w, wn, num, dayTime, variantName, el, getJSON, games, entrantText, fixtureResultText, standingsTable } = window.MatchTable;
   const session = window.MatchSession;
   const { token, auth, newKey, send, problemText, message, allPages } = session;
   const app = document.getElementById("app");
@@ -176,7 +176,7 @@
   // A competition's format as text: the format, or each setting of its object.
   function formatText(d, format) {
     if (format === null || format === undefined) return "";
-    if (typeof format !== "object") return String(format);
+    if (typeof format !== "object") return d ? variantName(d, String(format)) : String(format);
     const settings = new Map(((d && d.competition_settings) || []).map((s) => [s.name, s]));
     return Object.entries(format)
       .map(([k, v]) => ((settings.get(k) || {}).label || k) + " " + (v === true ? M.yes : v === false ? M.no : v))
@@ -230,7 +230,7 @@
                 { class: "match-link", href: "#competition=" + c.id },
                 el("strong", { text: c.name }),
                 " ",
-                [d ? d.label : c.game, c.variant, formatText(d, c.format)].filter(Boolean).join(" · "),
+                [d ? d.label : c.game, d ? variantName(d, c.variant) : c.variant, formatText(d, c.format)].filter(Boolean).join(" · "),
               ),
             );
           }),
@@ -265,7 +265,7 @@
 
     function redraw() {
       const d = byName.get(game.value);
-      variant.replaceChildren(...d.variants.map((v) => el("option", { value: v.name, text: v.name })));
+      variant.replaceChildren(...d.variants.map((v) => el("option", { value: v.name, text: variantName(d, v.name) })));
       variantField.hidden = d.variants.length < 2;
       controls = d.competition_settings.map((s) => {
         const id = "competition-setting-" + s.name;
@@ -746,7 +746,7 @@
       return el("section", { id: "records" }, el("h2", { text: M.records }), items.length ? el("ul", { class: "record-list" }, ...items.map(line)) : el("p", { class: "empty", text: M.noRecords }));
     }
 
-    const summary = [d ? d.label : competition.game, competition.variant, formatText(d, competition.format), M.entrantCount(entrants.length)].filter(Boolean).join(" · ");
+    const summary = [d ? d.label : competition.game, d ? variantName(d, competition.variant) : competition.variant, formatText(d, competition.format), M.entrantCount(entrants.length)].filter(Boolean).join(" · ");
     app.replaceChildren(
       header(
         el(

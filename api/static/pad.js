@@ -7,7 +7,7 @@
 
 (() => {
   const T = window.MatchTable;
-  const { w, wn, dayTime, el, card, cardText, getJSON, follow, debounce, playersText, roundWord, gameTitle, scoreText, resultText, scoreSheet, takenBackText, noteText, entrantText, fixtureResultText, games, describe } = T;
+  const { w, wn, dayTime, el, card, cardText, getJSON, follow, debounce, playersText, roundWord, roundTitle, variantName, gameTitle, scoreText, resultText, scoreSheet, takenBackText, noteText, entrantText, fixtureResultText, games, describe } = T;
 
   const { token, auth, newKey, send, problemText, message, allPages } = window.MatchSession;
   const app = document.getElementById("app");
@@ -322,7 +322,7 @@
 
     function redraw() {
       const d = current();
-      variant.replaceChildren(...d.variants.map((v) => el("option", { value: v.name, text: v.name })));
+      variant.replaceChildren(...d.variants.map((v) => el("option", { value: v.name, text: variantName(d, v.name) })));
       const controls = d.settings.map(control);
       settings.replaceChildren(...controls.map(([input], i) => field(d.settings[i].label, input)), ...controls.flatMap(([, choices]) => (choices ? [choices] : [])));
       syncSeats();
@@ -877,7 +877,7 @@
         return;
       }
       if (results()) {
-        const next = roundWord(S.d) + " " + (S.series.rounds.length + 1);
+        const next = roundTitle(S.d, S.series.rounds.length + 1);
         acting.textContent = w("pad.enter_result", { round: next.toLowerCase() });
         // Results are the server's choices, unless they are too many to list (no moves):
         // then the game's result form (each team's points), or the result typed.
@@ -1046,7 +1046,7 @@
         const body = physical ? { hands: P.hands.map((h) => h.join(" ")) } : { deck: P.deck.join(" ") };
         if (physical && indicator) body.indicator = P.indicator;
         if (!physical && indicator) body.indicator_position = Number(position.value);
-        enqueue("rounds", "/rounds", body, w("pad.dealt", { round: roundWord(S.d) + " " + (match.rounds_started + 1) }));
+        enqueue("rounds", "/rounds", body, w("pad.dealt", { round: roundTitle(S.d, match.rounds_started + 1) }));
       };
       return el(
         "div",

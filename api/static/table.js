@@ -61,10 +61,15 @@ window.MatchTable = (() => {
     return w("card.name", { rank, suit: SUITS[code[1]] ? w("suit." + code[1]) : code[1] });
   }
 
+  // Each rank letter as the reader's decks print it (a descriptor's ``ranks``, in the
+  // page's language: a Russian queen is Д), read with the games' descriptors.
+  let RANKS = {};
+  const rankText = (letter) => RANKS[letter] || (letter === "T" ? "10" : letter === "X" ? "\u2605" : letter);
+
   function cardText(code) {
-    if (code[0] === "X") return "\u2605" + code.slice(1);
+    if (code[0] === "X") return rankText("X") + code.slice(1);
     const suit = SUITS[code[1]];
-    return (code[0] === "T" ? "10" : code[0]) + (suit ? suit.symbol : code[1]);
+    return rankText(code[0]) + (suit ? suit.symbol : code[1]);
   }
 
   // A face-up card: data-card holds its notation, the text its rank and suit symbol.
@@ -74,7 +79,7 @@ window.MatchTable = (() => {
     const suit = SUITS[code[1]];
     const colour = code[0] === "X" ? "joker" : suit ? suit.colour : "black";
     const text = cardText(code);
-    const rank = code[0] === "X" ? "\u2605" : code[0] === "T" ? "10" : code[0];
+    const rank = rankText(code[0]);
     return el(
       "span",
       {
@@ -194,9 +199,11 @@ window.MatchTable = (() => {
     };
   }
 
-  // "1 trick", "2 tricks": a count with its noun (a game descriptor's own words).
-  function plural(count, one, many) {
-    return count + " " + (count === 1 ? one : many || one + "s");
+  // "1 trick", "2 tricks": a count with its noun (a game descriptor's own words), by the
+  // language's plural category when the descriptor gives its ``forms``.
+  function plural(count, one, many, forms) {
+    const noun = forms && forms[pluralRules.select(count)];
+    return num(count) + " " + (noun || (count === 1 ? one : many || one + "s"));
   }
 
   // -- games ---------------------------------------------------------------------------
@@ -208,7 +215,10 @@ window.MatchTable = (() => {
   let gamesRead = null;
   function games() {
     if (!gamesRead) {
-      gamesRead = getJSON("/games").then((body) => new Map(body.items.map((d) => [d.game, d])));
+      gamesRead = getJSON("/games").then((body) => {
+        for (const d of body.items) RANKS = { ...RANKS, ...(d.ranks || {}) };
+        return new Map(body.items.map((d) => [d.game, d]));
+      });
       gamesRead.catch(() => (gamesRead = null));
     }
     return gamesRead;
@@ -292,14 +302,22 @@ window.MatchTable = (() => {
     return names.join(w("versus"));
   }
 
-  // What the game calls a round ("Deal"), capitalised.
+  // What the game calls a round ("Deal"), as a column heads it.
   function roundWord(d) {
-    return cap(d.round_word);
+    return d.round_title || cap(d.round_word);
   }
+
+  // A round by its number ("Deal 2").
+  function roundTitle(d, number) {
+    return d.round_number ? d.round_number.replace("{number}", num(number)) : roundWord(d) + " " + num(number);
+  }
+
+  // A variant's or a format's name in the reader's words (the descriptor's ``words``).
+  const variantName = (d, name) => (d.words && d.words[name]) || name;
 
   // The game's label and the variant ("· cutthroat"); a game of one variant is named alone.
   function gameTitle(d, variant) {
-    return d.label + (d.variants.length === 1 ? "" : " · " + variant);
+    return d.label + (d.variants.length === 1 ? "" : " · " + variantName(d, variant));
   }
 
   function scoreText(d, score, names) {
@@ -371,7 +389,7 @@ window.MatchTable = (() => {
           ),
         ),
       ),
-      rows.length ? null : el("p", { class: "empty", text: w("sheet.empty", { round: d.round_word }) }),
+      rows.length ? null : el("p", { class: "empty", text: w("sheet.empty", { round: roundWord(d) }) }),
     );
   }
 
@@ -528,7 +546,7 @@ window.MatchTable = (() => {
       const counts = z.counts
         .map((c) => [c, at(view, path(c.path))])
         .filter(([, value]) => value !== undefined && value !== null)
-        .map(([c, value]) => plural(value, c.one, c.many));
+        .map(([c, value]) => plural(value, c.one, c.many, c.forms));
       const text = label(up.length + down) + (counts.length ? ": " + counts.join(" · ") : "");
       const downCards = opened ? opened.map((code) => card(code, small + " face-down-open")) : backs(down, small);
       // Each part under its own label when the descriptor names them (face up, face down).
@@ -568,7 +586,7 @@ window.MatchTable = (() => {
       const team = teamOf(s);
       const tag = d.seat_letter + s + (team >= 0 ? " · " + fill(d, "{team|team}", { team }, names) : "");
       const tally = d.tally
-        ? el("span", { class: "tally", text: at(view, bind(d.tally.value, { seat: s })) + " / " + plural(at(view, bind(d.tally.goal, { seat: s })), d.tally.one, d.tally.many) })
+        ? el("span", { class: "tally", text: at(view, bind(d.tally.value, { seat: s })) + " / " + plural(at(view, bind(d.tally.goal, { seat: s })), d.tally.one, d.tally.many, d.tally.forms) })
         : null;
       const zones = seatZones.map((z) => drawZone(d, z, view, seats, names, { seat: s }));
       return el(
@@ -633,6 +651,8 @@ window.MatchTable = (() => {
     teamName,
     playersText,
     roundWord,
+    roundTitle,
+    variantName,
     gameTitle,
     scoreText,
     noteText,

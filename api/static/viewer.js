@@ -15,6 +15,7 @@
     debounce,
     playersText,
     roundWord,
+    roundTitle,
     scoreText,
     noteText,
     takenBackText,
@@ -197,7 +198,7 @@
             : w("viewer.ply_n", { ply: S.ply });
       sentence.classList.toggle("taken-back", Boolean(step && step.taken_back));
       const round = replay.round || (step && step.round);
-      roundBadge.textContent = round ? roundWord(d) + " " + round : "";
+      roundBadge.textContent = round ? roundTitle(d, round) : "";
       roundBadge.hidden = !round;
       notes.replaceChildren(
         ...(step && step.taken_back && S.ply ? [el("li", { class: "undo", text: takenBackText(step.taken_back) })] : []),
@@ -207,7 +208,7 @@
       const body = S.series
         ? [scoreSheet(d, S.series, S.names, sheetRound(replay))]
         : replay.view === null
-          ? [el("p", { class: "empty", text: w("viewer.no_round", { round: d.round_word }) })]
+          ? [el("p", { class: "empty", text: w("viewer.no_round", { round: roundWord(d) }) })]
           : drawTable(d, replay.view, seats, S.names, Boolean(replay.result));
       table.replaceChildren(...body);
       table.dataset.ply = String(S.ply);
@@ -237,7 +238,6 @@
 
     function drawTimeline() {
       let round = null;
-      const word = roundWord(S.d);
       const items = [
         el(
           "li",
@@ -249,7 +249,7 @@
       for (const step of S.steps) {
         if (step.round !== round) {
           round = step.round;
-          items.push(el("li", { class: "round", text: word + " " + round }));
+          items.push(el("li", { class: "round", text: roundTitle(S.d, round) }));
         }
         items.push(
           el(
