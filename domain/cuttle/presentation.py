@@ -24,12 +24,13 @@ from domain.presentation import (
     Variant,
     Zone,
 )
+from domain.words import N_
 
 _PACK = Pack(ranks="A23456789TJQK")
 
 _FORMAT = Setting(
     "format",
-    "Format",
+    N_("Format"),
     "format",
     "text",
     "normal",
@@ -38,7 +39,7 @@ _FORMAT = Setting(
 
 PRESENTATION = Presentation(
     game="cuttle",
-    label="Cuttle",
+    label=N_("Cuttle"),
     round_word="round",
     seat_letter="P",
     variants=(
@@ -54,7 +55,7 @@ PRESENTATION = Presentation(
     zones=(
         Zone(
             "hand",
-            "Hand ({count})",
+            N_("Hand ({count})"),
             "hand",
             place="seat",
             count="hands.{seat}.count",
@@ -63,36 +64,36 @@ PRESENTATION = Presentation(
             flagged="frozen",
             flag="frozen",
         ),
-        Zone("points", "Points", "stacks", place="seat", items="points", owner="controller"),
+        Zone("points", N_("Points"), "stacks", place="seat", items="points", owner="controller"),
         Zone(
             "permanents",
-            "Permanents",
+            N_("Permanents"),
             "stacks",
             place="seat",
             items="permanents",
             owner="controller",
         ),
-        Zone("deck", "Deck", "stock", count="deck.count", top="deck.top"),
-        Zone("scrap", "Scrap ({count})", "cards", cards="scrap", small=True),
+        Zone("deck", N_("Deck"), "stock", count="deck.count", top="deck.top"),
+        Zone("scrap", N_("Scrap ({count})"), "cards", cards="scrap", small=True),
         Zone(
             "chain",
-            "On the table",
+            N_("On the table"),
             "plays",
             items="chain",
             caption="{seat|tag}",
             caption_below=True,
             optional=True,
         ),
-        Zone("revealed", "Revealed by the seven", "cards", cards="revealed", optional=True),
+        Zone("revealed", N_("Revealed by the seven"), "cards", cards="revealed", optional=True),
     ),
     score=Score(
-        template="Rounds won: {values}{extras} (first to {wins_needed})",
+        template=N_("Rounds won: {values}{extras} (first to {wins_needed})"),
         values="wins",
         by="seat",
-        extras=(Extra("drawn_rounds", "drawn {drawn_rounds}", minimum=1),),
+        extras=(Extra("drawn_rounds", N_("drawn {drawn_rounds}"), minimum=1),),
     ),
     sheet=(
-        Column("Result", (Case("drawn", when="draw"), Case("{winner|name} won"))),
+        Column(N_("Result"), (Case(N_("drawn"), when="draw"), Case(N_("{winner|name} won")))),
         Column("{name}", (Case("{wins.{seat}}"),), by="seat"),
     ),
     settings=(_FORMAT,),
@@ -102,40 +103,58 @@ PRESENTATION = Presentation(
         results=("result P1", "result draw"),
     ),
     acting="to_act",
-    acting_word="to act",
-    tally=Tally("totals.{seat}", "goals.{seat}", "point", "points"),
+    acting_word=N_("to act"),
+    tally=Tally("totals.{seat}", "goals.{seat}", N_("point"), N_("points")),
     caption=Caption(
         over="result",
         result=(
-            Case("Round over: drawn ({result.termination|word})", when="result.winner", null=True),
-            Case("Round over: {result.winner|name} wins the round ({result.termination|word})"),
+            Case(
+                N_("Round over: drawn ({result.termination|word})"),
+                when="result.winner",
+                null=True,
+            ),
+            Case(
+                N_("Round over: {result.winner|name} wins the round ({result.termination|word})")
+            ),
         ),
         phase="phase",
-        sentences={"NAME_CARDS": "The scorer names the cards drawn."},
+        sentences={"NAME_CARDS": N_("The scorer names the cards drawn.")},
         doings={
-            "MAIN": "to play",
-            "COUNTER": "may counter",
-            "RESOLVE_THREE": "takes a card from the scrap (three)",
-            "RESOLVE_FOUR": "discards two cards (four)",
-            "RESOLVE_FIVE": "resolves the five",
-            "RESOLVE_SEVEN": "plays a revealed card (seven)",
-            "DRAW_OFFERED": "answers the draw offer",
+            "MAIN": N_("to play"),
+            "COUNTER": N_("may counter"),
+            "RESOLVE_THREE": N_("takes a card from the scrap (three)"),
+            "RESOLVE_FOUR": N_("discards two cards (four)"),
+            "RESOLVE_FIVE": N_("resolves the five"),
+            "RESOLVE_SEVEN": N_("plays a revealed card (seven)"),
+            "DRAW_OFFERED": N_("answers the draw offer"),
         },
-        doing="to act",
-        extras=(Extra("target", ", targeting {target|card}"),),
+        doing=N_("to act"),
+        extras=(Extra("target", N_(", targeting {target|card}")),),
         words={
-            "goal": "reached the goal",
-            "three-passes": "three passes in a row",
-            "agreed-draw": "a draw agreed",
-            "resignation": "a resignation",
+            "goal": N_("reached the goal"),
+            "three-passes": N_("three passes in a row"),
+            "agreed-draw": N_("a draw agreed"),
+            "resignation": N_("a resignation"),
         },
     ),
     reasons={
-        "rounds": "on rounds won",
-        "resignation": "by resignation",
-        "drawn-round": "a drawn round ends the match",
+        "rounds": N_("on rounds won"),
+        "resignation": N_("by resignation"),
+        "drawn-round": N_("a drawn round ends the match"),
     },
     dealer="dealer",
+    round_title=N_("Round"),
+    round_number=N_("Round {number}"),
+    words={
+        "standard": N_("standard"),
+        "classic": N_("classic"),
+        "cutthroat": N_("cutthroat"),
+        "quick": N_("quick"),
+        "short": N_("short"),
+        "normal": N_("normal"),
+        "extended": N_("extended"),
+        "best-of-3": N_("best of 3"),
+    },
 )
 """Cuttle's presentation descriptor."""
 
