@@ -17,8 +17,8 @@ translation may put them in its own order.
     'Ann passes'
     >>> ENGLISH.ngettext("{count} card", "{count} cards", 2).format(count=2)
     '2 cards'
-    >>> N_("Deck")
-    'Deck'
+    >>> N_("Deck"), Nn_("trick", "tricks")
+    ('Deck', ('trick', 'tricks'))
 """
 
 from __future__ import annotations
@@ -38,4 +38,9 @@ def N_(message: str) -> str:
     return message
 
 
-__all__ = ["ENGLISH", "N_", "Words"]
+def Nn_(one: str, many: str) -> tuple[str, str]:
+    """Mark a counted noun (its singular and English plural) for extraction as one message."""
+    return one, many
+
+
+__all__ = ["ENGLISH", "N_", "Nn_", "Words"]

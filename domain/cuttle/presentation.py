@@ -24,7 +24,7 @@ from domain.presentation import (
     Variant,
     Zone,
 )
-from domain.words import N_
+from domain.words import N_, Nn_
 
 _PACK = Pack(ranks="A23456789TJQK")
 
@@ -104,7 +104,7 @@ PRESENTATION = Presentation(
     ),
     acting="to_act",
     acting_word=N_("to act"),
-    tally=Tally("totals.{seat}", "goals.{seat}", N_("point"), N_("points")),
+    tally=Tally("totals.{seat}", "goals.{seat}", *Nn_("point", "points")),
     caption=Caption(
         over="result",
         result=(

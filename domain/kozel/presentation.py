@@ -23,7 +23,7 @@ from domain.presentation import (
     Variant,
     Zone,
 )
-from domain.words import N_
+from domain.words import N_, Nn_
 
 _LOSS_LIMIT = Setting("loss_limit", N_("Loss limit"), "options", "number", 12, minimum=2)
 
@@ -64,8 +64,8 @@ PRESENTATION = Presentation(
             count="piles.{team}.face_down",
             opened="piles.{team}.face_down_cards",
             counts=(
-                Count("tricks.{team}", N_("trick"), N_("tricks")),
-                Count("card_points.{team}", N_("card point"), N_("card points")),
+                Count("tricks.{team}", *Nn_("trick", "tricks")),
+                Count("card_points.{team}", *Nn_("card point", "card points")),
             ),
             small=True,
             up_label=N_("Face up"),
