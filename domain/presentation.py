@@ -438,8 +438,10 @@ def _holds(extra: Extra, data: Mapping[str, Any]) -> bool:
 
 _TEXTS.update(
     {
-        Presentation: ("label", "acting_word", "team_word", "round_title", "round_number")
-        + ("reasons", "words"),
+        Presentation: (
+            *("label", "acting_word", "team_word", "round_title", "round_number"),
+            *("reasons", "words"),
+        ),
         Zone: ("label", "caption", "up_label", "down_label"),
         Score: ("template",),
         Extra: ("text",),

@@ -127,7 +127,9 @@ def _one_off(move: Move, who: str, card: str, names: Sequence[str], words: Words
         return sentence.format(who=who, card=card, target=target)
     if rank == "4":
         if move.player is None:
-            sentence = words.gettext("{who} plays {card} as a one-off: the opponent discards two cards")
+            sentence = words.gettext(
+                "{who} plays {card} as a one-off: the opponent discards two cards"
+            )
             return sentence.format(who=who, card=card)
         sentence = words.gettext("{who} plays {card} as a one-off: {victim} discards two cards")
         return sentence.format(who=who, card=card, victim=_name(names, move.player, words))

@@ -19,7 +19,6 @@ from domain.cuttle.state import pack, placed_cards
 from domain.errors import InvalidSetupError, MalformedError
 from domain.events import Event
 from domain.game_defaults import DefaultRules
-from domain.words import ENGLISH, Words
 from domain.game_rules import (
     RESULT_ENTERED,
     CardsToName,
@@ -31,6 +30,7 @@ from domain.game_rules import (
 )
 from domain.match_config import MatchConfig
 from domain.tally import Finished, Line, Tables, encounters
+from domain.words import ENGLISH, Words
 
 
 class CuttleRules(DefaultRules[cuttle.Position, cuttle.Move, cuttle.Outcome, CuttleSeries]):

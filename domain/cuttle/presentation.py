@@ -113,9 +113,7 @@ PRESENTATION = Presentation(
                 when="result.winner",
                 null=True,
             ),
-            Case(
-                N_("Round over: {result.winner|name} wins the round ({result.termination|word})")
-            ),
+            Case(N_("Round over: {result.winner|name} wins the round ({result.termination|word})")),
         ),
         phase="phase",
         sentences={"NAME_CARDS": N_("The scorer names the cards drawn.")},

@@ -71,9 +71,7 @@ def results(players: int) -> tuple[str, ...]:
     return (*(f"{RESULT_WORD} P{seat}" for seat in range(players)), f"{RESULT_WORD} {DRAW}")
 
 
-def describe_result(
-    text: str, round_no: int, names: Sequence[str], words: Words = ENGLISH
-) -> str:
+def describe_result(text: str, round_no: int, names: Sequence[str], words: Words = ENGLISH) -> str:
     """Return the timeline's sentence for a result entered as round ``round_no``.
 
     >>> describe_result('result P1', 2, ['Ann', 'Bob'])

@@ -108,9 +108,7 @@ PRESENTATION = Presentation(
     settings=(_LOSS_LIMIT,),
     competition_settings=(
         _LOSS_LIMIT,
-        Setting(
-            "eggs_double_next", N_("Eggs double the next deal"), "options", "flag", False
-        ),
+        Setting("eggs_double_next", N_("Eggs double the next deal"), "options", "flag", False),
     ),
     examples=Examples(
         moves=("S0 lead 7S KS", "S1 beat TS AS", "cards 7H"),

@@ -57,9 +57,7 @@ def choices(
     return [_choice(state, move.text(), rules.move_parts(move), names, words) for move in moves]
 
 
-def result_choices(
-    state: MatchState, names: Sequence[str], words: Words = ENGLISH
-) -> list[Choice]:
+def result_choices(state: MatchState, names: Sequence[str], words: Words = ENGLISH) -> list[Choice]:
     """Return the results a score-sheet match may take now (Cuttle ``result P1``, ...).
 
     No seat makes a result: the scorer enters it. A Kozel deal has too many results
@@ -74,9 +72,7 @@ def result_choices(
     config = state.config
     assert config is not None
     rules = facts(config).rules
-    return [
-        _choice(state, text, MoveParts(None), names, words) for text in rules.results(config)
-    ]
+    return [_choice(state, text, MoveParts(None), names, words) for text in rules.results(config)]
 
 
 def _choice(
