@@ -219,11 +219,20 @@ def test_descriptors_speak_each_games_terms() -> None:
     assert ("Kozel", "deal", "S") == (english.label, english.round_word, english.seat_letter)
 
 
+_ENGLISH_WORD = re.compile(r"\b[A-Za-z]{2,}\b")
+_ALLOWED = set(NAMES)
+"""ASCII words a translated sentence may hold: the players' names."""
+
+
+def _english_left(sentence: str) -> list[str]:
+    return [w for w in _ENGLISH_WORD.findall(sentence) if w not in _ALLOWED]
+
+
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}|\{[^{}]*\{[^{}]*\}[^{}]*\}")
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
-def test_every_translation_keeps_its_messages_placeholders(lang: str) -> None:
+def test_every_translation_keeps_its_placeholders_and_no_english(lang: str) -> None:
     path = Path(LOCALES, lang, "LC_MESSAGES", "moves.po")
     with path.open("rb") as po:
         catalog = read_po(po, locale=lang)
@@ -237,17 +246,10 @@ def test_every_translation_keeps_its_messages_placeholders(lang: str) -> None:
         for text in texts:
             assert text and not message.fuzzy, message.id
             assert wanted == sorted(set(_PLACEHOLDER.findall(text))), (message.id, text)
+            # Beyond its placeholders, a translation keeps no English word.
+            assert [] == _english_left(_PLACEHOLDER.sub("", text)), (message.id, text)
         checked += 1
     assert checked > 100
-
-
-_ENGLISH_WORD = re.compile(r"\b[A-Za-z]{2,}\b")
-_ALLOWED = set(NAMES)
-"""ASCII words a translated sentence may hold: the players' names."""
-
-
-def _english_left(sentence: str) -> list[str]:
-    return [w for w in _ENGLISH_WORD.findall(sentence) if w not in _ALLOWED]
 
 
 @pytest.mark.parametrize(
