@@ -30,6 +30,7 @@ REMEMBER_SECONDS: Final = 400 * 24 * 3600
 VARY: Final = "Accept-Language, Cookie"
 
 _USED: Final = "matchlog.language"
+_CHOSEN: Final = "matchlog.language-chosen"
 
 
 def request_language(request: ASGIConnection[Any, Any, Any, Any]) -> str:
@@ -40,7 +41,10 @@ def request_language(request: ASGIConnection[Any, Any, Any, Any]) -> str:
         cookie=request.cookies.get(LANG_COOKIE),
         accept_language=request.headers.get("accept-language"),
     )
-    request.scope.setdefault("state", {})[_USED] = lang  # type: ignore[typeddict-item]
+    state = request.scope.setdefault("state", {})
+    state[_USED] = lang
+    if (chosen := chosen_language(request)) is not None:
+        state[_CHOSEN] = chosen
     return lang
 
 
@@ -71,7 +75,7 @@ async def vary_by_language(message: Message, scope: Scope) -> None:
     """App-wide ``before_send``: an answer that read the request's language says so."""
     if message["type"] != "http.response.start":
         return
-    state: dict[str, Any] = scope.get("state", {})  # type: ignore[assignment]
+    state: dict[str, Any] = scope.get("state", {})
     if _USED not in state:
         return
     headers = MutableScopeHeaders.from_message(message)
@@ -80,6 +84,9 @@ async def vary_by_language(message: Message, scope: Scope) -> None:
     if "content-language" not in headers:
         lang = state[_USED]
         headers["Content-Language"] = lang if lang in LANGUAGES else DEFAULT
+    chosen = state.get(_CHOSEN)
+    if chosen and headers.get("content-type", "").startswith("text/html"):
+        headers.add("Set-Cookie", remember_cookie(chosen).to_header(header=""))
 
 
 __all__ = [

@@ -9,7 +9,33 @@ window.MatchTable = (() => {
     H: { symbol: "\u2665\uFE0E", name: "hearts", colour: "red" },
     S: { symbol: "\u2660\uFE0E", name: "spades", colour: "black" },
   };
-  const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+
+  // -- the page's words ----------------------------------------------------------------
+  // Every word a page shows comes from the shell: the server put the page's language's
+  // catalog in <script id="words"> (api/page_words.py). A key it lacks shows as itself,
+  // which the pseudo-language check (tests/viewer/test_languages.py) finds.
+  const WORDS = JSON.parse((document.getElementById("words") || {}).textContent || "{}");
+  const LANG = WORDS.locale || "en";
+  const put = (text, params) => text.replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m));
+  function w(key, params) {
+    const text = (WORDS.words || {})[key];
+    return put(text === undefined ? key : text, params);
+  }
+  const pluralRules = new Intl.PluralRules(LANG);
+  // A count with its words, in the form the language takes for it ({n} is the count).
+  function wn(key, n, params) {
+    const forms = (WORDS.plurals || {})[key];
+    if (!forms) return key;
+    return put(forms[pluralRules.select(n)] || forms.other, { n: num(n), ...(params || {}) });
+  }
+  const numbers = new Intl.NumberFormat(LANG);
+  const fixed2 = new Intl.NumberFormat(LANG, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const num = (n) => (typeof n === "number" ? numbers.format(n) : String(n));
+  const num2 = (n) => fixed2.format(n);
+  const days = new Intl.DateTimeFormat(LANG, { dateStyle: "medium" });
+  const times = new Intl.DateTimeFormat(LANG, { dateStyle: "medium", timeStyle: "short" });
+  const day = (iso) => (iso ? days.format(new Date(iso)) : "");
+  const dayTime = (iso) => (iso ? times.format(new Date(iso)) : "");
 
   // -- small DOM helpers ---------------------------------------------------------------
 
@@ -30,9 +56,9 @@ window.MatchTable = (() => {
   }
 
   function cardLabel(code) {
-    if (code[0] === "X") return "joker " + code.slice(1);
-    const suit = SUITS[code[1]];
-    return (RANK_NAMES[code[0]] || code[0]) + " of " + (suit ? suit.name : code[1]);
+    if (code[0] === "X") return w("card.joker", { n: code.slice(1) });
+    const rank = "AJQK".includes(code[0]) ? w("rank." + code[0]) : code[0] === "T" ? "10" : code[0];
+    return w("card.name", { rank, suit: SUITS[code[1]] ? w("suit." + code[1]) : code[1] });
   }
 
   function cardText(code) {
@@ -65,8 +91,8 @@ window.MatchTable = (() => {
   function back(extra) {
     return el("span", {
       class: "card back" + (extra ? " " + extra : ""),
-      title: "face down",
-      "aria-label": "face-down card",
+      title: w("card.face_down"),
+      "aria-label": w("card.face_down"),
     });
   }
 
@@ -89,7 +115,7 @@ window.MatchTable = (() => {
     const body = await response.json().catch(() => null);
     if (!response.ok) {
       const detail = body && (body.detail || body.title);
-      throw new Error(detail || url + " answered " + response.status);
+      throw new Error(detail || w("error.answered", { status: response.status }));
     }
     return body;
   }
@@ -168,7 +194,7 @@ window.MatchTable = (() => {
     };
   }
 
-  // "1 trick", "2 tricks": a count with its noun.
+  // "1 trick", "2 tricks": a count with its noun (a game descriptor's own words).
   function plural(count, one, many) {
     return count + " " + (count === 1 ? one : many || one + "s");
   }
@@ -190,7 +216,7 @@ window.MatchTable = (() => {
 
   async function describe(game) {
     const found = (await games()).get(game);
-    if (!found) throw new Error("This page cannot draw " + game + ": the server does not describe it.");
+    if (!found) throw new Error(w("error.undescribed", { game }));
     return found;
   }
 
@@ -213,13 +239,13 @@ window.MatchTable = (() => {
   }
 
   function teamName(d, names, team) {
-    return d.teams[team].seats.map((s) => names[s] || "seat " + s).join(" & ");
+    return d.teams[team].seats.map((s) => names[s] || w("seat", { n: s })).join(w("and"));
   }
 
   // A template filled in: {path} from `data`, {path|filter} through a filter.
   function fill(d, template, data, names) {
     const filters = {
-      name: (s) => names[s] || "seat " + s,
+      name: (s) => names[s] || w("seat", { n: s }),
       tag: (s) => d.seat_letter + s,
       team: (t) => d.team_word + " " + d.teams[t].label,
       Team: (t) => cap(d.team_word) + " " + d.teams[t].label,
@@ -262,8 +288,8 @@ window.MatchTable = (() => {
   // "Ann & Cid v Bob & Dee" when the game has teams (and the names fill them), else "Ann v Bob".
   function playersText(d, names) {
     const seated = d.teams.length && d.teams.every((t) => t.seats.every((s) => s < names.length));
-    if (seated) return d.teams.map((_, t) => teamName(d, names, t)).join(" v ");
-    return names.join(" v ");
+    if (seated) return d.teams.map((_, t) => teamName(d, names, t)).join(w("versus"));
+    return names.join(w("versus"));
   }
 
   // What the game calls a round ("Deal"), capitalised.
@@ -290,22 +316,22 @@ window.MatchTable = (() => {
   // Notes and takebacks name who recorded them by role (a scorer also sees the token id).
   function noteText(note) {
     const who = note.by && note.by.role;
-    return who ? note.text + " (" + who + ")" : note.text;
+    return who ? w("note.by", { text: note.text, role: w("role." + who) }) : note.text;
   }
 
   function takenBackText(undo) {
     const who = undo.by && undo.by.role;
-    return "Taken back" + (who ? " by the " + who : "") + ": " + undo.reason;
+    return who ? w("taken_back.by", { role: w("role." + who), reason: undo.reason }) : w("taken_back", { reason: undo.reason });
   }
 
   // ``d``: the game's descriptor, whose ``reasons`` say a result's reason code in words.
   function resultText(result, names, d) {
     if (!result) return "";
     const words = result.reason && d && d.reasons ? d.reasons[result.reason] : null;
-    const reason = result.reason ? " (" + (words || result.reason) + ")" : "";
-    if (result.draw) return "Drawn" + reason;
-    const winners = (result.winners || []).map((s) => names[s] || "seat " + s);
-    return "Won by " + winners.join(" & ") + reason;
+    const reason = result.reason ? w("result.reason", { reason: words || result.reason }) : "";
+    if (result.draw) return w("result.drawn") + reason;
+    const winners = (result.winners || []).map((s) => names[s] || w("seat", { n: s }));
+    return w("result.won_by", { winners: winners.join(w("and")) }) + reason;
   }
 
   // -- score sheets ------------------------------------------------------------------------
@@ -345,7 +371,7 @@ window.MatchTable = (() => {
           ),
         ),
       ),
-      rows.length ? null : el("p", { class: "empty", text: "No " + d.round_word + " entered yet." }),
+      rows.length ? null : el("p", { class: "empty", text: w("sheet.empty", { round: d.round_word }) }),
     );
   }
 
@@ -353,7 +379,7 @@ window.MatchTable = (() => {
 
   // An entrant by its players' names: "Ann", or "Ada & Cy" (a pair).
   function entrantText(players, names) {
-    return players.map((p) => names.get(p) || p.slice(0, 8)).join(" & ");
+    return players.map((p) => names.get(p) || p.slice(0, 8)).join(w("and"));
   }
 
   // A fixture table's result as the CLI writes it (`matchlog fixtures`): each entrant's
@@ -362,29 +388,29 @@ window.MatchTable = (() => {
   // "not started".
   function fixtureResultText(table, status) {
     const result = table.result;
-    if (!result) return table.match_id ? status || "live" : "not started";
+    if (!result) return table.match_id ? w("status." + (status || "live")) : w("fixture.not_started");
     const count = table.entrants.length;
-    if (result.draw) return Array(count).fill(count === 2 ? "\u00BD" : "draw").join("-");
+    if (result.draw) return Array(count).fill(count === 2 ? "\u00BD" : w("fixture.draw")).join("-");
     const won = new Set((result.winners || []).map((s) => s % count));
     const text = table.entrants.map((_, i) => (won.has(i) ? "1" : "0")).join("-");
-    return result.forfeit ? text + " ff" : text;
+    return result.forfeit ? w("fixture.forfeit", { score: text }) : text;
   }
 
   // A standings table (GET /competitions/{id}/standings players or pairs): rank, name,
   // then every other column the server gives. ``extra``: {header, cell(row)}, a column
   // a page adds after the name (the desk's Swiss score).
   function standingsTable(rows, extra) {
-    if (!rows.length) return el("p", { class: "empty", text: "No finished matches yet." });
+    if (!rows.length) return el("p", { class: "empty", text: w("standings.empty") });
     const skip = new Set(["entity", "members", "tiebreaks", "rank", "name"]);
     const keys = Object.keys(rows[0]).filter((k) => !skip.has(k));
-    const head = ["#", rows[0].members.length > 1 ? "Pair" : "Player", ...(extra ? [extra.header] : []), ...keys];
-    const number = (v) => (typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : v);
+    const head = [w("standings.rank"), rows[0].members.length > 1 ? w("standings.pair") : w("standings.player"), ...(extra ? [extra.header] : []), ...keys.map((k) => w("standings." + k))];
+    const number = (v) => (typeof v === "number" ? (Number.isInteger(v) ? num(v) : num2(v)) : v);
     // A rating is an object (mu, sigma, ordinal): the table shows its ordinal.
     const cell = (v) =>
       v !== null && typeof v === "object"
         ? "ordinal" in v
           ? number(v.ordinal)
-          : Object.entries(v).map(([k, x]) => k + " " + number(x)).join(", ")
+          : Object.entries(v).map(([k, x]) => w("standings." + k) + " " + number(x)).join(w("comma"))
         : number(v);
     return el(
       "div",
@@ -392,7 +418,7 @@ window.MatchTable = (() => {
       el(
         "table",
         { class: "standings" },
-        el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h.replace(/_/g, " ") })))),
+        el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h })))),
         el(
           "tbody",
           {},
@@ -400,7 +426,7 @@ window.MatchTable = (() => {
             el(
               "tr",
               { "data-entity": row.entity },
-              el("td", { text: row.rank }),
+              el("td", { text: num(row.rank) }),
               // A player's name links to their page (a pair's names are its two players').
               el("th", { scope: "row" }, row.members.length === 1 ? el("a", { href: "/players/" + row.members[0] + "/view", text: row.name }) : row.name),
               extra ? el("td", { class: "extra", text: extra.cell(row) }) : null,
@@ -424,7 +450,7 @@ window.MatchTable = (() => {
       { class: "stack", "data-stack": stack },
       card(base, "", true),
       ...attached.map(([code, seat]) =>
-        el("span", { class: "attached", title: "played by " + seat }, card(code, "on-stack", true), el("small", { text: seat })),
+        el("span", { class: "attached", title: w("stack.played_by", { seat }) }, card(code, "on-stack", true), el("small", { text: seat })),
       ),
     );
   }
@@ -470,7 +496,7 @@ window.MatchTable = (() => {
       const top = list(at(view, path(z.top)));
       return box(
         label(count),
-        [count ? back("pile") : el("span", { class: "empty", text: "empty" }), el("span", { class: "count", text: String(count) }), ...top.map((code) => card(code, "seen"))],
+        [count ? back("pile") : el("span", { class: "empty", text: w("stock.empty") }), el("span", { class: "count", text: String(count) }), ...top.map((code) => card(code, "seen"))],
         { "data-count": count },
       );
     }
@@ -523,7 +549,7 @@ window.MatchTable = (() => {
     if (at(view, c.over)) return cases(d, c.result, view, names);
     const phase = at(view, c.phase);
     if (phase in c.sentences) return c.sentences[phase];
-    const acting = actingSeats(d, view).map((s) => names[s]).join(" or ");
+    const acting = actingSeats(d, view).map((s) => names[s]).join(w("or"));
     const doing = c.doings[phase] || c.doing;
     return acting ? acting + " " + doing + extras(d, c.extras, view, names).join("") + "." : "";
   }
@@ -548,7 +574,7 @@ window.MatchTable = (() => {
       return el(
         "div",
         { class: "seat seat-" + s + (acting.has(s) ? " acting" : ""), "data-seat": s },
-        el("h3", {}, el("span", { class: "name", title: names[s] || "seat " + s, text: names[s] || "seat " + s }), " ", el("small", { text: tag }), acting.has(s) ? el("span", { class: "badge acting", text: d.acting_word }) : null, tally),
+        el("h3", {}, el("span", { class: "name", title: names[s] || w("seat", { n: s }), text: names[s] || w("seat", { n: s }) }), " ", el("small", { text: tag }), acting.has(s) ? el("span", { class: "badge acting", text: d.acting_word }) : null, tally),
         seatZones.length > 1 ? el("div", { class: "zones" }, ...zones) : zones,
       );
     };
@@ -580,6 +606,13 @@ window.MatchTable = (() => {
 
   return Object.freeze({
     SUITS,
+    LANG,
+    w,
+    wn,
+    num,
+    num2,
+    day,
+    dayTime,
     el,
     cardLabel,
     cardText,
