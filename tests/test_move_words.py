@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator, Mapping
+from dataclasses import fields, is_dataclass
 from pathlib import Path
+from typing import cast
 
 import pytest
 from babel.messages.pofile import read_po
@@ -291,3 +294,43 @@ def test_no_move_of_a_random_match_keeps_an_english_word(
         assert {"draw", "points", "scuttle", "oneoff", "resign"} <= kinds
     else:
         assert {"lead", "beat", "throw", "concede"} <= kinds
+
+
+_CODES = frozenset(
+    {
+        *("game", "round_word", "seat_letter", "layout", "acting", "dealer", "tiebreaks"),
+        *("name", "field", "kind", "default", "choices", "by", "values", "path", "when"),
+        *("over", "phase", "value", "goal", "verb", "blank", "moves", "results", "ranks"),
+        *("suits", "count", "cards", "own", "top", "opened", "flagged", "flag", "items"),
+        *("owner", "hidden_kind", "open_flag", "place", "row"),
+    }
+)
+"""Descriptor fields that hold codes, paths or notation: the same in every language."""
+
+
+def _leaves(english: object, other: object, field: str) -> Iterator[tuple[str, str, str]]:
+    if is_dataclass(english):
+        for part in fields(english):
+            yield from _leaves(getattr(english, part.name), getattr(other, part.name), part.name)
+    elif isinstance(english, tuple):
+        for mine, theirs in zip(english, cast(tuple[object, ...], other), strict=True):
+            yield from _leaves(mine, theirs, field)
+    elif isinstance(english, Mapping):
+        for key, mine in english.items():
+            yield from _leaves(mine, cast(Mapping[str, object], other)[key], field)
+    elif isinstance(english, str):
+        yield field, english, cast(str, other)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize("game", list(PRESENTATIONS))
+def test_every_word_of_a_descriptor_is_translated(lang: str, game: str) -> None:
+    """A text a game forgot to mark (``N_``) would stay English: only codes may."""
+    english = in_words(PRESENTATIONS[game])
+    translated = in_words(PRESENTATIONS[game], words(lang))
+    left = [
+        (field, text)
+        for field, text, other in _leaves(english, translated, "")
+        if text == other and _english_left(_PLACEHOLDER.sub("", text)) and field not in _CODES
+    ]
+    assert [] == left
