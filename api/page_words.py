@@ -61,6 +61,8 @@ WORDS: Final[dict[str, str]] = {
     "result.drawn": N_("Drawn"),
     "result.won_by": N_("Won by {winners}"),
     "result.reason": N_(" ({reason})"),
+    # TRANSLATORS: what the table waits for: who acts, the game's words for what they do.
+    "caption.acting": N_("{who} {doing}{extras}."),
     # cards
     "card.joker": N_("joker {n}"),
     "card.name": N_("{rank} of {suit}"),

@@ -569,7 +569,7 @@ window.MatchTable = (() => {
     if (phase in c.sentences) return c.sentences[phase];
     const acting = actingSeats(d, view).map((s) => names[s]).join(w("or"));
     const doing = c.doings[phase] || c.doing;
-    return acting ? acting + " " + doing + extras(d, c.extras, view, names).join("") + "." : "";
+    return acting ? w("caption.acting", { who: acting, doing, extras: extras(d, c.extras, view, names).join("") }) : "";
   }
 
   // The table of any game: a panel per seat (its name, tag, team, whether it acts,
