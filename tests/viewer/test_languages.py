@@ -4,10 +4,8 @@ and Russian at 390 px, in Debian's Chromium against the real app and real matche
 The pseudo-language (``x-pseudo``, service/i18n.py) writes every translated string
 between ⟦ and ⟧: a visible text without the marks is a word that bypassed the catalogs.
 Player and competition names, card faces, seat tags, numbers and dates may stand
-unmarked (the narrow rule in ``unmarked``). Until the ``moves`` domain speaks the
-pseudo-language too (the game's words and the moves' sentences, from domain/), the places
-that show only its words are left out (``MOVES_WORDS``); once ``GET /games`` answers in
-it, nothing is left out.
+unmarked (the narrow rule in ``unmarked``). The game's words and the moves' sentences
+(the ``moves`` domain, from domain/) come marked too: nothing on a page is left out.
 Set ``MATCHLOG_SCREENSHOTS=docs/screenshots`` to refresh the pad's pictures per language.
 """
 
@@ -36,7 +34,7 @@ PEOPLE = ["Ann", "Bob", "Cid"]
 LEAGUE = "Club league"
 
 # Every visible text node of the page (what a reader sees), with the element holding it.
-VISIBLE_TEXTS = """(moves) => {
+VISIBLE_TEXTS = """() => {
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -45,21 +43,10 @@ VISIBLE_TEXTS = """(moves) => {
     if (!text || host.closest('script, style, noscript')) continue;
     if (!host.checkVisibility() && host.tagName !== 'OPTION') continue;
     out.push({ text, html: host.outerHTML.slice(0, 80),
-               languages: Boolean(host.closest('nav.languages')),
-               moves: Boolean(host.closest(moves)) });
+               languages: Boolean(host.closest('nav.languages')) });
   }
   return out;
 }"""
-# Where only the moves domain's words show (the drawn table, sentences, the game's title
-# and score): left out while that domain has no pseudo-language.
-MOVES_WORDS = (
-    "#table, #sentence, .sentence, button.move, #score, .series, h1, .meta, #round,"
-    " #timeline-list li.round, #to-act, select#variant option, select#competition-variant"
-    " option, #seats, .seat-tag, .competition-title .hint, #competition-list .meta,"
-    " .pairings-table th, .pairings-table td, .slip-table th, .round h3 .hint, #game option,"
-    " #competition-game option, .settings, .tiebreaks, .entered, .quick-results, .game,"
-    " button.service"
-)
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
 SEAT_OR_CARD = re.compile(r"\b[A-Z]\d\b|(?:10|[2-9AJQK])[♠♣♥♦]\uFE0E?|★\d+")
 DATE = re.compile(
@@ -140,16 +127,14 @@ def sign_in(page: Page, url: str, secret: str, ready: str) -> None:
     page.wait_for_selector(ready)
 
 
-def check_marked(page: Page, where: str, strict: bool) -> list[str]:
+def check_marked(page: Page, where: str) -> list[str]:
     """Return the visible texts of ``page`` that carry no marks and are not a name, a card,
     a number or a date; the switcher's names must be the languages' own."""
     names = [*PEOPLE, LEAGUE]
     found = []
-    for item in page.evaluate(VISIBLE_TEXTS, MOVES_WORDS):
+    for item in page.evaluate(VISIBLE_TEXTS):
         if item["languages"]:
             assert item["text"] in NAMES.values(), item
-            continue
-        if item["moves"] and not strict:
             continue
         left = unmarked(item["text"], names)
         if left:
@@ -170,8 +155,6 @@ def test_every_page_shows_only_marked_words(
     """Home, player, match and competition viewers, the pad (sign-in, list, a match with
     moves offered), the desk (sign-in, a competition) and the print page: no visible text
     but the catalogs' (the /schema page's third-party interface excepted)."""
-    label = http.get("/games", headers={"Accept-Language": PSEUDO}).json()["items"][0]["label"]
-    strict = label.startswith("⟦")
     page = pseudo
     assert f'<html lang="{PSEUDO}">' in http.get("/", headers={"Accept-Language": PSEUDO}).text
     visits = [
@@ -187,18 +170,18 @@ def test_every_page_shows_only_marked_words(
     for path, ready in visits:
         page.goto(server + path)
         page.wait_for_selector(ready)
-        found += check_marked(page, path, strict)
+        found += check_marked(page, path)
     sign_in(page, server + "/score", night["scorer"], "#new-match")
-    found += check_marked(page, "/score signed in", strict)
+    found += check_marked(page, "/score signed in")
     page.goto(f"{server}/matches/{night['live']}/score")
     page.wait_for_selector("#moves button.move")
-    found += check_marked(page, "the pad of a live match", strict)
+    found += check_marked(page, "the pad of a live match")
     page.goto(server + "/organise")
     page.click("#sign-out")
     sign_in(page, server + "/organise", night["admin"], "#competition-list")
     page.goto(f"{server}/organise#competition={night['competition']}")
     page.wait_for_selector("#standings")
-    found += check_marked(page, "/organise with a competition", strict)
+    found += check_marked(page, "/organise with a competition")
     assert not found, "text without the pseudo-language's marks:\n" + "\n".join(found)
 
 
