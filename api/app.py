@@ -23,6 +23,7 @@ from api.fixtures import FixtureController
 from api.games import GameController
 from api.health import HealthController
 from api.inputs import check_request
+from api.language import provide_language, vary_by_language
 from api.live import LiveController, LiveFeeds
 from api.match_writes import MatchKeys
 from api.matches import MatchController
@@ -131,9 +132,10 @@ def create_app(settings: Settings) -> Litestar:
             "recorder": Provide(provide_recorder, sync_to_thread=False),
             "live": Provide(provide_live, sync_to_thread=False),
             "principal": Provide(provide_principal),
+            "lang": Provide(provide_language, sync_to_thread=False),
         },
         before_request=before_request,
-        before_send=[add_security_headers, add_position],
+        before_send=[add_security_headers, add_position, vary_by_language],
         request_max_body_size=settings.max_body_size,
         plugins=[problem_details_plugin(), ClosedModels()],
         openapi_config=OpenAPIConfig(

@@ -18,8 +18,9 @@ from psycopg_pool import AsyncConnectionPool
 
 from api.competitions import CompetitionId
 from api.schemas import problem_responses
-from api.viewer import page
+from api.viewer import PAGE_TITLES, page
 from service import competitions
+from service.i18n import translations
 
 DESK_SCRIPTS = ("table.js", "session.js", "desk.js")
 """The desk's scripts under ``/static``, in load order: the shared helpers first."""
@@ -37,13 +38,14 @@ class DeskController(Controller):
     include_in_schema = False
 
     @get("/organise", operation_id="OrganiserDesk", media_type="text/html")
-    async def desk(self) -> Response[str]:
+    async def desk(self, lang: NamedDependency[str]) -> Response[str]:
         """Return the desk: sign in, competitions, entrants, rounds, results, standings."""
         html = page(
             "organise",
             "",
-            "Organiser's desk",
+            translations(lang, "pages").gettext(PAGE_TITLES["desk"]),
             "/competitions",
+            lang=lang,
             scripts=DESK_SCRIPTS,
             style=DESK_STYLE,
         )
@@ -60,6 +62,7 @@ class DeskController(Controller):
         competition_id: CompetitionId,
         number: RoundNumber,
         pool: NamedDependency[AsyncConnectionPool],
+        lang: NamedDependency[str],
     ) -> Response[str]:
         """Return one round's pairings on an A4 page, then its result slips to cut.
 
@@ -71,8 +74,9 @@ class DeskController(Controller):
         html = page(
             "print",
             f"{competition_id}/{number}",
-            f"Round {number} pairings",
+            translations(lang, "pages").gettext(PAGE_TITLES["print"]).format(number=number),
             f"/competitions/{competition_id}/fixtures",
+            lang=lang,
             scripts=DESK_SCRIPTS,
             style=DESK_STYLE,
         )

@@ -75,6 +75,7 @@ from service.access import (
     readable_private,
     require_role,
 )
+from service.i18n import translations
 from service.legal_moves import legal_moves
 from service.matches import Recorder
 
@@ -418,9 +419,12 @@ class MatchController(Controller):
         principal: NamedDependency[Principal | None],
         reads: NamedDependency[AsyncConnectionPool],
         recorder: NamedDependency[Recorder],
+        lang: NamedDependency[str],
     ) -> Response[LegalMovesOut]:
-        """List legal moves; they reveal hands, so a live match needs a scorer's token."""
-        listed = await legal_moves(reads, recorder, principal, match_id)
+        """List legal moves, sentences in the request's language; they reveal hands, so a
+        live match needs a scorer's token."""
+        words = translations(lang, "moves")
+        listed = await legal_moves(reads, recorder, principal, match_id, words)
         body = LegalMovesOut(
             version=listed.version,
             to_act=listed.to_act,

@@ -16,8 +16,9 @@ from psycopg_pool import AsyncConnectionPool
 
 from api.matches import MatchId
 from api.schemas import problem_responses
-from api.viewer import page
+from api.viewer import PAGE_TITLES, page
 from service.access import existing_match
+from service.i18n import translations
 
 PAD_SCRIPTS = ("table.js", "session.js", "pad.js")
 """The pad's scripts under ``/static``, in load order: the shared drawing and sign-in first."""
@@ -32,13 +33,14 @@ class PadController(Controller):
     include_in_schema = False
 
     @get("/score", operation_id="ScorePad", media_type="text/html")
-    async def home(self) -> Response[str]:
+    async def home(self, lang: NamedDependency[str]) -> Response[str]:
         """Return the pad's first page: sign in, the live matches to record, a new match."""
         html = page(
             "score",
             "",
-            "Scorer's pad",
+            translations(lang, "pages").gettext(PAGE_TITLES["pad"]),
             "/matches?status=live",
+            lang=lang,
             scripts=PAD_SCRIPTS,
             style=PAD_STYLE,
         )
@@ -51,7 +53,10 @@ class PadController(Controller):
         media_type="text/html",
     )
     async def score_match(
-        self, match_id: MatchId, pool: NamedDependency[AsyncConnectionPool]
+        self,
+        match_id: MatchId,
+        pool: NamedDependency[AsyncConnectionPool],
+        lang: NamedDependency[str],
     ) -> Response[str]:
         """Return the pad of one match.
 
@@ -62,8 +67,9 @@ class PadController(Controller):
         html = page(
             "pad",
             str(match_id),
-            "Scorer's pad",
+            translations(lang, "pages").gettext(PAGE_TITLES["pad"]),
             f"/matches/{match_id}",
+            lang=lang,
             scripts=PAD_SCRIPTS,
             style=PAD_STYLE,
         )

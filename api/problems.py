@@ -8,6 +8,10 @@ other HTTP errors are named after their status (``NOT_FOUND``,
 ``METHOD_NOT_ALLOWED``); a database that cannot be reached is ``DATABASE_UNAVAILABLE``
 (503, with ``Retry-After``); an unexpected failure is ``INTERNAL_ERROR`` (500), logged,
 never with a traceback in the response.
+
+A problem is written in the request's language (``api.language``): its ``title`` and,
+for the refusals a page can meet, its ``detail`` (``api.problem_words``); its ``code``
+and ``details`` never change.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from http import HTTPStatus
 from typing import Any
 
 import psycopg
+from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.plugins.problem_details import (
     ProblemDetailsConfig,
@@ -24,6 +29,8 @@ from litestar.plugins.problem_details import (
     ProblemDetailsPlugin,
 )
 
+from api.language import request_language
+from api.problem_words import DETAILS, TITLES
 from domain.errors import (
     ConflictError,
     DomainError,
@@ -36,6 +43,7 @@ from domain.errors import (
     PreconditionRequiredError,
     UnauthenticatedError,
 )
+from service.i18n import DEFAULT, translations
 from service.wiring import is_connection_error
 
 _log = logging.getLogger("matchlog.api")
@@ -79,6 +87,38 @@ def to_problem(error: DomainError) -> ProblemDetailsException:
     return _problem(status, error.code, error.message, extra, headers)
 
 
+class LocalizedProblem(ProblemDetailsException):
+    """A problem whose title and detail are written when answered, in the request's language."""
+
+    def __init__(self, *, code: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.code = code
+
+    def to_response(self, request: Request[Any, Any, Any]) -> Response[dict[str, Any]]:
+        """Translate the title and the detail, then answer as Litestar does."""
+        lang = request_language(request)
+        self.title, self.detail = localized(lang, self.code, self.title or "", self.detail)
+        return super().to_response(request)
+
+
+def localized(lang: str, code: str, title: str, detail: str) -> tuple[str, str]:
+    """Return a problem's title and detail in ``lang`` (see ``api.problem_words``).
+
+    >>> localized("en", "MATCH_OVER", "Match over", "the match is over: Ann won")
+    ('Match over', 'the match is over: Ann won')
+    >>> localized("x-pseudo", "MATCH_OVER", "Match over", "the match is over: Ann won")
+    ('⟦Match over⟧', '⟦the match is over: Ann won⟧')
+    """
+    pages = translations(lang, "pages")
+    title = pages.gettext(TITLES.get(code, title))
+    if lang == DEFAULT:
+        return title, detail
+    exact = pages.gettext(detail)
+    if exact != detail or code not in DETAILS:
+        return title, exact
+    return title, pages.gettext(DETAILS[code])
+
+
 def _problem(
     status: int,
     code: str,
@@ -86,7 +126,8 @@ def _problem(
     extra: dict[str, Any],
     headers: dict[str, str] | None = None,
 ) -> ProblemDetailsException:
-    return ProblemDetailsException(
+    return LocalizedProblem(
+        code=code,
         status_code=status,
         detail=detail,
         title=code.replace("_", " ").capitalize(),

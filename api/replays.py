@@ -24,6 +24,7 @@ from projections.replay import ReplayCache, Track, corrections, replay_at, timel
 from projections.reports import player_names
 from projections.series import find_series
 from service.access import can_see_hidden, readable_match
+from service.i18n import translations
 
 SEAT_PATTERN = r"^ *(?:[0-9]+|[Pp][Uu][Bb][Ll][Ii][Cc]|[Ff][Uu][Ll][Ll])? *$"
 """What ``parse_seat`` reads, whatever the match's seats."""
@@ -101,8 +102,10 @@ class ReplayController(Controller):
         principal: NamedDependency[Principal | None],
         reads: NamedDependency[AsyncConnectionPool],
         state: State,
+        lang: NamedDependency[str],
     ) -> dict[str, Any]:
-        """Return the timeline; while live, anonymous readers see only public facts."""
+        """Return the timeline, sentences in the request's language; while live, anonymous
+        readers see only public facts."""
         row = await readable_match(reads, principal, match_id)
         track, names = await self._track(reads, state, row)
         rights = can_see_hidden(principal, row["competition_id"])
@@ -111,7 +114,13 @@ class ReplayController(Controller):
             "match_id": str(match_id),
             "version": track.version,
             "players": names,
-            "steps": timeline(track, names, redact=redact, show_tokens=rights),
+            "steps": timeline(
+                track,
+                names,
+                redact=redact,
+                show_tokens=rights,
+                words=translations(lang, "moves"),
+            ),
             **corrections(track, show_tokens=rights),
         }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 from string import Template
+from typing import Final
 
 from litestar import Controller, Response, get
 from litestar.di import NamedDependency
@@ -23,26 +24,29 @@ from psycopg_pool import AsyncConnectionPool
 from api.auth import Principal
 from api.competitions import CompetitionId
 from api.matches import MatchId
+from api.page_words import N_, WORDS, page_words_json
 from api.players import PlayerId
 from api.schemas import problem_responses
 from service import players
 from service.access import readable_competition, readable_match
+from service.i18n import DEFAULT, NAMES, translations
 
 STATIC = Path(__file__).parent / "static"
 STATIC_PATH = "/static"
 
 _PAGE = Template("""<!doctype html>
-<html lang="en">
+<html lang="$lang">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>$title · matchlog</title>
+<title>$title · $brand</title>
 $styles
 </head>
 <body data-page="$page" data-id="$id">
-<noscript>This page draws the table with JavaScript; the same data is at
-<a href="$json">$json</a>.</noscript>
-<main id="app" aria-live="polite"><p class="loading">Loading…</p></main>
+<nav class="languages" aria-label="$languages">$switcher</nav>
+<noscript>$noscript <a href="$json">$json</a></noscript>
+<main id="app" aria-live="polite"><p class="loading">$loading</p></main>
+<script type="application/json" id="words">$words</script>
 $scripts
 </body>
 </html>
@@ -61,24 +65,63 @@ def page(
     title: str,
     json_url: str,
     *,
+    lang: str = DEFAULT,
     scripts: tuple[str, ...] = VIEWER_SCRIPTS,
     style: str = "viewer.css",
 ) -> str:
-    """Return the HTML shell of a page; its scripts (files under ``/static``) draw everything.
+    """Return the HTML shell of a page in ``lang``; its scripts (files under ``/static``)
+    draw everything with the words the shell carries (``api.page_words``).
+
+    ``title`` is already in ``lang`` (``gettext`` of ``PAGE_TITLES``, or a name).
 
     >>> 'data-page="match"' in page("match", "1", "Cuttle <match>", "/matches/1")
     True
     >>> "Cuttle &lt;match&gt;" in page("match", "1", "Cuttle <match>", "/matches/1")
     True
+    >>> '<html lang="ja">' in page("home", "", "x", "/", lang="ja")
+    True
     """
+    pages = translations(lang, "pages")
     return _PAGE.substitute(
+        lang=escape(lang),
         title=escape(title),
+        brand=escape(pages.gettext(WORDS["brand"])),
         page=kind,
         id=escape(ident),
         json=escape(json_url),
+        languages=escape(pages.gettext(N_("Language"))),
+        switcher=switcher(lang),
+        noscript=escape(pages.gettext(N_("This page draws with JavaScript; the same data is at"))),
+        loading=escape(pages.gettext(WORDS["loading"])),
+        words=page_words_json(lang),
         styles=f'<link rel="stylesheet" href="{STATIC_PATH}/{escape(style)}">',
         scripts="\n".join(f'<script src="{STATIC_PATH}/{escape(s)}"></script>' for s in scripts),
     )
+
+
+def switcher(lang: str) -> str:
+    """Return the language switcher: a link per language, by its own name, that asks for
+    the page again with ``?lang=`` (the answer remembers the choice on the device).
+
+    >>> 'aria-current="true" lang="ko"' in switcher("ko")
+    True
+    """
+    return " ".join(
+        f'<a href="?lang={code}" hreflang="{code}"'
+        + (' aria-current="true"' if code == lang else "")
+        + f' lang="{code}">{escape(name)}</a>'
+        for code, name in NAMES.items()
+    )
+
+
+PAGE_TITLES: Final = {
+    "home": N_("Club night"),
+    "match": N_("Match"),
+    "pad": N_("Scorer's pad"),
+    "desk": N_("Organiser's desk"),
+    "print": N_("Round {number} pairings"),
+}
+"""The pages' titles in English (a competition's and a player's page take their name)."""
 
 
 class ViewerController(Controller):
@@ -88,11 +131,12 @@ class ViewerController(Controller):
     include_in_schema = False
 
     @get("/", operation_id="Home", media_type="text/html")
-    async def home(self) -> Response[str]:
+    async def home(self, lang: NamedDependency[str]) -> Response[str]:
         """Return the home page: live matches by competition, recent results, competitions,
         and the way to the pad, the organiser's desk and the API docs (its script reads the
         lists anonymously, so a visitor sees what public reads allow)."""
-        html = page("home", "", "Club night", "/matches?status=live", scripts=CLUB_SCRIPTS)
+        title = translations(lang, "pages").gettext(PAGE_TITLES["home"])
+        html = page("home", "", title, "/matches?status=live", lang=lang, scripts=CLUB_SCRIPTS)
         return Response(html, media_type="text/html; charset=utf-8")
 
     @get(
@@ -103,7 +147,10 @@ class ViewerController(Controller):
         media_type="text/html",
     )
     async def view_player(
-        self, player_id: PlayerId, pool: NamedDependency[AsyncConnectionPool]
+        self,
+        player_id: PlayerId,
+        pool: NamedDependency[AsyncConnectionPool],
+        lang: NamedDependency[str],
     ) -> Response[str]:
         """Return a player's page (players are readable by all; their matches of private
         competitions only with a token that may read them, as ``GET /players/{id}`` says).
@@ -118,6 +165,7 @@ class ViewerController(Controller):
             str(player_id),
             player.display_name,
             f"/players/{player_id}",
+            lang=lang,
             scripts=CLUB_SCRIPTS,
         )
         return Response(html, media_type="text/html; charset=utf-8")
@@ -134,6 +182,7 @@ class ViewerController(Controller):
         match_id: MatchId,
         principal: NamedDependency[Principal | None],
         pool: NamedDependency[AsyncConnectionPool],
+        lang: NamedDependency[str],
     ) -> Response[str]:
         """Return the match page (``?ply=N`` picks the position; the script reads it).
 
@@ -141,9 +190,9 @@ class ViewerController(Controller):
             NotFoundError (MATCH_NOT_FOUND): there is no such match.
             UnauthenticatedError, ForbiddenError: its competition's reads are private.
         """
-        row = await readable_match(pool, principal, match_id)
-        title = f"{str(row['game']).capitalize()} match"
-        html = page("match", str(match_id), title, f"/matches/{match_id}")
+        await readable_match(pool, principal, match_id)
+        title = translations(lang, "pages").gettext(PAGE_TITLES["match"])
+        html = page("match", str(match_id), title, f"/matches/{match_id}", lang=lang)
         return Response(html, media_type="text/html; charset=utf-8")
 
     @get(
@@ -158,6 +207,7 @@ class ViewerController(Controller):
         competition_id: CompetitionId,
         principal: NamedDependency[Principal | None],
         pool: NamedDependency[AsyncConnectionPool],
+        lang: NamedDependency[str],
     ) -> Response[str]:
         """Return the competition page: its matches with series scores, and the standings.
 
@@ -171,6 +221,7 @@ class ViewerController(Controller):
             str(competition_id),
             competition.name,
             f"/competitions/{competition_id}/standings",
+            lang=lang,
         )
         return Response(html, media_type="text/html; charset=utf-8")
 
@@ -185,4 +236,4 @@ def static_files() -> ControllerRouterHandler:
     )
 
 
-__all__ = ["STATIC", "VIEWER_SCRIPTS", "ViewerController", "page", "static_files"]
+__all__ = ["PAGE_TITLES", "STATIC", "VIEWER_SCRIPTS", "ViewerController", "page", "static_files"]

@@ -16,8 +16,9 @@ True
 ['AS', '7H']
 
 What a person reads (a move's sentence, a drawn table) writes a card as the pages'
-table draws it, rank then suit symbol (``table_text``): ``10♣``, ``Q♠``, a joker ``★1``.
-Logs, moves and the API's ``move`` fields keep the notation.
+table draws it, rank then suit symbol (``table_text``): ``10♣``, ``Q♠``, a joker ``★1``,
+its picture ranks as the reader's decks print them (a Russian deck: ``Д♠``). Logs,
+moves and the API's ``move`` fields keep the notation.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from domain.errors import MalformedError
+from domain.words import ENGLISH, Words
 
 RANKS = "A23456789TJQK"
 """Every rank letter either game uses, in Cuttle's low-to-high order."""
@@ -67,9 +69,9 @@ class Card:
         """Return the two-character code."""
         return self.rank + self.suit
 
-    def table(self) -> str:
+    def table(self, words: Words = ENGLISH) -> str:
         """Return the card as the table draws it (``10♥``, ``★1``); see ``table_text``."""
-        return table_text(self.rank + self.suit)
+        return table_text(self.rank + self.suit, words)
 
     @property
     def is_joker(self) -> bool:
@@ -122,11 +124,37 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(card.text() for card in cards)
 
 
-def table_text(code: str) -> str:
-    """Return a card code as the table draws it: ``10`` for ``T``, the suit's symbol.
+def rank_text(rank: str, words: Words = ENGLISH) -> str:
+    """Return a rank as the reader's decks print it: ``10`` for ``T``, ``★`` for a joker.
+
+    The picture cards and the ace are words of the ``moves`` catalog (context ``rank``):
+    a Russian deck prints ``В Д К Т`` for ``J Q K A``.
+
+    >>> rank_text('T'), rank_text('Q'), rank_text('X'), rank_text('7')
+    ('10', 'Q', '★', '7')
+    """
+    if rank == "X":
+        return JOKER_SYMBOL
+    if rank == "T":
+        return "10"
+    printed = _PRINTED.get(rank)
+    return rank if printed is None else words.pgettext("rank", printed)
+
+
+# The ranks a deck prints as letters, each written out so that extraction finds it.
+_PRINTED = {
+    "A": ENGLISH.pgettext("rank", "A"),
+    "J": ENGLISH.pgettext("rank", "J"),
+    "Q": ENGLISH.pgettext("rank", "Q"),
+    "K": ENGLISH.pgettext("rank", "K"),
+}
+
+
+def table_text(code: str, words: Words = ENGLISH) -> str:
+    """Return a card code as the table draws it: its printed rank, the suit's symbol.
 
     The one place cards become text for people to read (sentences, ``matchlog
-    replay``); text that is no card code is returned as it is.
+    replay``, the ranks a page draws); text that is no card code is returned as it is.
 
     >>> table_text('TH'), table_text('qs'), table_text('X2'), table_text('?')
     ('10♥', 'Q♠', '★2', '?')
@@ -136,16 +164,16 @@ def table_text(code: str) -> str:
         return code
     if card.is_joker:
         return JOKER_SYMBOL + card.suit
-    return ("10" if card.rank == "T" else card.rank) + SUIT_SYMBOLS[card.suit]
+    return rank_text(card.rank, words) + SUIT_SYMBOLS[card.suit]
 
 
-def table_cards(codes: Iterable[str]) -> str:
+def table_cards(codes: Iterable[str], words: Words = ENGLISH) -> str:
     """Return card codes as the table draws them, space-separated.
 
     >>> table_cards(['TC', '6H', 'X1'])
     '10♣ 6♥ ★1'
     """
-    return " ".join(table_text(str(code)) for code in codes)
+    return " ".join(table_text(str(code), words) for code in codes)
 
 
 def deck(ranks: str = RANKS, *, jokers: bool = False) -> tuple[Card, ...]:

@@ -48,6 +48,7 @@ from domain.match_config import MatchConfig
 from domain.naming import CardsToName
 from domain.series import Series
 from domain.tally import PLAYER_STATS, Finished, Tables, players_table
+from domain.words import ENGLISH, Words
 
 
 class Notated(Protocol):
@@ -147,9 +148,9 @@ class DefaultRules(ABC, Generic[P, M, R, S]):
 
     @abstractmethod
     def describe_step(
-        self, kind: str, data: Mapping[str, Any], names: Sequence[str]
+        self, kind: str, data: Mapping[str, Any], names: Sequence[str], words: Words = ENGLISH
     ) -> tuple[str, str, int | None]:
-        """Return a move's notation, its sentence, and the seat that made it."""
+        """Return a move's notation, its sentence in ``words``' language, and its seat."""
 
     # Engine
     # Positional-only, as every caller passes them: Cuttle and Kozel put their engines'

@@ -26,6 +26,7 @@ from domain.match_config import MatchConfig
 from domain.naming import CardsToName
 from domain.series import Series
 from domain.tally import Finished, Tables
+from domain.words import ENGLISH, Words
 
 P = TypeVar("P")
 """A game's position (a round in progress)."""
@@ -376,9 +377,9 @@ class Presentation(Protocol):
         ...
 
     def describe_step(
-        self, kind: str, data: Mapping[str, Any], names: Sequence[str]
+        self, kind: str, data: Mapping[str, Any], names: Sequence[str], words: Words = ENGLISH
     ) -> tuple[str, str, int | None]:
-        """Return a move's notation, its sentence, and the seat that made it."""
+        """Return a move's notation, its sentence in ``words``' language, and its seat."""
         ...
 
     def score_text(self, score: Mapping[str, Any]) -> str:

@@ -14,8 +14,13 @@ value there, ``{path|filter}`` by the value through a filter (``name``: the
 player in that seat; ``team``: the team's word and label, "team A"; ``players``:
 its players' names; ``suit``: a suit's symbol; ``card``: a card as the table
 writes it, the form ``domain.cards.table_text`` gives the sentences (``10♣``, ``★1``);
-``word``: the caption's word for a value). Words are English for now,
-one per game here rather than in the scripts.
+``word``: the caption's word for a value, else the game's ``words``).
+
+Words are written in English, each marked for the ``moves`` catalog (``N_``, see
+``domain.words``) where the game defines it; ``in_words`` gives the descriptor in a
+reader's language: every text, template and word translated (a template keeps its
+placeholders), the counts' nouns in each plural form the language has, and the
+ranks as its decks print them. Paths, codes and notation are never translated.
 
     >>> Pack(ranks="6789TJQKA").cards()[:3]
     ('6C', '7C', '8C')
@@ -25,8 +30,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, Literal
+
+from domain.cards import JOKERS, rank_text
+from domain.words import ENGLISH, Words
 
 ZoneKind = Literal["hand", "stacks", "stock", "cards", "plays", "pile"]
 """How a zone's data is read and drawn (``Zone``)."""
@@ -100,6 +108,9 @@ class Count:
     path: str
     one: str
     many: str
+    forms: Mapping[str, str] = field(default_factory=dict)
+    """The noun by plural category (``Intl.PluralRules``: ``one``, ``few``, ``many``,
+    ``other``) in the descriptor's language (``in_words`` fills it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +171,8 @@ class Tally:
     goal: str
     one: str
     many: str
+    forms: Mapping[str, str] = field(default_factory=dict)
+    """The noun by plural category, as ``Count.forms``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +304,16 @@ class Presentation:
     """What the organiser's new-competition form offers for the competition's format."""
     tiebreaks: tuple[str, ...] = ()
     """The standings tiebreaks a competition may list (the rules', ``domain.games``)."""
+    round_title: str | None = None
+    """The round word as a column heads it ("Round"); ``None``: the round word."""
+    round_number: str | None = None
+    """A round by its number (``{number}``: "Round 3"); ``None``: the title and the number."""
+    words: Mapping[str, str] = field(default_factory=dict)
+    """What the ``word`` filter writes for a value the caption's ``words`` lack (a play's
+    kind), and the names of the variants and of the formats offered."""
+    ranks: Mapping[str, str] = field(default_factory=dict)
+    """Each rank letter of the packs as the reader's decks print it (``T``: ``10``,
+    ``X``: ``★``; Russian ``Q``: ``Д``); ``in_words`` fills it."""
 
     def variant(self, name: str) -> Variant:
         """Return a variant by name.
@@ -329,6 +352,62 @@ class Presentation:
         return label.strip().rstrip(":"), " · ".join(shown)
 
 
+_TEXTS: dict[type, tuple[str, ...]] = {}
+"""Each descriptor part's fields that people read (texts, templates, word maps); filled
+below, once the classes exist."""
+
+
+def in_words(presentation: Presentation, words: Words = ENGLISH) -> Presentation:
+    """Return ``presentation`` in ``words``' language (``ENGLISH``: as the game wrote it).
+
+    Besides the translations, the ranks of its packs are given as printed and each
+    count's nouns by plural category.
+
+    >>> from domain.cuttle.presentation import PRESENTATION
+    >>> shown = in_words(PRESENTATION)
+    >>> shown.ranks['T'], shown.ranks['X'], shown.tally.forms['one'], shown.tally.forms['other']
+    ('10', '★', 'point', 'points')
+    """
+    shown: Presentation = _translated(presentation, words)
+    letters = {r for v in presentation.variants for r in v.pack.ranks}
+    if any(v.pack.jokers for v in presentation.variants):
+        letters.add(JOKERS[0][0])
+    ranks = {letter: rank_text(letter, words) for letter in sorted(letters)}
+    return replace(shown, ranks=ranks)
+
+
+def _translated(value: Any, words: Words) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_translated(item, words) for item in value)
+    if not is_dataclass(value) or isinstance(value, type):
+        return value
+    texts = _TEXTS.get(type(value), ())
+    changes: dict[str, Any] = {}
+    for part in fields(value):
+        item = getattr(value, part.name)
+        if part.name in texts and isinstance(item, str):
+            changes[part.name] = words.gettext(item)
+        elif part.name in texts and isinstance(item, Mapping):
+            changes[part.name] = {key: words.gettext(text) for key, text in item.items()}
+        elif isinstance(item, tuple) or is_dataclass(item):
+            changes[part.name] = _translated(item, words)
+    if isinstance(value, Count | Tally):
+        changes.update(_plurals(value.one, value.many, words))
+    return replace(value, **changes)
+
+
+def _plurals(one: str, many: str, words: Words) -> dict[str, Any]:
+    # gettext picks a form by number, the scripts by category: a number of each category
+    # (``ru``: 1 one, 2 few, 5 many; an English or Japanese 2 is "other") gives its form.
+    forms = {
+        "one": words.ngettext(one, many, 1),
+        "few": words.ngettext(one, many, 2),
+        "many": words.ngettext(one, many, 5),
+        "other": words.ngettext(one, many, 2),
+    }
+    return {"one": forms["one"], "many": forms["many"], "forms": forms}
+
+
 def _at(data: Any, path: str) -> Any:
     for key in path.split("."):
         if isinstance(data, Mapping):
@@ -357,6 +436,25 @@ def _holds(extra: Extra, data: Mapping[str, Any]) -> bool:
     return (low is None or value >= low) and (high is None or value <= high)
 
 
+_TEXTS.update(
+    {
+        Presentation: (
+            *("label", "acting_word", "team_word", "round_title", "round_number"),
+            *("reasons", "words"),
+        ),
+        Zone: ("label", "caption", "up_label", "down_label"),
+        Score: ("template",),
+        Extra: ("text",),
+        Case: ("text",),
+        Column: ("header",),
+        Setting: ("label",),
+        Indicator: ("label", "position_label"),
+        ResultForm: ("points", "blank_text"),
+        Caption: ("doing", "sentences", "doings", "words"),
+    }
+)
+
+
 __all__ = [
     "Caption",
     "Case",
@@ -376,4 +474,5 @@ __all__ = [
     "Zone",
     "ZoneKind",
     "ZonePlace",
+    "in_words",
 ]

@@ -39,6 +39,7 @@ from domain.stream import (
     public_event_data,
     rules_for,
 )
+from domain.words import ENGLISH, Words
 from projections.series import result_with_resignation
 from store.events import read_stream
 
@@ -225,12 +226,19 @@ class ReplayCache:
 
 
 def step_of(
-    track: Track, ply: int, names: Sequence[str], *, redact: bool, show_tokens: bool = False
+    track: Track,
+    ply: int,
+    names: Sequence[str],
+    *,
+    redact: bool,
+    show_tokens: bool = False,
+    words: Words = ENGLISH,
 ) -> dict[str, Any] | None:
     """Return one timeline step (ply >= 1): version, round, seat, notation and sentence.
 
     ``redact`` hides what the table could not see; ``show_tokens`` names the token
-    behind each correction (for readers with a scorer's rights on the match).
+    behind each correction (for readers with a scorer's rights on the match). The
+    sentence is written now, in ``words``' language: a track holds events, no words.
     """
     if not 1 <= ply <= len(track.plies):
         return None
@@ -239,7 +247,7 @@ def step_of(
     config = track.config
     assert config is not None
     data: Any = public_event_data(config, event) if redact else event.data
-    notation, sentence, seat = rules_for(config.game).describe_step(event.type, data, names)
+    notation, sentence, seat = rules_for(config.game).describe_step(event.type, data, names, words)
     undone = track.undone.get(version)
     return {
         "ply": ply,
@@ -293,11 +301,16 @@ def _notes_of(track: Track, ply: int) -> list[Correction]:
 
 
 def timeline(
-    track: Track, names: Sequence[str], *, redact: bool, show_tokens: bool = False
+    track: Track,
+    names: Sequence[str],
+    *,
+    redact: bool,
+    show_tokens: bool = False,
+    words: Words = ENGLISH,
 ) -> list[dict[str, Any]]:
     """Return every ply of the match as timeline steps (``step_of`` says what is shown)."""
     steps = (
-        step_of(track, ply, names, redact=redact, show_tokens=show_tokens)
+        step_of(track, ply, names, redact=redact, show_tokens=show_tokens, words=words)
         for ply in range(1, len(track.plies) + 1)
     )
     return [step for step in steps if step is not None]

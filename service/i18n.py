@@ -17,6 +17,16 @@ message ids, so ``en`` needs no catalog.
     'en'
     >>> translations("en", "moves").gettext("anything")
     'anything'
+
+The pseudo-language ``x-pseudo`` is English with every translated string between marks,
+so a page read in it shows at a glance any word that bypassed the catalogs. It is always
+served (a check needs nothing switched on, and a visitor who finds it reads English) but
+never listed among the languages a page offers.
+
+    >>> negotiate(query="x-pseudo", cookie=None, accept_language=None)
+    'x-pseudo'
+    >>> translations(PSEUDO, "pages").gettext("Live now")
+    '⟦Live now⟧'
 """
 
 from __future__ import annotations
@@ -38,6 +48,13 @@ DEFAULT: Final = "en"
 LANGUAGES: Final[tuple[str, ...]] = ("en", "ja", "ko", "ru")
 """The languages a page may be read in; the first is the default and the source language."""
 
+PSEUDO: Final = "x-pseudo"
+"""The unlisted pseudo-language: English between ``PSEUDO_MARKS``, to find untranslated text."""
+PSEUDO_MARKS: Final = ("⟦", "⟧")
+
+NAMES: Final[dict[str, str]] = {"en": "English", "ja": "日本語", "ko": "한국어", "ru": "Русский"}
+"""Each language by its own name, as the language switcher offers it."""
+
 Domain = Literal["moves", "pages"]
 DOMAINS: Final[tuple[Domain, ...]] = ("moves", "pages")
 
@@ -53,6 +70,8 @@ def translations(lang: str, domain: Domain) -> gettext.NullTranslations:
 
     The ``.po`` file is compiled in memory once per process.
     """
+    if lang == PSEUDO:
+        return PseudoTranslations()
     if lang == DEFAULT or lang not in LANGUAGES:
         return gettext.NullTranslations()
     path = catalog_path(lang, domain)
@@ -66,10 +85,46 @@ def translations(lang: str, domain: Domain) -> gettext.NullTranslations:
     return Translations(mo, domain=domain)
 
 
+class PseudoTranslations(gettext.NullTranslations):
+    """English with every message between ``PSEUDO_MARKS`` (placeholders kept whole)."""
+
+    def gettext(self, message: str) -> str:
+        """Return ``message`` marked."""
+        return _mark(message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        """Return the English form for ``n``, marked."""
+        return _mark(msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        """Return ``message`` marked."""
+        return _mark(message)
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        """Return the English form for ``n``, marked."""
+        return _mark(msgid1 if n == 1 else msgid2)
+
+
+def _mark(message: str) -> str:
+    return PSEUDO_MARKS[0] + message + PSEUDO_MARKS[1]
+
+
+def babel_locale(lang: str) -> str:
+    """Return the locale Babel formats dates and numbers with for ``lang`` (English for the
+    pseudo-language)."""
+    return lang if lang in LANGUAGES else DEFAULT
+
+
 def supported(tag: str | None) -> str | None:
-    """Return the language of ours that a language tag names (``ru-RU`` → ``ru``), if any."""
+    """Return the language of ours that a language tag names (``ru-RU`` → ``ru``), if any.
+
+    >>> supported("ru-RU"), supported("X-Pseudo"), supported("de")
+    ('ru', 'x-pseudo', None)
+    """
     if not tag:
         return None
+    if tag.strip().lower() == PSEUDO:
+        return PSEUDO
     primary = tag.strip().lower().replace("_", "-").split("-", 1)[0]
     return primary if primary in LANGUAGES else None
 

@@ -15,6 +15,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from domain.errors import ForbiddenError
 from domain.stream import Choice, MatchState, choices, result_choices
+from domain.words import ENGLISH, Words
 from projections.reports import player_names
 from service.access import Principal, can_see_hidden, readable_match
 from store.recorder import Recorder
@@ -43,23 +44,26 @@ class LegalMoves:
         return [c.move for c in self.choices]
 
 
-def list_legal_moves(state: MatchState, version: int, names: Sequence[str]) -> LegalMoves:
-    """Return the legal moves of ``state`` (seats named by ``names`` in the sentences)."""
+def list_legal_moves(
+    state: MatchState, version: int, names: Sequence[str], words: Words = ENGLISH
+) -> LegalMoves:
+    """Return the legal moves of ``state`` (seats named by ``names`` in the sentences,
+    written in ``words``' language)."""
     listed: list[Choice] = []
     service: list[Choice] = []
     if state.config is not None and not state.is_over:
         if state.config.recording == "results":
             # A score sheet takes results only: no moves, no concessions (§27, R48).
-            listed = result_choices(state, names)
+            listed = result_choices(state, names, words)
         else:
-            service = choices(state, state.rules.service_moves(state.position), names)
+            service = choices(state, state.rules.service_moves(state.position), names, words)
     if state.position is None or state.is_over:
         return LegalMoves(version, choices=listed, service_choices=service)
     rules = state.rules
     to_act = list(rules.to_act(state.position))
     ask = rules.cards_to_name(state.position)
     if ask is None:
-        listed = choices(state, rules.legal_moves(state.position), names)
+        listed = choices(state, rules.legal_moves(state.position), names, words)
         return LegalMoves(version, to_act, choices=listed, service_choices=service)
     # Namings are never listed (63,960 orderings after a Cuttle five, 20!/4! in a
     # Kozel deal): a pad names them from ``nameable`` (#29).
@@ -79,8 +83,9 @@ async def legal_moves(
     recorder: Recorder,
     principal: Principal | None,
     match_id: UUID,
+    words: Words = ENGLISH,
 ) -> LegalMoves:
-    """Return a match's legal moves now, if the caller may see them.
+    """Return a match's legal moves now, if the caller may see them (sentences in ``words``).
 
     Raises:
         NotFoundError (MATCH_NOT_FOUND): there is no such match.
@@ -96,7 +101,7 @@ async def legal_moves(
     async with pool.connection() as conn:
         state, version = await recorder.load(conn, row["stream"])
         names = await player_names(conn, [str(p) for p in row["players"]])
-    return list_legal_moves(state, version, names)
+    return list_legal_moves(state, version, names, words)
 
 
 __all__ = ["LegalMoves", "legal_moves", "list_legal_moves"]

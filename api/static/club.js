@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { el, getJSON, showError, plural, gameTitle, scoreText, resultText, games } = window.MatchTable;
+  const { w, wn, num, num2, day, dayTime, el, getJSON, showError, gameTitle, scoreText, resultText, games } = window.MatchTable;
 
   // The pad's token, when the scorer signed in in this tab (api/static/pad.js keeps it).
   const secret = sessionStorage.getItem("matchlog.scorer-token");
@@ -25,8 +25,6 @@
     return competitions.get(id);
   }
 
-  const day = (iso) => (iso ? iso.slice(0, 10) : "");
-  const time = (iso) => (iso ? iso.slice(0, 16).replace("T", " ") : "");
   const playerLink = (id, name) => el("a", { class: "player-link", href: "/players/" + id + "/view", text: name });
 
   // A match as a row of links: who plays (each name to their page), the series, the replay.
@@ -38,10 +36,10 @@
     return el(
       "li",
       { class: "match-item", "data-match": m.id, "data-status": m.status },
-      el("span", { class: "players" }, ...m.players.flatMap((p, i) => [i ? el("span", { class: "versus", text: " v " }) : null, playerLink(p, who[i])])),
-      el("span", { class: "meta", text: [d ? gameTitle(d, m.variant) : m.game, m.status === "live" ? "since " + time(m.created_at) : day(m.ended_at || m.updated_at)].join(" · ") }),
+      el("span", { class: "players" }, ...m.players.flatMap((p, i) => [i ? el("span", { class: "versus", text: w("versus") }) : null, playerLink(p, who[i])])),
+      el("span", { class: "meta", text: [d ? gameTitle(d, m.variant) : m.game, m.status === "live" ? w("home.since", { time: dayTime(m.created_at) }) : day(m.ended_at || m.updated_at)].join(" · ") }),
       el("span", { class: "series", text: [score, result].filter(Boolean).join(" · ") }),
-      el("a", { class: "view-link", href: "/matches/" + m.id + "/view", text: m.status === "live" ? "watch" : "replay" }),
+      el("a", { class: "view-link", href: "/matches/" + m.id + "/view", text: m.status === "live" ? w("home.watch") : w("home.replay") }),
     );
   }
 
@@ -65,7 +63,7 @@
     const liveGroups = await Promise.all(
       keys.map(async (key) => {
         const c = key ? await competition(key) : null;
-        const heading = c ? el("a", { href: "/competitions/" + key + "/view", text: c.name }) : "Outside any competition";
+        const heading = c ? el("a", { href: "/competitions/" + key + "/view", text: c.name }) : w("home.outside");
         const items = await Promise.all(groups.get(key).map((m) => matchItem(m, described)));
         return el("section", { class: "live-group", "data-competition": key }, el("h3", {}, heading), el("ul", { class: "match-list" }, ...items));
       }),
@@ -84,18 +82,18 @@
       el(
         "header",
         { class: "home-header" },
-        el("h1", { text: "matchlog" }),
+        el("h1", { text: w("brand") }),
         el(
           "nav",
-          { id: "ways", "aria-label": "where to go" },
-          el("a", { href: "/score", text: "Scorer's pad" }),
-          el("a", { href: "/organise", text: "Organiser's desk" }),
-          el("a", { href: "/schema", text: "API docs" }),
+          { id: "ways", "aria-label": w("home.ways") },
+          el("a", { href: "/score", text: w("home.pad") }),
+          el("a", { href: "/organise", text: w("home.desk") }),
+          el("a", { href: "/schema", text: w("home.api_docs") }),
         ),
       ),
-      el("section", { id: "live" }, el("h2", { text: "Live now" }), ...(liveGroups.length ? liveGroups : [el("p", { class: "empty", text: "No live match." })])),
-      el("section", { id: "results" }, el("h2", { text: "Recent results" }), results.length ? el("ul", { class: "match-list" }, ...results) : el("p", { class: "empty", text: "No finished match yet." })),
-      el("section", { id: "competitions" }, el("h2", { text: "Competitions" }), competitionItems.length ? el("ul", { class: "competition-list" }, ...competitionItems) : el("p", { class: "empty", text: "No competition yet." })),
+      el("section", { id: "live" }, el("h2", { text: w("home.live") }), ...(liveGroups.length ? liveGroups : [el("p", { class: "empty", text: w("home.no_live") })])),
+      el("section", { id: "results" }, el("h2", { text: w("home.results") }), results.length ? el("ul", { class: "match-list" }, ...results) : el("p", { class: "empty", text: w("home.no_finished") })),
+      el("section", { id: "competitions" }, el("h2", { text: w("home.competitions") }), competitionItems.length ? el("ul", { class: "competition-list" }, ...competitionItems) : el("p", { class: "empty", text: w("home.no_competition") })),
     );
     return live.items.length > 0;
   }
@@ -120,22 +118,22 @@
     if (high - low < 1) [low, high] = [low - 0.5, high + 0.5];
     const x = (i) => L + (values.length === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (values.length - 1));
     const y = (v) => T + ((high - v) * (H - T - B)) / (high - low);
-    const fixed = (v) => v.toFixed(2);
+    const fixed = (v) => num2(v);
     const line = values.map((v, i) => x(i).toFixed(1) + "," + y(v).toFixed(1)).join(" ");
     return svg(
       "svg",
-      { class: "rating-chart", viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "rating after each match, " + fixed(values[0]) + " to " + fixed(values[values.length - 1]), "data-low": low, "data-high": high },
+      { class: "rating-chart", viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": w("player.chart", { first: fixed(values[0]), last: fixed(values[values.length - 1]) }), "data-low": low, "data-high": high },
       svg("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }),
       svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }),
       svg("text", { class: "tick", x: L - 4, y: y(high) + 4, "text-anchor": "end" }, fixed(high)),
       svg("text", { class: "tick", x: L - 4, y: y(low) + 4, "text-anchor": "end" }, fixed(low)),
-      svg("text", { class: "tick", x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle" }, plural(values.length, "match", "matches")),
+      svg("text", { class: "tick", x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle" }, wn("matches", values.length)),
       svg("polyline", { class: "rating-line", points: line }),
       ...history.points.map((p, i) =>
         svg(
           "circle",
           { class: "rating-point", cx: x(i).toFixed(1), cy: y(p.ordinal).toFixed(1), r: 4, "data-match": p.match_id, "data-ordinal": p.ordinal },
-          svg("title", {}, "after match " + (i + 1) + ": " + fixed(p.ordinal) + " (mu " + fixed(p.mu) + ", sigma " + fixed(p.sigma) + ")"),
+          svg("title", {}, w("player.point", { n: i + 1, ordinal: fixed(p.ordinal), mu: fixed(p.mu), sigma: fixed(p.sigma) })),
         ),
       ),
     );
@@ -150,13 +148,13 @@
       el(
         "figure",
         { class: "rating", "data-competition": h.competition_id },
-        el("figcaption", {}, el("a", { href: "/competitions/" + h.competition_id + "/view", text: h.name }), " · rating " + h.points[h.points.length - 1].ordinal.toFixed(2)),
+        el("figcaption", {}, el("a", { href: "/competitions/" + h.competition_id + "/view", text: h.name }), " · " + w("player.rating", { rating: num2(h.points[h.points.length - 1].ordinal) })),
         ratingChart(h),
       ),
     );
     const opponents = await Promise.all(
       record.opponents.map(async (o) =>
-        el("tr", { "data-player": o.player_id }, el("th", { scope: "row" }, playerLink(o.player_id, await playerName(o.player_id))), ...[o.played, o.won, o.lost, o.drawn].map((v) => el("td", { text: String(v) }))),
+        el("tr", { "data-player": o.player_id }, el("th", { scope: "row" }, playerLink(o.player_id, await playerName(o.player_id))), ...[o.played, o.won, o.lost, o.drawn].map((v) => el("td", { text: num(v) }))),
       ),
     );
     const matchesBox = el("div", { id: "match-pages" });
@@ -168,11 +166,11 @@
         "tr",
         { "data-match": m.id, "data-outcome": m.outcome },
         el("td", { text: day(m.created_at) }),
-        el("td", { text: d ? gameTitle(d, m.variant) : m.game }),
-        el("td", { class: "with" }, ...others.filter(Boolean).flatMap((a, i) => [i ? ", " : null, a])),
-        el("td", {}, el("span", { class: "badge outcome " + m.outcome, text: m.outcome })),
+        el("td", { class: "game", text: d ? gameTitle(d, m.variant) : m.game }),
+        el("td", { class: "with" }, ...others.filter(Boolean).flatMap((a, i) => [i ? w("comma") : null, a])),
+        el("td", {}, el("span", { class: "badge outcome " + m.outcome, text: w("outcome." + m.outcome) })),
         el("td", { class: "series", text: d ? scoreText(d, m.score, who) : "" }),
-        el("td", {}, el("a", { class: "view-link", href: "/matches/" + m.id + "/view", text: "replay" })),
+        el("td", {}, el("a", { class: "view-link", href: "/matches/" + m.id + "/view", text: w("home.replay") })),
       );
     };
     // Newest first, PAGE matches a page, each page read from the server when the reader
@@ -192,15 +190,15 @@
       matchesBox.replaceChildren(
         ...[
           rows.length
-          ? el("div", { class: "scroll" }, el("table", { class: "player-matches" }, el("thead", {}, el("tr", {}, ...["Date", "Game", "With", "Result", "Series", "Replay"].map((h) => el("th", { scope: "col", text: h })))), body))
-          : el("p", { class: "empty", text: "No match yet." }),
+          ? el("div", { class: "scroll" }, el("table", { class: "player-matches" }, el("thead", {}, el("tr", {}, ...["date", "game", "with", "result", "series", "replay"].map((h) => el("th", { scope: "col", text: w("player.col." + h) })))), body))
+          : el("p", { class: "empty", text: w("player.no_match") }),
         pageCount > 1
           ? el(
               "nav",
-              { class: "pager", "aria-label": "pages of matches" },
-              el("button", { type: "button", id: "newer", disabled: at === 0, onclick: () => turn(at - 1), text: "Newer" }),
-              el("span", { id: "page-label", text: "Page " + (at + 1) + " / " + pageCount }),
-              el("button", { type: "button", id: "older", disabled: !next, onclick: () => turn(at + 1), text: "Older" }),
+              { class: "pager", "aria-label": w("player.pages") },
+              el("button", { type: "button", id: "newer", disabled: at === 0, onclick: () => turn(at - 1), text: w("player.newer") }),
+              el("span", { id: "page-label", text: w("player.page_of", { page: num(at + 1), pages: num(pageCount) }) }),
+              el("button", { type: "button", id: "older", disabled: !next, onclick: () => turn(at + 1), text: w("player.older") }),
             )
           : null,
         ].filter(Boolean), // a missing pager is left out, not written as "null"
@@ -210,24 +208,24 @@
     const turn = (index) => showPage(index).catch((error) => showError(error.message));
     await showPage(0);
     app.replaceChildren(
-      el("header", {}, el("p", { class: "crumbs" }, el("a", { href: "/", text: "matchlog" })), el("h1", { text: record.display_name }), el("p", { id: "results-line", text: plural(r.played, "finished match", "finished matches") + " · " + r.won + " won · " + r.lost + " lost · " + r.drawn + " drawn" })),
-      el("section", { id: "ratings" }, el("h2", { text: "Rating history" }), ...(charts.length ? charts : [el("p", { class: "empty", text: "No rating yet: no finished match in a competition." })])),
-      el("section", { id: "matches" }, el("h2", { text: "Matches" }), matchesBox),
+      el("header", {}, el("p", { class: "crumbs" }, el("a", { href: "/", text: w("brand") })), el("h1", { text: record.display_name }), el("p", { id: "results-line", text: wn("finished_matches", r.played) + " · " + w("player.record", { won: num(r.won), lost: num(r.lost), drawn: num(r.drawn) }) })),
+      el("section", { id: "ratings" }, el("h2", { text: w("player.ratings") }), ...(charts.length ? charts : [el("p", { class: "empty", text: w("player.no_rating") })])),
+      el("section", { id: "matches" }, el("h2", { text: w("player.matches") }), matchesBox),
       el(
         "section",
         { id: "head-to-head" },
-        el("h2", { text: "Head to head" }),
+        el("h2", { text: w("player.head_to_head") }),
         opponents.length
-          ? el("div", { class: "scroll" }, el("table", { class: "head-to-head" }, el("thead", {}, el("tr", {}, ...["Opponent", "Played", "Won", "Lost", "Drawn"].map((h) => el("th", { scope: "col", text: h })))), el("tbody", {}, ...opponents)))
-          : el("p", { class: "empty", text: "No finished match yet." }),
+          ? el("div", { class: "scroll" }, el("table", { class: "head-to-head" }, el("thead", {}, el("tr", {}, ...["opponent", "played", "won", "lost", "drawn"].map((h) => el("th", { scope: "col", text: w("player.col." + h) })))), el("tbody", {}, ...opponents)))
+          : el("p", { class: "empty", text: w("home.no_finished") }),
       ),
       el(
         "section",
         { id: "entered" },
-        el("h2", { text: "Competitions" }),
+        el("h2", { text: w("home.competitions") }),
         record.competitions.length
           ? el("ul", { class: "competition-list" }, ...record.competitions.map((c) => el("li", { "data-competition": c.id }, el("a", { href: "/competitions/" + c.id + "/view", text: c.name }), el("span", { class: "meta", text: " " + (described.get(c.game) ? gameTitle(described.get(c.game), c.variant) : c.game) }))))
-          : el("p", { class: "empty", text: "No competition entered." }),
+          : el("p", { class: "empty", text: w("player.no_competition") }),
       ),
     );
   }

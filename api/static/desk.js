@@ -6,124 +6,123 @@
 "use strict";
 
 (() => {
-  const { el, getJSON, games, entrantText, fixtureResultText, standingsTable, plural } = window.MatchTable;
+  const { w, wn, num, dayTime, variantName, el, getJSON, games, entrantText, fixtureResultText, standingsTable } = window.MatchTable;
   const session = window.MatchSession;
   const { token, auth, newKey, send, problemText, message, allPages } = session;
   const app = document.getElementById("app");
 
-  // Every word a person reads, in one place (message catalogs come next).
+  // Every word a person reads, in one place: from the pages catalog (api/page_words.py).
   const M = {
-    title: "Organiser's desk",
+    title: w("home.desk"),
     signIn: {
-      title: "Sign in",
-      label: "Organiser's token",
-      hint: "An admin token runs everything; a scorer's token adds entrants, makes rounds and enters results. Kept in this tab only.",
-      refused: (status) => "That token was refused (" + status + ").",
-      unreachable: "The server cannot be reached.",
-      button: "Sign in",
+      title: w("sign_in.title"),
+      label: w("desk.token"),
+      hint: w("desk.token_hint"),
+      refused: (status) => w("sign_in.refused", { status }),
+      unreachable: w("unreachable"),
+      button: w("sign_in.button"),
     },
-    signOut: "Sign out",
-    loading: "Loading…",
-    answered: (path, status) => path + " answered " + status,
-    refresh: "Refresh",
-    competitions: "Competitions",
-    noCompetitions: "No competition this token may run yet.",
-    open: "Open",
-    allCompetitions: "All competitions",
-    viewer: "Public page",
-    newCompetition: "New competition",
-    adminCreates: "Only an admin token creates competitions.",
-    name: "Name",
-    game: "Game",
-    variant: "Variant",
-    tiebreaks: "Tiebreaks, in order",
-    tiebreak: (n) => "Tiebreak " + n,
-    none: "(none)",
-    bye: "A bye in a Swiss round scores",
-    byes: { win: "a win (1)", draw: "a draw (½)", loss: "a loss (0)" },
-    publicReads: "Anyone may read its matches and standings",
-    create: "Create",
-    yes: "yes",
-    no: "no",
-    entrants: "Entrants",
-    entrantCount: (n) => plural(n, "entrant", "entrants"),
-    noEntrants: "No entrant yet.",
-    player: (k, size) => (size > 1 ? "Player " + (k + 1) : "Player"),
-    playerHint: "Type a name: a known player is picked, a new name creates the player.",
-    lateEntrant: "A Swiss entrant added now is paired from the next round.",
-    addEntrant: "Add entrant",
-    sameName: (name, count) => count + " players are called “" + name + "”: rename one on the pad first.",
-    withdraw: "Withdraw",
-    withdrawn: "withdrawn",
-    withdrawReason: "Why they withdraw",
-    confirmWithdraw: "Withdraw them",
-    cancel: "Cancel",
-    rounds: "Rounds",
-    noRounds: "No round yet.",
-    makeRoundRobin: "Make the round robin",
-    legs: "Legs",
-    makeSwiss: (n) => "Make round " + n + " (Swiss)",
-    makeTables: (n) => "Make round " + n + "'s tables",
-    round: (n) => "Round " + n,
-    rematches: (n) => plural(n, "rematch", "rematches"),
-    print: "Print pairings and slips",
-    table: "Table",
-    seats: "Seats",
-    state: "Result",
+    signOut: w("sign_out"),
+    loading: w("loading"),
+    answered: (path, status) => w("error.answered", { status }),
+    refresh: w("desk.refresh"),
+    competitions: w("desk.competitions"),
+    noCompetitions: w("desk.noCompetitions"),
+    open: w("desk.open"),
+    allCompetitions: w("desk.allCompetitions"),
+    viewer: w("desk.viewer"),
+    newCompetition: w("desk.newCompetition"),
+    adminCreates: w("desk.adminCreates"),
+    name: w("desk.name"),
+    game: w("desk.game"),
+    variant: w("desk.variant"),
+    tiebreaks: w("desk.tiebreaks"),
+    tiebreak: (n) => w("desk.tiebreak_n", { n }),
+    none: w("desk.none"),
+    bye: w("desk.bye"),
+    byes: { win: w("desk.bye_win"), draw: w("desk.bye_draw"), loss: w("desk.bye_loss") },
+    publicReads: w("desk.publicReads"),
+    create: w("desk.create"),
+    yes: w("desk.yes"),
+    no: w("desk.no"),
+    entrants: w("desk.entrants"),
+    entrantCount: (n) => wn("desk.entrants", n),
+    noEntrants: w("desk.noEntrants"),
+    player: (k, size) => (size > 1 ? w("desk.player_n", { n: k + 1 }) : w("standings.player")),
+    playerHint: w("desk.playerHint"),
+    lateEntrant: w("desk.lateEntrant"),
+    addEntrant: w("desk.addEntrant"),
+    sameName: (name, count) => w("desk.same_name", { name, count }),
+    withdraw: w("desk.withdraw"),
+    withdrawn: w("desk.withdrawn"),
+    withdrawReason: w("desk.withdrawReason"),
+    confirmWithdraw: w("desk.confirmWithdraw"),
+    cancel: w("cancel"),
+    rounds: w("desk.rounds"),
+    noRounds: w("desk.noRounds"),
+    makeRoundRobin: w("desk.makeRoundRobin"),
+    legs: w("desk.legs"),
+    makeSwiss: (n) => w("desk.make_swiss", { n }),
+    makeTables: (n) => w("desk.make_tables", { n }),
+    round: (n) => w("fixtures.round", { n }),
+    rematches: (n) => wn("fixtures.rematches", n),
+    print: w("desk.print"),
+    table: w("desk.table"),
+    seats: w("desk.seats"),
+    state: w("desk.state"),
     actions: "",
-    dealsFirst: "deals first",
-    notStarted: "not started",
-    live: "live",
-    watch: "watch",
-    voided: "void",
-    byeLine: "Bye: ",
-    enterSheet: "Enter score sheet",
-    continueSheet: "Continue score sheet",
-    onThePad: "Open on the pad",
-    sheetLabel: "Results, one round per line",
-    sheetHint: (examples) => "As the score sheet says, e.g. " + examples.join(" · "),
-    recordSheet: "Record",
-    entered: "Entered so far",
-    takeBackResult: "Take back the last result",
-    takeBackReason: "Why (e.g. the wrong winner was entered)",
-    correctResult: "Correct this result",
-    correctReason: "Why (e.g. the wrong winner was entered)",
-    confirmCorrect: "Void it and enter the right result",
-    correctHint: "The match stays on record, marked void; the result entered next replaces it.",
-    forfeit: "Forfeit",
-    forfeitedBy: "Forfeited by",
-    everyone: "all of them (double forfeit)",
-    confirmForfeit: "Record the forfeit",
-    swap: "Swap two entrants",
-    swapReason: "Why",
-    confirmSwap: "Swap",
-    takeBackRound: "Take back this round",
-    takeBackRoundReason: "Why (e.g. made by mistake)",
-    confirmTakeBackRound: "Take it back",
-    standings: "Standings",
-    pairs: "Pairs",
-    swissScore: "Swiss score",
-    swissHint: "The Swiss score counts byes; standings points do not.",
-    exports: "Exports",
+    dealsFirst: w("desk.dealsFirst"),
+    notStarted: w("desk.notStarted"),
+    live: w("desk.live"),
+    watch: w("desk.watch"),
+    voided: w("desk.voided"),
+    byeLine: w("desk.byeLine"),
+    enterSheet: w("desk.enterSheet"),
+    continueSheet: w("desk.continueSheet"),
+    onThePad: w("desk.onThePad"),
+    sheetLabel: w("desk.sheetLabel"),
+    sheetHint: (examples) => w("desk.sheet_hint", { examples: examples.join(" · ") }),
+    recordSheet: w("desk.recordSheet"),
+    entered: w("desk.entered"),
+    takeBackResult: w("desk.takeBackResult"),
+    takeBackReason: w("desk.takeBackReason"),
+    correctResult: w("desk.correctResult"),
+    correctReason: w("desk.correctReason"),
+    confirmCorrect: w("desk.confirmCorrect"),
+    correctHint: w("desk.correctHint"),
+    forfeit: w("desk.forfeit"),
+    forfeitedBy: w("desk.forfeitedBy"),
+    everyone: w("desk.everyone"),
+    confirmForfeit: w("desk.confirmForfeit"),
+    swap: w("desk.swap"),
+    swapReason: w("desk.swapReason"),
+    confirmSwap: w("desk.confirmSwap"),
+    takeBackRound: w("desk.takeBackRound"),
+    takeBackRoundReason: w("desk.takeBackRoundReason"),
+    confirmTakeBackRound: w("desk.confirmTakeBackRound"),
+    standings: w("desk.standings"),
+    pairs: w("desk.pairs"),
+    swissScore: w("desk.swissScore"),
+    swissHint: w("desk.swissHint"),
+    exports: w("desk.exports"),
     exportsList: [
-      ["standings-csv", "Standings (CSV)", "/standings?format=csv", "standings.csv"],
-      ["standings-md", "Standings (Markdown)", "/standings?format=markdown", "standings.md"],
-      ["logs-jsonl", "Game logs (JSON Lines)", "/export", "logs.jsonl"],
-      ["logs-text", "Game logs (text)", "/export?format=text", "logs.txt"],
+      ["standings-csv", w("desk.export_standings_csv"), "/standings?format=csv", "standings.csv"],
+      ["standings-md", w("desk.export_standings_md"), "/standings?format=markdown", "standings.md"],
+      ["logs-jsonl", w("desk.export_logs_jsonl"), "/export", "logs.jsonl"],
+      ["logs-text", w("desk.export_logs_text"), "/export?format=text", "logs.txt"],
     ],
-    records: "Records",
-    noRecords: "No withdrawal, swap, round taken back or corrected result.",
-    recordKinds: { withdrawal: "Withdrawn", swap: "Swapped", takeback: "Round taken back", correction: "Result corrected" },
-    by: "by",
-    printPage: "Print",
-    backToDesk: "Back to the desk",
-    pairingsTitle: (name, n) => name + " · round " + n,
-    noSuchRound: (n) => "There is no round " + n + " yet.",
-    slip: (name, n, k) => name + " · round " + n + " · table " + k,
-    slipResult: "Result",
-    slipWinner: "Winner",
-    slipSignature: "Signature",
-    slipRounds: "Rounds won / points",
+    records: w("desk.records"),
+    noRecords: w("desk.noRecords"),
+    recordKinds: { withdrawal: w("desk.kind_withdrawal"), swap: w("desk.kind_swap"), takeback: w("desk.kind_takeback"), correction: w("desk.kind_correction") },
+    printPage: w("desk.printPage"),
+    backToDesk: w("desk.backToDesk"),
+    pairingsTitle: (name, n) => w("desk.pairings_title", { name, n }),
+    noSuchRound: (n) => w("desk.no_such_round", { n }),
+    slip: (name, n, k) => w("desk.slip", { name, n, k }),
+    slipResult: w("desk.slipResult"),
+    slipWinner: w("desk.slipWinner"),
+    slipSignature: w("desk.slipSignature"),
+    slipRounds: w("desk.slipRounds"),
   };
 
   const seatName = (d, seat) => (d ? d.seat_letter : "S") + seat;
@@ -177,7 +176,7 @@
   // A competition's format as text: the format, or each setting of its object.
   function formatText(d, format) {
     if (format === null || format === undefined) return "";
-    if (typeof format !== "object") return String(format);
+    if (typeof format !== "object") return d ? variantName(d, String(format)) : String(format);
     const settings = new Map(((d && d.competition_settings) || []).map((s) => [s.name, s]));
     return Object.entries(format)
       .map(([k, v]) => ((settings.get(k) || {}).label || k) + " " + (v === true ? M.yes : v === false ? M.no : v))
@@ -231,7 +230,7 @@
                 { class: "match-link", href: "#competition=" + c.id },
                 el("strong", { text: c.name }),
                 " ",
-                [d ? d.label : c.game, c.variant, formatText(d, c.format)].filter(Boolean).join(" · "),
+                [d ? d.label : c.game, d ? variantName(d, c.variant) : c.variant, formatText(d, c.format)].filter(Boolean).join(" · "),
               ),
             );
           }),
@@ -266,7 +265,7 @@
 
     function redraw() {
       const d = byName.get(game.value);
-      variant.replaceChildren(...d.variants.map((v) => el("option", { value: v.name, text: v.name })));
+      variant.replaceChildren(...d.variants.map((v) => el("option", { value: v.name, text: variantName(d, v.name) })));
       variantField.hidden = d.variants.length < 2;
       controls = d.competition_settings.map((s) => {
         const id = "competition-setting-" + s.name;
@@ -291,7 +290,7 @@
         ...d.tiebreaks.map((_, i) =>
           field(
             M.tiebreak(i + 1),
-            el("select", { id: "tiebreak-" + (i + 1), class: "tiebreak" }, el("option", { value: "", text: M.none }), ...d.tiebreaks.map((t) => el("option", { value: t, text: t.replace(/-/g, " ") }))),
+            el("select", { id: "tiebreak-" + (i + 1), class: "tiebreak" }, el("option", { value: "", text: M.none }), ...d.tiebreaks.map((t) => el("option", { value: t, text: w("tiebreak." + t) }))),
           ),
         ),
       );
@@ -438,7 +437,7 @@
         problem,
         el("button", { id: "add-entrant-button", type: "submit", class: "primary", text: M.addEntrant }),
       );
-      return el("section", { id: "entrants" }, el("h2", { text: M.entrants + " (" + entrants.length + ")" }), list, form);
+      return el("section", { id: "entrants" }, el("h2", { text: w("desk.entrants_count", { title: M.entrants, n: num(entrants.length) }) }), list, form);
     }
 
     // -- rounds --
@@ -612,7 +611,7 @@
       return el(
         "li",
         { class: "desk-table", "data-table": table.id, "data-match": table.match_id },
-        el("div", { class: "table-head" }, el("strong", { class: "table-number", text: M.table + " " + (k + 1) }), state, el("span", { class: "table-actions" }, ...actions)),
+        el("div", { class: "table-head" }, el("strong", { class: "table-number", text: w("desk.table_n", { n: k + 1 }) }), state, el("span", { class: "table-actions" }, ...actions)),
         el("ul", { class: "seats" }, ...seats),
         extra,
       );
@@ -665,7 +664,7 @@
         ),
         el("div", { class: "round-tools" }, ...tools, problem),
         el("ul", { class: "desk-tables" }, ...round.tables.map((t, k) => tableRow(round, t, k))),
-        round.byes.length ? el("p", { class: "byes" }, M.byeLine, ...round.byes.flatMap((e, k) => [k ? ", " : null, el("span", { class: "entrant", "data-entrant": e, text: who(e) })])) : null,
+        round.byes.length ? el("p", { class: "byes" }, M.byeLine, ...round.byes.flatMap((e, k) => [k ? w("comma") : null, el("span", { class: "entrant", "data-entrant": e, text: who(e) })])) : null,
       );
     }
 
@@ -731,23 +730,23 @@
       const items = records.items || [];
       const line = (r) => {
         const kind = M.recordKinds[r.kind] || r.kind;
-        const when = r.at.slice(0, 16).replace("T", " ");
+        const when = dayTime(r.at);
         const details = r.details || {};
         const whom = r.kind === "swap" ? [details.a, details.b] : r.entrant_id ? [r.entrant_id] : [];
-        const where = r.kind === "correction" && details.table ? M.table + " " + details.table : null;
+        const where = r.kind === "correction" && details.table ? w("desk.table_n", { n: details.table }) : null;
         const what = [r.round ? M.round(r.round) : null, where, whom.filter(Boolean).map(who).join(" ⇄ ")].filter(Boolean).join(" · ");
         return el(
           "li",
           { class: "record", "data-kind": r.kind },
           el("strong", { text: kind }),
           " " + what,
-          el("span", { class: "hint", text: " " + when + (r.by && r.by.name ? " · " + M.by + " " + r.by.name : "") + " · " + r.reason }),
+          el("span", { class: "hint", text: " " + when + (r.by && r.by.name ? " · " + w("desk.by_name", { name: r.by.name }) : "") + " · " + r.reason }),
         );
       };
       return el("section", { id: "records" }, el("h2", { text: M.records }), items.length ? el("ul", { class: "record-list" }, ...items.map(line)) : el("p", { class: "empty", text: M.noRecords }));
     }
 
-    const summary = [d ? d.label : competition.game, competition.variant, formatText(d, competition.format), M.entrantCount(entrants.length)].filter(Boolean).join(" · ");
+    const summary = [d ? d.label : competition.game, d ? variantName(d, competition.variant) : competition.variant, formatText(d, competition.format), M.entrantCount(entrants.length)].filter(Boolean).join(" · ");
     app.replaceChildren(
       header(
         el(
@@ -816,7 +815,7 @@
         el("tbody", {}, ...round.tables.map((t, k) => el("tr", { "data-table": t.id }, el("td", { class: "number", text: String(k + 1) }), ...Array.from({ length: seatCount }, (_, s) => seatCell(t, s))))),
       ),
       el("p", { class: "legend", text: "★ " + M.dealsFirst }),
-      round.byes.length ? el("p", { class: "byes" }, M.byeLine + round.byes.map(who).join(", ")) : null,
+      round.byes.length ? el("p", { class: "byes" }, M.byeLine + round.byes.map(who).join(w("comma"))) : null,
     );
     const slips = round.tables.map((t, k) =>
       el(
@@ -835,10 +834,10 @@
             ),
           ),
         ),
-        el("p", { class: "slip-result" }, M.slipResult + ": ", el("span", { class: "box line" })),
+        el("p", { class: "slip-result" }, w("desk.slip_result", { label: M.slipResult }), el("span", { class: "box line" })),
       ),
     );
-    document.title = title + " · matchlog";
+    document.title = title + " · " + w("brand");
     app.replaceChildren(tools, pairings, el("div", { class: "slips" }, ...slips));
     document.body.dataset.ready = "true";
   }

@@ -7,7 +7,7 @@
 
 (() => {
   const T = window.MatchTable;
-  const { el, card, cardText, getJSON, follow, debounce, playersText, roundWord, gameTitle, scoreText, resultText, scoreSheet, takenBackText, noteText, entrantText, fixtureResultText, games, describe } = T;
+  const { w, wn, dayTime, el, card, cardText, getJSON, follow, debounce, playersText, roundWord, roundTitle, variantName, gameTitle, scoreText, resultText, scoreSheet, takenBackText, noteText, entrantText, fixtureResultText, games, describe } = T;
 
   const { token, auth, newKey, send, problemText, message, allPages } = window.MatchSession;
   const app = document.getElementById("app");
@@ -15,16 +15,16 @@
   // -- sign in -------------------------------------------------------------------------
 
   const SIGN_IN = {
-    title: "Sign in",
-    label: "Scorer token",
-    hint: "Kept in this tab only, until you sign out or close it.",
-    refused: (status) => "That token was refused (" + status + ").",
-    unreachable: "The server cannot be reached.",
-    button: "Sign in",
+    title: w("sign_in.title"),
+    label: w("pad.token"),
+    hint: w("sign_in.hint"),
+    refused: (status) => w("sign_in.refused", { status }),
+    unreachable: w("unreachable"),
+    button: w("sign_in.button"),
   };
   // Checked by a read that needs it.
   const signInForm = (after) => window.MatchSession.signInForm(after, "/matches?status=live&writable=true&limit=1", SIGN_IN);
-  const signOutButton = () => window.MatchSession.signOutButton("Sign out");
+  const signOutButton = () => window.MatchSession.signOutButton(w("sign_out"));
 
   // -- /score: matches and a new match -----------------------------------------------
 
@@ -48,10 +48,10 @@
 
   async function homePage() {
     if (!token()) {
-      app.replaceChildren(el("header", {}, el("h1", { text: "Scorer's pad" })), signInForm(homePage));
+      app.replaceChildren(el("header", {}, el("h1", { text: w("home.pad") })), signInForm(homePage));
       return;
     }
-    app.replaceChildren(el("header", {}, el("h1", { text: "Scorer's pad" }), signOutButton()), el("p", { class: "loading", text: "Loading…" }));
+    app.replaceChildren(el("header", {}, el("h1", { text: w("home.pad") }), signOutButton()), el("p", { class: "loading", text: w("loading") }));
     let matches, players, described;
     try {
       [matches, players, described] = await Promise.all([allPages("/matches?status=live&writable=true"), allPages("/players"), games()]);
@@ -62,14 +62,14 @@
     const names = new Map(players.map((p) => [p.id, p.display_name]));
     let list;
     try {
-      list = matches.length ? await liveList(matches, described, names) : el("p", { id: "live-matches", class: "empty", text: "No live match this token may record." });
+      list = matches.length ? await liveList(matches, described, names) : el("p", { id: "live-matches", class: "empty", text: w("pad.no_live") });
     } catch (error) {
       list = message("error", error.message, "error");
     }
-    const fixtures = el("section", { id: "fixtures", "aria-label": "fixtures" });
+    const fixtures = el("section", { id: "fixtures", "aria-label": w("pad.fixtures") });
     app.replaceChildren(
-      el("header", {}, el("h1", { text: "Scorer's pad" }), signOutButton()),
-      el("section", { id: "matches" }, el("h2", { text: "Live matches" }), list),
+      el("header", {}, el("h1", { text: w("home.pad") }), signOutButton()),
+      el("section", { id: "matches" }, el("h2", { text: w("pad.live") }), list),
       fixtures,
       newMatchForm(players, [...described.values()]),
     );
@@ -93,11 +93,11 @@
           ? await Promise.all([getJSON("/competitions/" + key, auth()), getJSON("/competitions/" + key + "/fixtures", auth())])
           : [null, { rounds: [] }];
         const where = new Map();
-        for (const round of fixtures.rounds) round.tables.forEach((t, i) => t.match_id && where.set(t.match_id, "round " + round.number + ", table " + (i + 1)));
+        for (const round of fixtures.rounds) round.tables.forEach((t, i) => t.match_id && where.set(t.match_id, w("pad.round_table", { round: round.number, table: i + 1 })));
         return el(
           "section",
           { class: "live-group", "data-competition": key },
-          el("h3", { text: competition ? competition.name : "Outside any competition" }),
+          el("h3", { text: competition ? competition.name : w("home.outside") }),
           el("ul", { class: "match-list" }, ...groups.get(key).map((m) => el("li", { "data-match": m.id }, matchLink(m, described.get(m.game), names, where.get(m.id))))),
         );
       }),
@@ -106,7 +106,8 @@
   }
 
   // When a match started, to the second, in the reader's own time.
-  const started = (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" });
+  const startedAt = new Intl.DateTimeFormat(T.LANG, { dateStyle: "short", timeStyle: "medium" });
+  const started = (iso) => startedAt.format(new Date(iso));
 
   // A live match in the list: its game and variant, its players, and where and when it started.
   function matchLink(m, d, names, where) {
@@ -114,11 +115,11 @@
     return el(
       "a",
       { class: "match-link", href: "/matches/" + m.id + "/score" },
-      el("strong", { text: d ? gameTitle(d, m.variant) : m.game }),
+      el("strong", { class: "game", text: d ? gameTitle(d, m.variant) : m.game }),
       " ",
-      el("span", { class: "who", text: d ? playersText(d, who) : who.join(" v ") }),
+      el("span", { class: "who", text: d ? playersText(d, who) : who.join(w("versus")) }),
       // The match's own number last: two started in the same second still differ.
-      el("small", { class: "when", text: [where, "started " + started(m.created_at), "match " + m.id.slice(0, 8)].filter(Boolean).join(" · ") }),
+      el("small", { class: "when", text: [where, w("pad.started", { time: started(m.created_at) }), w("pad.match_id", { id: m.id.slice(0, 8) })].filter(Boolean).join(" · ") }),
     );
   }
 
@@ -127,9 +128,9 @@
     return el(
       "select",
       { id },
-      el("option", { value: "physical", text: "Physical cards (the table deals)" }),
-      el("option", { value: "scorer", text: "Scorer's deck order" }),
-      el("option", { value: "server", text: "Server shuffles" }),
+      el("option", { value: "physical", text: w("dealing.physical") }),
+      el("option", { value: "scorer", text: w("dealing.scorer") }),
+      el("option", { value: "server", text: w("dealing.server") }),
     );
   }
 
@@ -138,8 +139,8 @@
     return el(
       "select",
       { id },
-      el("option", { value: "moves", text: "Move by move" }),
-      el("option", { value: "results", text: "Score sheet (results only)" }),
+      el("option", { value: "moves", text: w("recording.moves") }),
+      el("option", { value: "results", text: w("recording.results") }),
     );
   }
 
@@ -177,13 +178,13 @@
     const starters = new Map();
     const dealing = dealingSelect("fixture-dealing");
     const recording = recordingSelect("fixture-recording");
-    const dealingField = el("label", { class: "field" }, el("span", { text: "Dealing of the matches started here" }), dealing);
+    const dealingField = el("label", { class: "field" }, el("span", { text: w("pad.fixture_dealing") }), dealing);
     hideDealingForResults(dealingField, recording);
 
     function tableItem(competition, table, entrants, live) {
       const problem = el("p", { class: "message error", role: "alert", hidden: true });
       const players = (id) => entrantText(entrants.get(id) || [id], names);
-      const who = table.entrants.map(players).join(" v ");
+      const who = table.entrants.map(players).join(w("versus"));
       // A forfeited table (a result without a match) takes no match: no action.
       let action = null;
       if (!table.match_id && !table.result) {
@@ -191,8 +192,8 @@
         action = el("button", {
           type: "button",
           class: "primary start-fixture",
-          text: "Start",
-          "aria-label": "start " + who,
+          text: w("pad.start"),
+          "aria-label": w("pad.start_who", { who }),
           onclick: async (event) => {
             const button = event.currentTarget;
             button.disabled = true;
@@ -210,9 +211,9 @@
           },
         });
       } else if (live.has(table.match_id)) {
-        action = el("a", { class: "open-fixture", href: "/matches/" + table.match_id + "/score", text: "Open" });
+        action = el("a", { class: "open-fixture", href: "/matches/" + table.match_id + "/score", text: w("pad.open") });
       } else if (table.match_id) {
-        action = el("a", { class: "view-fixture", href: "/matches/" + table.match_id + "/view", text: "Viewer" });
+        action = el("a", { class: "view-fixture", href: "/matches/" + table.match_id + "/view", text: w("pad.viewer") });
       }
       const status = table.result ? undefined : live.has(table.match_id) ? "live" : "void";
       return el(
@@ -236,9 +237,9 @@
       return el(
         "details",
         { class: "competition", "data-competition": competition.id, "data-round": round.number, "data-open-tables": round.tables.filter((t) => openTable(t, live)).length },
-        el("summary", {}, el("h3", { text: competition.name + " · round " + round.number + " of " + fixtures.rounds.length })),
+        el("summary", {}, el("h3", { text: competition.name + " · " + w("pad.round_of", { round: round.number, rounds: fixtures.rounds.length }) })),
         el("ul", { class: "fixture-list" }, ...round.tables.map((t) => tableItem(competition, t, players, live))),
-        round.byes.length ? el("p", { class: "hint byes", text: "Bye: " + round.byes.map((e) => entrantText(players.get(e) || [e], names)).join(", ") }) : null,
+        round.byes.length ? el("p", { class: "hint byes", text: w("fixtures.bye") + round.byes.map((e) => entrantText(players.get(e) || [e], names)).join(w("comma")) }) : null,
       );
     }
 
@@ -252,7 +253,7 @@
         const liveIds = new Set(live.map((m) => m.id));
         boxes = (await Promise.all(competitions.items.map((c) => competitionBox(c, liveIds)))).filter(Boolean);
       } catch (error) {
-        box.replaceChildren(el("h2", { text: "Fixtures" }), message("fixtures-error", error.message, "error"));
+        box.replaceChildren(el("h2", { text: w("pad.fixtures_title") }), message("fixtures-error", error.message, "error"));
         return;
       }
       // Competitions with a table to play (unplayed or live) first, the rest after, each
@@ -263,8 +264,8 @@
       for (const b of boxes) b.open = boxes.length <= OPEN_GROUPS || opened.has(b.dataset.competition);
       box.hidden = !boxes.length;
       box.replaceChildren(
-        el("h2", { text: "Fixtures" }),
-        el("label", { class: "field" }, el("span", { text: "Recording of the matches started here" }), recording),
+        el("h2", { text: w("pad.fixtures_title") }),
+        el("label", { class: "field" }, el("span", { text: w("pad.fixture_recording") }), recording),
         dealingField,
         ...boxes,
       );
@@ -284,7 +285,7 @@
     const recording = recordingSelect("recording");
     const seats = el("div", { id: "seats" });
     const problem = el("p", { class: "message error", role: "alert", hidden: true });
-    const dealingField = field("Dealing", dealing);
+    const dealingField = field(w("pad.dealing"), dealing);
     hideDealingForResults(dealingField, recording);
     const current = () => byName.get(game.value);
     // A setting's control: its id is its name ("loss_limit": #loss-limit).
@@ -300,12 +301,12 @@
     function seatControl(s) {
       const pick = el(
         "select",
-        { "data-seat": s, class: "player", "aria-label": "player in seat " + s },
-        el("option", { value: "", text: "— pick a player —" }),
+        { "data-seat": s, class: "player", "aria-label": w("pad.player_in_seat", { seat: s }) },
+        el("option", { value: "", text: w("pad.pick_player") }),
         ...players.map((p) => el("option", { value: p.id, text: p.display_name })),
-        el("option", { value: "new", text: "New player…" }),
+        el("option", { value: "new", text: w("pad.new_player") }),
       );
-      const name = el("input", { class: "new-player", "data-seat": s, placeholder: "name", hidden: true, "aria-label": "new player's name in seat " + s });
+      const name = el("input", { class: "new-player", "data-seat": s, placeholder: w("pad.name"), hidden: true, "aria-label": w("pad.new_player_in_seat", { seat: s }) });
       pick.addEventListener("change", () => {
         name.hidden = pick.value !== "new";
         if (!name.hidden) name.focus();
@@ -315,13 +316,13 @@
       name.addEventListener("input", () => delete name.dataset.playerId);
       const d = current();
       const team = d.teams.findIndex((t) => t.seats.includes(s));
-      const label = "Seat " + s + (team >= 0 ? " · " + d.team_word + " " + d.teams[team].label : "");
+      const label = w("pad.seat", { seat: s }) + (team >= 0 ? " · " + d.team_word + " " + d.teams[team].label : "");
       return el("div", { class: "seat-pick" }, el("span", { text: label }), pick, name);
     }
 
     function redraw() {
       const d = current();
-      variant.replaceChildren(...d.variants.map((v) => el("option", { value: v.name, text: v.name })));
+      variant.replaceChildren(...d.variants.map((v) => el("option", { value: v.name, text: variantName(d, v.name) })));
       const controls = d.settings.map(control);
       settings.replaceChildren(...controls.map(([input], i) => field(d.settings[i].label, input)), ...controls.flatMap(([, choices]) => (choices ? [choices] : [])));
       syncSeats();
@@ -352,7 +353,7 @@
             if (made.status !== 201 && made.status !== 200) throw new Error(problemText(made.body, made.status));
             chosen.push(made.body.id);
           } else if (pick.value) chosen.push(pick.value);
-          else throw new Error("Pick a player for every seat.");
+          else throw new Error(w("pad.pick_every_seat"));
         }
         const body = { game: game.value, variant: variant.value, players: chosen, ...howRecorded(dealing, recording) };
         for (const setting of current().settings) {
@@ -371,21 +372,21 @@
     return el(
       "form",
       { id: "new-match", class: "card-box", onsubmit: submit },
-      el("h2", { text: "New match" }),
-      field("Game", game),
-      field("Variant", variant),
+      el("h2", { text: w("pad.new_match") }),
+      field(w("pad.game"), game),
+      field(w("pad.variant"), variant),
       settings,
-      field("Recording", recording),
+      field(w("pad.recording"), recording),
       dealingField,
-      el("fieldset", {}, el("legend", { text: "Players" }), seats),
+      el("fieldset", {}, el("legend", { text: w("pad.players") }), seats),
       problem,
-      el("button", { id: "create-match", type: "submit", class: "primary", text: "Start the match" }),
+      el("button", { id: "create-match", type: "submit", class: "primary", text: w("pad.start_match") }),
     );
   }
 
   // -- the pad for one match ----------------------------------------------------------
 
-  const REASONS = ["the wrong card was entered", "the wrong player was entered", "the players took the move back"];
+  const REASONS = [w("undo.wrong_card"), w("undo.wrong_player"), w("undo.taken_back")];
   // The pack of a match's variant as the pickers show it: a row per suit, the jokers last.
   function packOf(d, match) {
     const found = d.variants.find((v) => v.name === match.variant) || d.variants[0];
@@ -440,10 +441,10 @@
     const status = el("p", { id: "connection", role: "status" });
     const acting = el("p", { id: "to-act" });
     const problemBox = el("div", { id: "problems" });
-    const table = el("section", { id: "table", "aria-label": "the table" });
-    const moves = el("section", { id: "moves", "aria-label": "moves" });
-    const pending = el("section", { id: "pending", "aria-label": "moves waiting for the server" });
-    const tools = el("section", { id: "tools", "aria-label": "corrections" });
+    const table = el("section", { id: "table", "aria-label": w("viewer.table") });
+    const moves = el("section", { id: "moves", "aria-label": w("pad.moves") });
+    const pending = el("section", { id: "pending", "aria-label": w("pad.pending") });
+    const tools = el("section", { id: "tools", "aria-label": w("pad.corrections") });
     const timeline = el("ol", { id: "timeline", class: "timeline" });
 
     // -- reading the match ----------------------------------------------------------
@@ -550,7 +551,7 @@
             S.queue.shift();
             if (S.queue.length && S.queue[0].after === entry.key) S.queue[0].after = null;
             saveQueue();
-            S.problem = "Not recorded: " + entry.label + " — " + problemText(answer.body, answer.status);
+            S.problem = w("pad.not_recorded_why", { label: entry.label, why: problemText(answer.body, answer.status) });
           }
         }
       } finally {
@@ -591,34 +592,34 @@
         "div",
         { id: "conflict", class: "message warning", role: "alert" },
         S.conflict.dropped
-          ? el("strong", { text: "“" + S.conflict.dropped + "” was dropped, and the next entry was made after it." })
-          : el("strong", { text: "Another device recorded first." }),
+          ? el("strong", { text: w("pad.dropped", { label: S.conflict.dropped }) })
+          : el("strong", { text: w("pad.another_device") }),
         S.conflict.dropped
           ? null
           : changed.length
-            ? el("ul", {}, ...changed.map((s) => el("li", { text: (s.taken_back ? "(taken back) " : "") + s.sentence })))
-            : el("p", { text: "The match changed (a correction or a note)." }),
+            ? el("ul", {}, ...changed.map((s) => el("li", { text: s.taken_back ? w("viewer.taken_back_sentence", { sentence: s.sentence }) : s.sentence })))
+            : el("p", { text: w("pad.match_changed") }),
         first
           ? el(
               "div",
               { class: "ask", "data-queued": first.key },
-              el("p", { text: stillLegal(first) ? "Still record “" + first.label + "”?" : "“" + first.label + "” no longer applies." }),
-              stillLegal(first) ? el("button", { type: "button", class: "primary", id: "keep-queued", text: "Record it", onclick: () => resolve(first, {}) }) : null,
-              el("button", { type: "button", id: "drop-queued", text: "Drop it", onclick: () => resolve(first, null) }),
+              el("p", { text: stillLegal(first) ? w("pad.still_record", { label: first.label }) : w("pad.no_longer", { label: first.label }) }),
+              stillLegal(first) ? el("button", { type: "button", class: "primary", id: "keep-queued", text: w("pad.record_it"), onclick: () => resolve(first, {}) }) : null,
+              el("button", { type: "button", id: "drop-queued", text: w("pad.drop_it"), onclick: () => resolve(first, null) }),
             )
           : null,
-        S.queue.length > 1 ? el("p", { class: "hint", text: S.queue.length - 1 + " more queued after it." }) : null,
+        S.queue.length > 1 ? el("p", { class: "hint", text: wn("pad.more_queued", S.queue.length - 1) }) : null,
       );
     }
 
     // A typed move the server refused: dropped, or edited and sent again; never dropped
     // without asking.
     function refusedBox(first, resolve) {
-      const text = el("input", { id: "edit-queued", value: first.body.moves.join(" "), autocomplete: "off", spellcheck: "false", "aria-label": "the move, corrected" });
+      const text = el("input", { id: "edit-queued", value: first.body.moves.join(" "), autocomplete: "off", spellcheck: "false", "aria-label": w("pad.move_corrected") });
       return el(
         "div",
         { id: "conflict", class: "message warning", role: "alert" },
-        el("strong", { text: "Not recorded: “" + first.label + "”." }),
+        el("strong", { text: w("pad.not_recorded", { label: first.label }) }),
         el("p", { text: S.conflict.refused }),
         el(
           "form",
@@ -632,10 +633,10 @@
             },
           },
           text,
-          el("button", { type: "submit", class: "primary", id: "send-edited", text: "Send this instead" }),
-          el("button", { type: "button", id: "drop-queued", text: "Drop it", onclick: () => resolve(first, null) }),
+          el("button", { type: "submit", class: "primary", id: "send-edited", text: w("pad.send_instead") }),
+          el("button", { type: "button", id: "drop-queued", text: w("pad.drop_it"), onclick: () => resolve(first, null) }),
         ),
-        S.queue.length > 1 ? el("p", { class: "hint", text: S.queue.length - 1 + " more queued after it." }) : null,
+        S.queue.length > 1 ? el("p", { class: "hint", text: wn("pad.more_queued", S.queue.length - 1) }) : null,
       );
     }
 
@@ -652,7 +653,7 @@
         S.typed = tag ? tag + " " : "";
       }
       const examples = (results() ? S.d.examples.results : S.d.examples.moves).join(", ");
-      const text = el("input", { id: "next-move", value: S.typed, autocomplete: "off", spellcheck: "false", placeholder: "e.g. " + examples.split(",")[0], "aria-label": "the next move, in the move notation" });
+      const text = el("input", { id: "next-move", value: S.typed, autocomplete: "off", spellcheck: "false", placeholder: w("pad.example", { example: examples.split(",")[0] }), "aria-label": w("pad.next_move_label") });
       text.addEventListener("input", () => (S.typed = text.value));
       return el(
         "form",
@@ -667,21 +668,17 @@
             enqueue("moves", "/moves", { moves: [move] }, move, true);
           },
         },
-        el("label", { for: "next-move", text: "Next move" }),
+        el("label", { for: "next-move", text: w("pad.next_move") }),
         text,
-        el("button", { type: "submit", class: "primary", id: "queue-move", text: "Queue it" }),
-        el(
-          "p",
-          { class: "hint" },
-          "Written in the move notation (docs/notation.md: " + examples + "). The server checks it when it is sent; if it refuses, you are asked.",
-        ),
+        el("button", { type: "submit", class: "primary", id: "queue-move", text: w("pad.queue_it") }),
+        el("p", { class: "hint" }, w("pad.notation_hint", { examples })),
       );
     }
 
     // -- drawing --------------------------------------------------------------------
 
     function name(seat) {
-      return S.names[seat] || "seat " + seat;
+      return S.names[seat] || w("seat", { n: seat });
     }
 
     function choices() {
@@ -711,27 +708,27 @@
       if (!match) return;
       const title = gameTitle(S.d, match.variant);
       header.replaceChildren(
-        el("h1", {}, title + " · " + playersText(S.d, S.names), " ", el("span", { id: "status", class: "badge " + match.status, text: match.status })),
-        el("nav", {}, el("a", { href: "/score", text: "All matches" }), " ", el("a", { href: base + "/view", text: "Viewer" }), " ", signOutButton()),
+        el("h1", {}, title + " · " + playersText(S.d, S.names), " ", el("span", { id: "status", class: "badge " + match.status, text: w("status." + match.status) })),
+        el("nav", {}, el("a", { href: "/score", text: w("pad.all_matches") }), " ", el("a", { href: base + "/view", text: w("pad.viewer") }), " ", signOutButton()),
         // Who plays (each to their page) and who deals the round in progress or the next.
         el(
           "p",
           { id: "seats", class: "hint" },
-          ...match.players.flatMap((p, s) => [s ? " · " : null, el("a", { class: "player-link", href: "/players/" + p + "/view", text: name(s) }), s === match.dealer ? el("span", { class: "badge dealer", id: "dealer", "data-seat": s, text: "deals" }) : null]),
+          ...match.players.flatMap((p, s) => [s ? " · " : null, el("a", { class: "player-link", href: "/players/" + p + "/view", text: name(s) }), s === match.dealer ? el("span", { class: "badge dealer", id: "dealer", "data-seat": s, text: w("pad.deals") }) : null]),
         ),
       );
-      document.title = "Pad · " + title + " · matchlog";
+      document.title = w("pad.document_title", { title }) + " · " + w("brand");
       document.body.dataset.status = match.status;
       document.body.dataset.version = String(S.version);
       document.body.dataset.pending = String(S.queue.length);
       // While the conflict box asks, nothing is being sent: the queue waits for the scorer.
       status.textContent = S.offline
-        ? "Offline: " + S.queue.length + " waiting on this device, retried every few seconds."
+        ? wn("pad.offline", S.queue.length)
         : S.conflict
-          ? "Waiting for your answer: " + S.queue.length + " not sent."
+          ? wn("pad.waiting_answer", S.queue.length)
           : S.queue.length
-            ? "Sending " + S.queue.length + "…"
-            : "Online · version " + S.version;
+            ? wn("pad.sending", S.queue.length)
+            : w("pad.online", { version: S.version });
       status.className = S.offline ? "offline" : S.conflict ? "waiting" : S.queue.length ? "sending" : "online";
       if (!typing(problemBox)) problemBox.replaceChildren(
         ...(S.conflict ? [conflictBox()] : []),
@@ -742,7 +739,7 @@
                 { class: "message error", role: "alert", id: "problem" },
                 S.problem,
                 " ",
-                el("button", { type: "button", text: "OK", onclick: () => ((S.problem = null), draw()) }),
+                el("button", { type: "button", text: w("ok"), onclick: () => ((S.problem = null), draw()) }),
               ),
             ]
           : []),
@@ -767,7 +764,7 @@
       const body = S.series
         ? [scoreSheet(S.d, S.series, S.names)]
         : view === null
-          ? [el("p", { class: "empty", text: "No cards on the table yet." })]
+          ? [el("p", { class: "empty", text: w("pad.no_cards") })]
           : T.drawTable(S.d, view, replay.seats, S.names, Boolean(replay.result));
       table.replaceChildren(el("p", { id: "score", text: score }), ...body);
       table.dataset.ply = String(replay.ply);
@@ -842,7 +839,7 @@
           type: "button",
           class: "move",
           "data-move": choice.move,
-          title: index < 9 ? "key " + (index + 1) : null,
+          title: index < 9 ? w("pad.key", { key: index + 1 }) : null,
           onclick: () => record(choice),
         },
         index < 9 ? el("kbd", { text: String(index + 1) }) : null,
@@ -855,40 +852,40 @@
       const match = S.match;
       const list = choices();
       if (match.status !== "live") {
-        acting.textContent = "The match is over" + (match.result ? ": " + resultText(match.result, S.names, S.d) : ".");
+        acting.textContent = match.result ? w("pad.over_result", { result: resultText(match.result, S.names, S.d) }) : w("pad.over");
         moves.replaceChildren();
         return;
       }
       if (S.conflict) {
-        acting.textContent = "Resolve the conflict above first.";
+        acting.textContent = w("pad.resolve_first");
         moves.replaceChildren();
         return;
       }
       if (movesPending()) {
-        acting.textContent = "Waiting for the server to check the last entry…";
-        moves.replaceChildren(S.offline ? nextMoveForm() : el("p", { class: "hint", text: "The next moves come from the server once it has the pending entry." }));
+        acting.textContent = w("pad.waiting_check");
+        moves.replaceChildren(S.offline ? nextMoveForm() : el("p", { class: "hint", text: w("pad.next_from_server") }));
         return;
       }
       if (legal.cards_awaited) {
-        acting.textContent = "Name the " + (legal.cards_awaited === 1 ? "card" : legal.cards_awaited + " cards") + " drawn, in order.";
+        acting.textContent = wn("pad.name_cards", legal.cards_awaited);
         moves.replaceChildren(namingPicker());
         return;
       }
       if (needsDeal()) {
-        acting.textContent = "Enter the deal.";
+        acting.textContent = w("pad.enter_deal");
         moves.replaceChildren(dealPicker());
         return;
       }
       if (results()) {
-        const next = roundWord(S.d) + " " + (S.series.rounds.length + 1);
-        acting.textContent = "Enter the result of " + next.toLowerCase() + ".";
+        const next = roundTitle(S.d, S.series.rounds.length + 1);
+        acting.textContent = w("pad.enter_result", { round: next.toLowerCase() });
         // Results are the server's choices, unless they are too many to list (no moves):
         // then the game's result form (each team's points), or the result typed.
         moves.replaceChildren(list.length ? el("div", { class: "buttons" }, ...list.map(moveButton)) : S.d.result_form ? sheetDealForm(next) : nextMoveForm());
         return;
       }
-      const who = legal.to_act.map(name).join(" or ");
-      acting.textContent = who ? who + " to act." : "Nobody can act.";
+      const who = legal.to_act.map(name).join(w("or"));
+      acting.textContent = who ? w("pad.to_act", { who }) : w("pad.nobody");
       let shown = list;
       if (S.selected) shown = shown.filter((c) => c.cards.includes(S.selected));
       if (S.target) shown = shown.filter((c) => (S.target.card ? c.target_card === S.target.card : c.target_seat === S.target.seat));
@@ -901,7 +898,7 @@
       }
       let index = 0;
       const hint = S.selected
-          ? el("p", { class: "hint" }, "Moves with ", card(S.selected, "small"), S.target ? " at the target picked" : ": tap one, or tap its target on the table", " ", el("button", { type: "button", id: "clear-selection", text: "Show all", onclick: () => (clearSelection(), draw()) }))
+          ? el("p", { class: "hint" }, w("pad.moves_with"), card(S.selected, "small"), S.target ? w("pad.at_target") : w("pad.tap_one"), " ", el("button", { type: "button", id: "clear-selection", text: w("pad.show_all"), onclick: () => (clearSelection(), draw()) }))
           : null;
       moves.replaceChildren(
         ...(hint ? [hint] : []),
@@ -909,7 +906,7 @@
           el(
             "div",
             { class: "group", "data-cards": key },
-            el("h3", {}, key ? key.split(" ").map((c) => card(c, "small")) : "Without a card"),
+            el("h3", {}, key ? key.split(" ").map((c) => card(c, "small")) : w("pad.without_card")),
             el("div", { class: "buttons" }, ...group.map((choice) => moveButton(choice, index++))),
           ),
         ),
@@ -924,7 +921,7 @@
       const R = S.d.result_form;
       const letter = (t) => S.d.teams[t].label;
       const key = (t) => letter(t).toLowerCase();
-      const points = el("input", { id: "points-" + key(0), type: "number", min: 0, max: R.total, step: 1, inputmode: "numeric", required: true, value: F.a, "aria-label": S.d.team_word + " " + letter(0) + "'s " + R.points });
+      const points = el("input", { id: "points-" + key(0), type: "number", min: 0, max: R.total, step: 1, inputmode: "numeric", required: true, value: F.a, "aria-label": w("pad.team_points", { team: S.d.team_word + " " + letter(0), points: R.points }) });
       const rest = el("output", { id: "points-" + key(1), for: "points-" + key(0) });
       const showRest = () => (rest.textContent = points.value === "" ? "—" : String(R.total - Number(points.value)));
       points.addEventListener("input", () => {
@@ -963,7 +960,7 @@
         el("label", { class: "field" }, el("span", { text: team(0) + ": " + R.points }), points),
         el("p", { class: "field" }, el("span", { text: team(1) + ": " + R.points + " " }), rest),
         el("div", { class: "buttons" }, blank(0), blank(1)),
-        el("button", { type: "submit", class: "primary", id: "enter-deal", text: "Record " + next.toLowerCase() }),
+        el("button", { type: "submit", class: "primary", id: "enter-deal", text: w("pad.record_round", { round: next.toLowerCase() }) }),
       );
     }
 
@@ -971,7 +968,7 @@
     function grid(allowed, placed, onPick) {
       return el(
         "div",
-        { class: "picker-grid", role: "group", "aria-label": "the pack" },
+        { class: "picker-grid", role: "group", "aria-label": w("pad.pack") },
         ...packOf(S.d, S.match).map((row) =>
           el(
             "div",
@@ -994,13 +991,13 @@
         if (S.picks.length === need) {
           const picks = legal.name_last ? [...S.picks, legal.name_last] : S.picks;
           S.picks = [];
-          enqueue("moves", "/moves", { moves: ["cards " + picks.join(" ")] }, "Cards drawn: " + picks.map(cardText).join(" "));
+          enqueue("moves", "/moves", { moves: ["cards " + picks.join(" ")] }, w("pad.cards_drawn", { cards: picks.map(cardText).join(" ") }));
         } else draw();
       };
       return el(
         "div",
         { id: "naming", class: "picker" },
-        el("p", {}, "Drawn so far: ", ...S.picks.map((c) => card(c, "small")), S.picks.length ? el("button", { type: "button", text: "Clear", onclick: () => ((S.picks = []), draw()) }) : null),
+        el("p", {}, w("pad.drawn_so_far"), ...S.picks.map((c) => card(c, "small")), S.picks.length ? el("button", { type: "button", text: w("pad.clear"), onclick: () => ((S.picks = []), draw()) }) : null),
         grid(new Set(legal.nameable), new Set(S.picks), pick),
       );
     }
@@ -1033,32 +1030,32 @@
         el(
           "div",
           { class: "slot" + (P.slot === i ? " current" : ""), "data-slot": i },
-          el("button", { type: "button", class: "slot-name", "aria-pressed": P.slot === i ? "true" : "false", text: label + " (" + cards.length + ")", onclick: () => ((P.slot = i), draw()) }),
-          el("span", { class: "cards" }, ...cards.map((c) => el("button", { type: "button", class: "unpick", title: "take back " + T.cardLabel(c), onclick: () => unpick(c) }, card(c, "small")))),
+          el("button", { type: "button", class: "slot-name", "aria-pressed": P.slot === i ? "true" : "false", text: w("pad.slot", { label, count: cards.length }), onclick: () => ((P.slot = i), draw()) }),
+          el("span", { class: "cards" }, ...cards.map((c) => el("button", { type: "button", class: "unpick", title: w("pad.unpick", { card: T.cardLabel(c) }), onclick: () => unpick(c) }, card(c, "small")))),
         );
       // Each hand's size from the variant (the dealer's first, then the seats after it).
       const dealt = (S.d.variants.find((v) => v.name === match.variant) || {}).dealt || [];
       const size = (s) => dealt[(s - match.dealer + seats) % seats];
-      const handLabel = (s) => name(s) + (s === match.dealer ? ", dealer" : "") + (size(s) ? " · " + size(s) + " cards" : "");
+      const handLabel = (s) => (s === match.dealer ? w("pad.dealer", { name: name(s) }) : name(s)) + (size(s) ? " · " + wn("pad.cards", size(s)) : "");
       const slots = physical
         ? [...P.hands.map((h, s) => slot(s, handLabel(s), h)), ...(indicator ? [slot(seats, indicator.label, P.indicator ? [P.indicator] : [])] : [])]
-        : [slot(0, "Deck, top card first", P.deck)];
+        : [slot(0, w("pad.deck"), P.deck)];
       const last = indicator ? indicator.positions - 1 : 0;
-      const position = el("input", { id: "indicator-position", type: "number", min: 0, max: last, value: 0, "aria-label": indicator ? indicator.position_label.toLowerCase() : null });
+      const position = el("input", { id: "indicator-position", type: "number", min: 0, max: last, value: 0, "aria-label": indicator ? indicator.position_label : null });
       const submit = () => {
         const body = physical ? { hands: P.hands.map((h) => h.join(" ")) } : { deck: P.deck.join(" ") };
         if (physical && indicator) body.indicator = P.indicator;
         if (!physical && indicator) body.indicator_position = Number(position.value);
-        enqueue("rounds", "/rounds", body, roundWord(S.d) + " " + (match.rounds_started + 1) + " dealt");
+        enqueue("rounds", "/rounds", body, w("pad.dealt", { round: roundTitle(S.d, match.rounds_started + 1) }));
       };
       return el(
         "div",
         { id: "deal", class: "picker" },
-        el("p", { class: "hint", text: physical ? "Tap a hand, then its cards; tap a placed card to take it back." : "Tap the cards in the deck's order, top first." }),
+        el("p", { class: "hint", text: physical ? w("pad.deal_hint_physical") : w("pad.deal_hint_deck") }),
         el("div", { class: "slots" }, ...slots),
         !physical && indicator ? el("label", { class: "field" }, el("span", { text: indicator.position_label + " (0-" + last + ")" }), position) : null,
         grid(null, placed, pick),
-        el("button", { type: "button", id: "deal-button", class: "primary", text: "Record the deal", onclick: submit }),
+        el("button", { type: "button", id: "deal-button", class: "primary", text: w("pad.record_deal"), onclick: submit }),
       );
     }
 
@@ -1066,8 +1063,8 @@
       pending.replaceChildren(
         ...(S.queue.length
           ? [
-              el("h2", { text: "Waiting for the server" }),
-              el("ul", {}, ...S.queue.map((e) => el("li", { class: "queued", "data-key": e.key }, el("span", { class: "badge pending", text: "pending" }), " ", e.label))),
+              el("h2", { text: w("pad.waiting_server") }),
+              el("ul", {}, ...S.queue.map((e) => el("li", { class: "queued", "data-key": e.key }, el("span", { class: "badge pending", text: w("pad.pending_badge") }), " ", e.label))),
             ]
           : []),
       );
@@ -1079,7 +1076,7 @@
         type: "button",
         class: "service" + (armed ? " armed" : ""),
         "data-action": id,
-        text: armed ? "Tap again: " + label : label,
+        text: armed ? w("pad.tap_again", { label }) : label,
         onclick: () => {
           if (armed) {
             S.confirming = null;
@@ -1107,9 +1104,9 @@
       if (last && !movesPending()) {
         if (S.undoing) {
           // What is picked or typed lives in S: a redraw (the live feed's) keeps it.
-          const reason = el("select", { id: "undo-reason" }, ...REASONS.map((r) => el("option", { value: r, text: r })), el("option", { value: "other", text: "another reason…" }));
+          const reason = el("select", { id: "undo-reason" }, ...REASONS.map((r) => el("option", { value: r, text: r })), el("option", { value: "other", text: w("undo.other") }));
           reason.value = S.undoing.reason;
-          const typed = el("input", { id: "undo-typed", placeholder: "reason", "aria-label": "reason", hidden: reason.value !== "other", value: S.undoing.typed });
+          const typed = el("input", { id: "undo-typed", placeholder: w("undo.reason"), "aria-label": w("undo.reason"), hidden: reason.value !== "other", value: S.undoing.typed });
           reason.addEventListener("change", () => {
             S.undoing.reason = reason.value;
             typed.hidden = reason.value !== "other";
@@ -1125,24 +1122,24 @@
                   const why = reason.value === "other" ? typed.value.trim() : reason.value;
                   if (!why) return;
                   S.undoing = false;
-                  enqueue("takeback", "/takeback", { to_version: last.before_version, reason: why }, "Take back “" + last.sentence + "”");
+                  enqueue("takeback", "/takeback", { to_version: last.before_version, reason: why }, w("undo.label", { sentence: last.sentence }));
                 },
               },
-              el("p", { text: "Take back “" + last.sentence + "”, because" }),
+              el("p", { text: w("undo.because", { sentence: last.sentence }) }),
               reason,
               typed,
-              el("button", { type: "submit", class: "primary", id: "undo-confirm", text: "Take it back" }),
-              el("button", { type: "button", text: "Cancel", onclick: () => ((S.undoing = false), draw()) }),
+              el("button", { type: "submit", class: "primary", id: "undo-confirm", text: w("undo.confirm") }),
+              el("button", { type: "button", text: w("cancel"), onclick: () => ((S.undoing = false), draw()) }),
             ),
           );
-        } else parts.push(el("button", { type: "button", id: "undo", title: "key u", text: "Undo the last ply", onclick: startUndo }));
+        } else parts.push(el("button", { type: "button", id: "undo", title: w("pad.key", { key: "u" }), text: w("undo.button"), onclick: startUndo }));
       }
       if (!movesPending()) {
         for (const choice of serviceChoices()) {
           parts.push(confirmButton("service:" + choice.move, choice.sentence, () => enqueue("moves", "/moves", { moves: [choice.move] }, choice.sentence)));
         }
       }
-      tools.replaceChildren(...(parts.length ? [el("h2", { text: "Corrections and endings" }), ...parts] : []));
+      tools.replaceChildren(...(parts.length ? [el("h2", { text: w("pad.corrections_title") }), ...parts] : []));
     }
 
     function drawTimeline() {
@@ -1151,7 +1148,7 @@
         .reverse()
         .map((step) => {
           const noting = S.noting && S.noting.version === step.version;
-          const text = el("input", { class: "note-text", "aria-label": "note", placeholder: "a note on this ply", value: noting ? S.noting.text : "" });
+          const text = el("input", { class: "note-text", "aria-label": w("note.label"), placeholder: w("note.placeholder"), value: noting ? S.noting.text : "" });
           text.addEventListener("input", () => (S.noting.text = text.value));
           return el(
             "li",
@@ -1159,7 +1156,7 @@
             el("span", { class: "ply-number", text: step.ply + "." }),
             " ",
             el("span", { class: "sentence", text: step.sentence }),
-            step.taken_back ? el("span", { class: "badge taken", title: takenBackText(step.taken_back), text: "taken back" }) : null,
+            step.taken_back ? el("span", { class: "badge taken", title: takenBackText(step.taken_back), text: w("viewer.taken_back") }) : null,
             (step.notes || []).length ? el("ul", { class: "notes" }, ...step.notes.map((n) => el("li", { class: "note", text: noteText(n) }))) : null,
             noting
               ? el(
@@ -1170,13 +1167,13 @@
                       event.preventDefault();
                       if (!text.value.trim()) return;
                       S.noting = null;
-                      enqueue("notes", "/notes", { version: step.version, text: text.value.trim() }, "Note on ply " + step.ply);
+                      enqueue("notes", "/notes", { version: step.version, text: text.value.trim() }, w("note.on_ply", { ply: step.ply }));
                     },
                   },
                   text,
-                  el("button", { type: "submit", class: "primary", text: "Add" }),
+                  el("button", { type: "submit", class: "primary", text: w("note.add") }),
                 )
-              : el("button", { type: "button", class: "note-button", text: "Note", "aria-label": "note on ply " + step.ply, onclick: () => ((S.noting = { version: step.version, text: "" }), draw()) }),
+              : el("button", { type: "button", class: "note-button", text: w("note.button"), "aria-label": w("note.on_ply", { ply: step.ply }), onclick: () => ((S.noting = { version: step.version, text: "" }), draw()) }),
           );
         });
       timeline.replaceChildren(...items);
@@ -1200,10 +1197,10 @@
 
     (async () => {
       if (!token()) {
-        app.replaceChildren(el("header", {}, el("h1", { text: "Scorer's pad" })), signInForm(() => location.reload()));
+        app.replaceChildren(el("header", {}, el("h1", { text: w("home.pad") })), signInForm(() => location.reload()));
         return;
       }
-      app.replaceChildren(el("p", { class: "loading", text: "Loading…" }));
+      app.replaceChildren(el("p", { class: "loading", text: w("loading") }));
       // Opened (or reloaded) without the server: the queue kept on the device waits, and
       // the match is read again every few seconds until the server answers.
       for (;;) {
@@ -1213,8 +1210,8 @@
         } catch (error) {
           // No table without the rights to record it: a refusal shows only the refusal.
           const unreachable = error instanceof TypeError;
-          const kept = unreachable && S.queue.length ? " " + S.queue.length + " entries are kept on this device and sent once it answers." : "";
-          app.replaceChildren(el("header", {}, el("h1", { text: "Scorer's pad" }), signOutButton()), message("error", unreachable ? "The server cannot be reached." + kept : error.message, "error"));
+          const kept = unreachable && S.queue.length ? " " + wn("pad.kept", S.queue.length) : "";
+          app.replaceChildren(el("header", {}, el("h1", { text: w("home.pad") }), signOutButton()), message("error", unreachable ? w("unreachable") + kept : error.message, "error"));
           if (!unreachable) return;
           await new Promise((resolve) => setTimeout(resolve, 2000));
         }
@@ -1223,7 +1220,7 @@
         header,
         status,
         problemBox,
-        el("div", { class: "pad" }, el("div", { class: "left" }, table), el("div", { class: "right" }, acting, moves, pending, tools, el("h2", { text: "Timeline" }), timeline)),
+        el("div", { class: "pad" }, el("div", { class: "left" }, table), el("div", { class: "right" }, acting, moves, pending, tools, el("h2", { text: w("viewer.timeline") }), timeline)),
       );
       draw();
       // A queue kept from before a reload is sent first; then the feed keeps the pad current.

@@ -5,7 +5,7 @@
 "use strict";
 
 window.MatchSession = (() => {
-  const { el, getJSON } = window.MatchTable;
+  const { w, el, getJSON } = window.MatchTable;
 
   const TOKEN_KEY = "matchlog.scorer-token";
 
@@ -37,7 +37,7 @@ window.MatchSession = (() => {
   }
 
   function problemText(body, status) {
-    return (body && (body.detail || body.title)) || "the server answered " + status;
+    return (body && (body.detail || body.title)) || w("error.answered", { status });
   }
 
   function message(id, text, kind) {
@@ -61,7 +61,7 @@ window.MatchSession = (() => {
   // The sign-in form: the token is checked by ``check``, a read that needs one, before
   // it is kept. ``words``: {title, label, hint, refused(status), unreachable, button}.
   function signInForm(after, check, words) {
-    const input = el("input", { id: "token", type: "password", autocomplete: "off", required: true, "aria-label": words.label.toLowerCase() });
+    const input = el("input", { id: "token", type: "password", autocomplete: "off", required: true, "aria-label": words.label });
     const problem = el("p", { class: "message error", role: "alert", hidden: true });
     return el(
       "form",

@@ -9,7 +9,33 @@ window.MatchTable = (() => {
     H: { symbol: "\u2665\uFE0E", name: "hearts", colour: "red" },
     S: { symbol: "\u2660\uFE0E", name: "spades", colour: "black" },
   };
-  const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+
+  // -- the page's words ----------------------------------------------------------------
+  // Every word a page shows comes from the shell: the server put the page's language's
+  // catalog in <script id="words"> (api/page_words.py). A key it lacks shows as itself,
+  // which the pseudo-language check (tests/viewer/test_languages.py) finds.
+  const WORDS = JSON.parse((document.getElementById("words") || {}).textContent || "{}");
+  const LANG = WORDS.locale || "en";
+  const put = (text, params) => text.replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m));
+  function w(key, params) {
+    const text = (WORDS.words || {})[key];
+    return put(text === undefined ? key : text, params);
+  }
+  const pluralRules = new Intl.PluralRules(LANG);
+  // A count with its words, in the form the language takes for it ({n} is the count).
+  function wn(key, n, params) {
+    const forms = (WORDS.plurals || {})[key];
+    if (!forms) return key;
+    return put(forms[pluralRules.select(n)] || forms.other, { n: num(n), ...(params || {}) });
+  }
+  const numbers = new Intl.NumberFormat(LANG);
+  const fixed2 = new Intl.NumberFormat(LANG, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const num = (n) => (typeof n === "number" ? numbers.format(n) : String(n));
+  const num2 = (n) => fixed2.format(n);
+  const days = new Intl.DateTimeFormat(LANG, { dateStyle: "medium" });
+  const times = new Intl.DateTimeFormat(LANG, { dateStyle: "medium", timeStyle: "short" });
+  const day = (iso) => (iso ? days.format(new Date(iso)) : "");
+  const dayTime = (iso) => (iso ? times.format(new Date(iso)) : "");
 
   // -- small DOM helpers ---------------------------------------------------------------
 
@@ -30,15 +56,20 @@ window.MatchTable = (() => {
   }
 
   function cardLabel(code) {
-    if (code[0] === "X") return "joker " + code.slice(1);
-    const suit = SUITS[code[1]];
-    return (RANK_NAMES[code[0]] || code[0]) + " of " + (suit ? suit.name : code[1]);
+    if (code[0] === "X") return w("card.joker", { n: code.slice(1) });
+    const rank = "AJQK".includes(code[0]) ? w("rank." + code[0]) : code[0] === "T" ? "10" : code[0];
+    return w("card.name", { rank, suit: SUITS[code[1]] ? w("suit." + code[1]) : code[1] });
   }
 
+  // Each rank letter as the reader's decks print it (a descriptor's ``ranks``, in the
+  // page's language: a Russian queen is Д), read with the games' descriptors.
+  let RANKS = {};
+  const rankText = (letter) => RANKS[letter] || (letter === "T" ? "10" : letter === "X" ? "\u2605" : letter);
+
   function cardText(code) {
-    if (code[0] === "X") return "\u2605" + code.slice(1);
+    if (code[0] === "X") return rankText("X") + code.slice(1);
     const suit = SUITS[code[1]];
-    return (code[0] === "T" ? "10" : code[0]) + (suit ? suit.symbol : code[1]);
+    return rankText(code[0]) + (suit ? suit.symbol : code[1]);
   }
 
   // A face-up card: data-card holds its notation, the text its rank and suit symbol.
@@ -48,7 +79,7 @@ window.MatchTable = (() => {
     const suit = SUITS[code[1]];
     const colour = code[0] === "X" ? "joker" : suit ? suit.colour : "black";
     const text = cardText(code);
-    const rank = code[0] === "X" ? "\u2605" : code[0] === "T" ? "10" : code[0];
+    const rank = rankText(code[0]);
     return el(
       "span",
       {
@@ -65,8 +96,8 @@ window.MatchTable = (() => {
   function back(extra) {
     return el("span", {
       class: "card back" + (extra ? " " + extra : ""),
-      title: "face down",
-      "aria-label": "face-down card",
+      title: w("card.face_down"),
+      "aria-label": w("card.face_down"),
     });
   }
 
@@ -94,7 +125,7 @@ window.MatchTable = (() => {
     const body = await response.json().catch(() => null);
     if (!response.ok) {
       const detail = body && (body.detail || body.title);
-      throw new Error(detail || url + " answered " + response.status);
+      throw new Error(detail || w("error.answered", { status: response.status }));
     }
     return body;
   }
@@ -173,9 +204,11 @@ window.MatchTable = (() => {
     };
   }
 
-  // "1 trick", "2 tricks": a count with its noun.
-  function plural(count, one, many) {
-    return count + " " + (count === 1 ? one : many || one + "s");
+  // "1 trick", "2 tricks": a count with its noun (a game descriptor's own words), by the
+  // language's plural category when the descriptor gives its ``forms``.
+  function plural(count, one, many, forms) {
+    const noun = forms && forms[pluralRules.select(count)];
+    return num(count) + " " + (noun || (count === 1 ? one : many || one + "s"));
   }
 
   // -- games ---------------------------------------------------------------------------
@@ -187,7 +220,10 @@ window.MatchTable = (() => {
   let gamesRead = null;
   function games() {
     if (!gamesRead) {
-      gamesRead = getJSON("/games").then((body) => new Map(body.items.map((d) => [d.game, d])));
+      gamesRead = getJSON("/games").then((body) => {
+        for (const d of body.items) RANKS = { ...RANKS, ...(d.ranks || {}) };
+        return new Map(body.items.map((d) => [d.game, d]));
+      });
       gamesRead.catch(() => (gamesRead = null));
     }
     return gamesRead;
@@ -195,7 +231,7 @@ window.MatchTable = (() => {
 
   async function describe(game) {
     const found = (await games()).get(game);
-    if (!found) throw new Error("This page cannot draw " + game + ": the server does not describe it.");
+    if (!found) throw new Error(w("error.undescribed", { game }));
     return found;
   }
 
@@ -218,13 +254,13 @@ window.MatchTable = (() => {
   }
 
   function teamName(d, names, team) {
-    return d.teams[team].seats.map((s) => names[s] || "seat " + s).join(" & ");
+    return d.teams[team].seats.map((s) => names[s] || w("seat", { n: s })).join(w("and"));
   }
 
   // A template filled in: {path} from `data`, {path|filter} through a filter.
   function fill(d, template, data, names) {
     const filters = {
-      name: (s) => names[s] || "seat " + s,
+      name: (s) => names[s] || w("seat", { n: s }),
       tag: (s) => d.seat_letter + s,
       team: (t) => d.team_word + " " + d.teams[t].label,
       Team: (t) => cap(d.team_word) + " " + d.teams[t].label,
@@ -267,18 +303,26 @@ window.MatchTable = (() => {
   // "Ann & Cid v Bob & Dee" when the game has teams (and the names fill them), else "Ann v Bob".
   function playersText(d, names) {
     const seated = d.teams.length && d.teams.every((t) => t.seats.every((s) => s < names.length));
-    if (seated) return d.teams.map((_, t) => teamName(d, names, t)).join(" v ");
-    return names.join(" v ");
+    if (seated) return d.teams.map((_, t) => teamName(d, names, t)).join(w("versus"));
+    return names.join(w("versus"));
   }
 
-  // What the game calls a round ("Deal"), capitalised.
+  // What the game calls a round ("Deal"), as a column heads it.
   function roundWord(d) {
-    return cap(d.round_word);
+    return d.round_title || cap(d.round_word);
   }
+
+  // A round by its number ("Deal 2").
+  function roundTitle(d, number) {
+    return d.round_number ? d.round_number.replace("{number}", num(number)) : roundWord(d) + " " + num(number);
+  }
+
+  // A variant's or a format's name in the reader's words (the descriptor's ``words``).
+  const variantName = (d, name) => (d.words && d.words[name]) || name;
 
   // The game's label and the variant ("· cutthroat"); a game of one variant is named alone.
   function gameTitle(d, variant) {
-    return d.label + (d.variants.length === 1 ? "" : " · " + variant);
+    return d.label + (d.variants.length === 1 ? "" : " · " + variantName(d, variant));
   }
 
   function scoreText(d, score, names) {
@@ -295,22 +339,22 @@ window.MatchTable = (() => {
   // Notes and takebacks name who recorded them by role (a scorer also sees the token id).
   function noteText(note) {
     const who = note.by && note.by.role;
-    return who ? note.text + " (" + who + ")" : note.text;
+    return who ? w("note.by", { text: note.text, role: w("role." + who) }) : note.text;
   }
 
   function takenBackText(undo) {
     const who = undo.by && undo.by.role;
-    return "Taken back" + (who ? " by the " + who : "") + ": " + undo.reason;
+    return who ? w("taken_back.by", { role: w("role." + who), reason: undo.reason }) : w("taken_back", { reason: undo.reason });
   }
 
   // ``d``: the game's descriptor, whose ``reasons`` say a result's reason code in words.
   function resultText(result, names, d) {
     if (!result) return "";
     const words = result.reason && d && d.reasons ? d.reasons[result.reason] : null;
-    const reason = result.reason ? " (" + (words || result.reason) + ")" : "";
-    if (result.draw) return "Drawn" + reason;
-    const winners = (result.winners || []).map((s) => names[s] || "seat " + s);
-    return "Won by " + winners.join(" & ") + reason;
+    const reason = result.reason ? w("result.reason", { reason: words || result.reason }) : "";
+    if (result.draw) return w("result.drawn") + reason;
+    const winners = (result.winners || []).map((s) => names[s] || w("seat", { n: s }));
+    return w("result.won_by", { winners: winners.join(w("and")) }) + reason;
   }
 
   // -- score sheets ------------------------------------------------------------------------
@@ -350,7 +394,7 @@ window.MatchTable = (() => {
           ),
         ),
       ),
-      rows.length ? null : el("p", { class: "empty", text: "No " + d.round_word + " entered yet." }),
+      rows.length ? null : el("p", { class: "empty", text: w("sheet.empty", { round: roundWord(d) }) }),
     );
   }
 
@@ -358,7 +402,7 @@ window.MatchTable = (() => {
 
   // An entrant by its players' names: "Ann", or "Ada & Cy" (a pair).
   function entrantText(players, names) {
-    return players.map((p) => names.get(p) || p.slice(0, 8)).join(" & ");
+    return players.map((p) => names.get(p) || p.slice(0, 8)).join(w("and"));
   }
 
   // A fixture table's result as the CLI writes it (`matchlog fixtures`): each entrant's
@@ -367,29 +411,29 @@ window.MatchTable = (() => {
   // "not started".
   function fixtureResultText(table, status) {
     const result = table.result;
-    if (!result) return table.match_id ? status || "live" : "not started";
+    if (!result) return table.match_id ? w("status." + (status || "live")) : w("fixture.not_started");
     const count = table.entrants.length;
-    if (result.draw) return Array(count).fill(count === 2 ? "\u00BD" : "draw").join("-");
+    if (result.draw) return Array(count).fill(count === 2 ? "\u00BD" : w("fixture.draw")).join("-");
     const won = new Set((result.winners || []).map((s) => s % count));
     const text = table.entrants.map((_, i) => (won.has(i) ? "1" : "0")).join("-");
-    return result.forfeit ? text + " ff" : text;
+    return result.forfeit ? w("fixture.forfeit", { score: text }) : text;
   }
 
   // A standings table (GET /competitions/{id}/standings players or pairs): rank, name,
   // then every other column the server gives. ``extra``: {header, cell(row)}, a column
   // a page adds after the name (the desk's Swiss score).
   function standingsTable(rows, extra) {
-    if (!rows.length) return el("p", { class: "empty", text: "No finished matches yet." });
+    if (!rows.length) return el("p", { class: "empty", text: w("standings.empty") });
     const skip = new Set(["entity", "members", "tiebreaks", "rank", "name"]);
     const keys = Object.keys(rows[0]).filter((k) => !skip.has(k));
-    const head = ["#", rows[0].members.length > 1 ? "Pair" : "Player", ...(extra ? [extra.header] : []), ...keys];
-    const number = (v) => (typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : v);
+    const head = [w("standings.rank"), rows[0].members.length > 1 ? w("standings.pair") : w("standings.player"), ...(extra ? [extra.header] : []), ...keys.map((k) => w("standings." + k))];
+    const number = (v) => (typeof v === "number" ? (Number.isInteger(v) ? num(v) : num2(v)) : v);
     // A rating is an object (mu, sigma, ordinal): the table shows its ordinal.
     const cell = (v) =>
       v !== null && typeof v === "object"
         ? "ordinal" in v
           ? number(v.ordinal)
-          : Object.entries(v).map(([k, x]) => k + " " + number(x)).join(", ")
+          : Object.entries(v).map(([k, x]) => w("standings." + k) + " " + number(x)).join(w("comma"))
         : number(v);
     return el(
       "div",
@@ -397,7 +441,7 @@ window.MatchTable = (() => {
       el(
         "table",
         { class: "standings" },
-        el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h.replace(/_/g, " ") })))),
+        el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h })))),
         el(
           "tbody",
           {},
@@ -405,7 +449,7 @@ window.MatchTable = (() => {
             el(
               "tr",
               { "data-entity": row.entity },
-              el("td", { text: row.rank }),
+              el("td", { text: num(row.rank) }),
               // A player's name links to their page (a pair's names are its two players').
               el("th", { scope: "row" }, row.members.length === 1 ? el("a", { href: "/players/" + row.members[0] + "/view", text: row.name }) : row.name),
               extra ? el("td", { class: "extra", text: extra.cell(row) }) : null,
@@ -429,7 +473,7 @@ window.MatchTable = (() => {
       { class: "stack", "data-stack": stack },
       card(base, "", true),
       ...attached.map(([code, seat]) =>
-        el("span", { class: "attached", title: "played by " + seat }, card(code, "on-stack", true), el("small", { text: seat })),
+        el("span", { class: "attached", title: w("stack.played_by", { seat }) }, card(code, "on-stack", true), el("small", { text: seat })),
       ),
     );
   }
@@ -475,7 +519,7 @@ window.MatchTable = (() => {
       const top = list(at(view, path(z.top)));
       return box(
         label(count),
-        [count ? back("pile") : el("span", { class: "empty", text: "empty" }), el("span", { class: "count", text: String(count) }), ...top.map((code) => card(code, "seen"))],
+        [count ? back("pile") : el("span", { class: "empty", text: w("stock.empty") }), el("span", { class: "count", text: String(count) }), ...top.map((code) => card(code, "seen"))],
         { "data-count": count },
       );
     }
@@ -507,7 +551,7 @@ window.MatchTable = (() => {
       const counts = z.counts
         .map((c) => [c, at(view, path(c.path))])
         .filter(([, value]) => value !== undefined && value !== null)
-        .map(([c, value]) => plural(value, c.one, c.many));
+        .map(([c, value]) => plural(value, c.one, c.many, c.forms));
       const text = label(up.length + down) + (counts.length ? ": " + counts.join(" · ") : "");
       const downCards = opened ? opened.map((code) => card(code, small + " face-down-open")) : backs(down, small);
       // Each part under its own label when the descriptor names them (face up, face down).
@@ -528,9 +572,9 @@ window.MatchTable = (() => {
     if (at(view, c.over)) return cases(d, c.result, view, names);
     const phase = at(view, c.phase);
     if (phase in c.sentences) return c.sentences[phase];
-    const acting = actingSeats(d, view).map((s) => names[s]).join(" or ");
+    const acting = actingSeats(d, view).map((s) => names[s]).join(w("or"));
     const doing = c.doings[phase] || c.doing;
-    return acting ? acting + " " + doing + extras(d, c.extras, view, names).join("") + "." : "";
+    return acting ? w("caption.acting", { who: acting, doing, extras: extras(d, c.extras, view, names).join("") }) : "";
   }
 
   // The table of any game: a panel per seat (its name, tag, team, whether it acts,
@@ -547,13 +591,13 @@ window.MatchTable = (() => {
       const team = teamOf(s);
       const tag = d.seat_letter + s + (team >= 0 ? " · " + fill(d, "{team|team}", { team }, names) : "");
       const tally = d.tally
-        ? el("span", { class: "tally", text: at(view, bind(d.tally.value, { seat: s })) + " / " + plural(at(view, bind(d.tally.goal, { seat: s })), d.tally.one, d.tally.many) })
+        ? el("span", { class: "tally", text: at(view, bind(d.tally.value, { seat: s })) + " / " + plural(at(view, bind(d.tally.goal, { seat: s })), d.tally.one, d.tally.many, d.tally.forms) })
         : null;
       const zones = seatZones.map((z) => drawZone(d, z, view, seats, names, { seat: s }));
       return el(
         "div",
         { class: "seat seat-" + s + (acting.has(s) ? " acting" : ""), "data-seat": s },
-        el("h3", {}, el("span", { class: "name", title: names[s] || "seat " + s, text: names[s] || "seat " + s }), " ", el("small", { text: tag }), acting.has(s) ? el("span", { class: "badge acting", text: d.acting_word }) : null, tally),
+        el("h3", {}, el("span", { class: "name", title: names[s] || w("seat", { n: s }), text: names[s] || w("seat", { n: s }) }), " ", el("small", { text: tag }), acting.has(s) ? el("span", { class: "badge acting", text: d.acting_word }) : null, tally),
         seatZones.length > 1 ? el("div", { class: "zones" }, ...zones) : zones,
       );
     };
@@ -585,6 +629,13 @@ window.MatchTable = (() => {
 
   return Object.freeze({
     SUITS,
+    LANG,
+    w,
+    wn,
+    num,
+    num2,
+    day,
+    dayTime,
     el,
     cardLabel,
     cardText,
@@ -605,6 +656,8 @@ window.MatchTable = (() => {
     teamName,
     playersText,
     roundWord,
+    roundTitle,
+    variantName,
     gameTitle,
     scoreText,
     noteText,

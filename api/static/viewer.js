@@ -4,15 +4,18 @@
 
 (() => {
   const {
+    w,
+    wn,
+    day,
     el,
     getJSON,
     showError,
     follow,
     reveal,
     debounce,
-    plural,
     playersText,
     roundWord,
+    roundTitle,
     scoreText,
     noteText,
     takenBackText,
@@ -50,7 +53,7 @@
 
     const title = el("h1");
     const badge = el("span", { id: "status", class: "badge" });
-    const back = el("a", { id: "competition-link", hidden: true, text: "Competition" });
+    const back = el("a", { id: "competition-link", hidden: true, text: w("viewer.competition") });
     const score = el("p", { id: "score" });
     const slider = el("input", {
       id: "slider",
@@ -58,7 +61,7 @@
       min: 0,
       max: 0,
       value: 0,
-      "aria-label": "ply",
+      "aria-label": w("viewer.ply"),
     });
     const plyLabel = el("span", { id: "ply-label" });
     const button = (id, text, label, delta) =>
@@ -72,33 +75,33 @@
       });
     const controls = el(
       "nav",
-      { class: "controls", "aria-label": "step through the match" },
-      button("first", "\u00AB", "first position (Home)", "first"),
-      button("prev", "\u25C0\uFE0E", "previous ply (left arrow)", -1),
+      { class: "controls", "aria-label": w("viewer.controls") },
+      button("first", "\u00AB", w("viewer.first"), "first"),
+      button("prev", "\u25C0\uFE0E", w("viewer.prev"), -1),
       slider,
-      button("next", "\u25B6\uFE0E", "next ply (right arrow)", 1),
-      button("last", "\u00BB", "last position (End)", "last"),
+      button("next", "\u25B6\uFE0E", w("viewer.next"), 1),
+      button("last", "\u00BB", w("viewer.last"), "last"),
       plyLabel,
     );
     const sentence = el("p", { id: "sentence" });
     // Which round the ply is in (the game's round word), beside its sentence.
     const roundBadge = el("span", { id: "round", class: "badge round" });
     const notes = el("ul", { id: "notes", class: "notes" });
-    const table = el("section", { id: "table", "aria-label": "the table" });
+    const table = el("section", { id: "table", "aria-label": w("viewer.table") });
     const list = el("ol", { id: "timeline-list" });
     // Each player's name links to their page (matches, ratings, head-to-head).
     const playerLinks = el("p", { id: "players", class: "players" });
     const timeline = el(
       "aside",
-      { id: "timeline", "aria-label": "timeline" },
+      { id: "timeline", "aria-label": w("viewer.timeline") },
       playerLinks,
-      el("h2", { text: "Timeline" }),
+      el("h2", { text: w("viewer.timeline") }),
       list,
     );
     app.replaceChildren(
       el("header", {}, el("div", { class: "title-row" }, title, badge, back), score),
       controls,
-      el("section", { id: "now", "aria-label": "this ply" }, el("div", { class: "now-row" }, roundBadge, sentence), notes),
+      el("section", { id: "now", "aria-label": w("viewer.this_ply") }, el("div", { class: "now-row" }, roundBadge, sentence), notes),
       el(
         "div",
         { class: "layout" },
@@ -183,19 +186,19 @@
       const d = S.d;
       slider.max = String(S.plies);
       slider.value = String(S.ply);
-      plyLabel.textContent = "Ply " + S.ply + " / " + S.plies;
+      plyLabel.textContent = w("viewer.ply_of", { ply: S.ply, plies: S.plies });
       const result = replay.result ? " · " + resultText(replay.result, S.names, d) : "";
       score.textContent = scoreText(d, replay.score, S.names) + result;
       const step = stepsAt(S.ply).find((s) => !s.taken_back) || stepsAt(S.ply)[0];
       sentence.textContent =
         S.ply === 0
-          ? "Before the first move."
+          ? w("viewer.before_first")
           : step
-            ? (step.taken_back ? "(taken back) " : "") + step.sentence
-            : "Ply " + S.ply;
+            ? (step.taken_back ? w("viewer.taken_back_sentence", { sentence: step.sentence }) : step.sentence)
+            : w("viewer.ply_n", { ply: S.ply });
       sentence.classList.toggle("taken-back", Boolean(step && step.taken_back));
       const round = replay.round || (step && step.round);
-      roundBadge.textContent = round ? roundWord(d) + " " + round : "";
+      roundBadge.textContent = round ? roundTitle(d, round) : "";
       roundBadge.hidden = !round;
       notes.replaceChildren(
         ...(step && step.taken_back && S.ply ? [el("li", { class: "undo", text: takenBackText(step.taken_back) })] : []),
@@ -205,7 +208,7 @@
       const body = S.series
         ? [scoreSheet(d, S.series, S.names, sheetRound(replay))]
         : replay.view === null
-          ? [el("p", { class: "empty", text: "No " + d.round_word + " on the table yet." })]
+          ? [el("p", { class: "empty", text: w("viewer.no_round", { round: roundWord(d) }) })]
           : drawTable(d, replay.view, seats, S.names, Boolean(replay.result));
       table.replaceChildren(...body);
       table.dataset.ply = String(S.ply);
@@ -235,19 +238,18 @@
 
     function drawTimeline() {
       let round = null;
-      const word = roundWord(S.d);
       const items = [
         el(
           "li",
           { "data-ply": 0, class: "step" },
-          el("button", { type: "button", onclick: () => go(0) }, "Start"),
+          el("button", { type: "button", onclick: () => go(0) }, w("viewer.start")),
           notesList(looseNotes()),
         ),
       ];
       for (const step of S.steps) {
         if (step.round !== round) {
           round = step.round;
-          items.push(el("li", { class: "round", text: word + " " + round }));
+          items.push(el("li", { class: "round", text: roundTitle(S.d, round) }));
         }
         items.push(
           el(
@@ -260,7 +262,7 @@
               " ",
               el("span", { class: "sentence", text: step.sentence }),
               step.taken_back
-                ? el("span", { class: "badge taken", title: takenBackText(step.taken_back), text: "taken back" })
+                ? el("span", { class: "badge taken", title: takenBackText(step.taken_back), text: w("viewer.taken_back") })
                 : null,
             ),
             notesList(step.notes || []),
@@ -292,7 +294,7 @@
       playerLinks.replaceChildren(...match.players.map((p, s) => el("a", { class: "player-link", href: "/players/" + p + "/view", text: S.names[s] || p.slice(0, 8) })));
       title.title = title.textContent;
       document.title = title.textContent + " · matchlog";
-      badge.textContent = match.status;
+      badge.textContent = w("status." + match.status);
       badge.className = "badge " + match.status;
       document.body.dataset.status = match.status;
       if (match.competition_id) {
@@ -392,15 +394,15 @@
       const sections = fixtures.rounds.map((round) =>
           el(
             "section",
-            { class: "round", "data-round": round.number, "aria-label": "round " + round.number },
-            el("h3", { text: "Round " + round.number + (round.rematches ? " · " + plural(round.rematches, "rematch", "rematches") : "") }),
+            { class: "round", "data-round": round.number, "aria-label": w("fixtures.round", { n: round.number }) },
+            el("h3", { text: w("fixtures.round", { n: round.number }) + (round.rematches ? " · " + wn("fixtures.rematches", round.rematches) : "") }),
             el(
               "div",
               { class: "scroll" },
               el(
                 "table",
                 { class: "fixtures" },
-                el("thead", {}, el("tr", {}, ...["Table", "Entrants", "Result", "Match"].map((h) => el("th", { scope: "col", text: h })))),
+                el("thead", {}, el("tr", {}, ...["table", "entrants", "result", "match"].map((h) => el("th", { scope: "col", text: w("fixtures.col." + h) })))),
                 el(
                   "tbody",
                   {},
@@ -409,20 +411,20 @@
                       "tr",
                       { "data-table": t.id, "data-match": t.match_id },
                       el("td", { text: String(i + 1) }),
-                      el("td", { class: "entrants" }, ...t.entrants.flatMap((e, k) => [k ? el("span", { class: "versus", text: " v " }) : null, el("span", { class: "entrant", "data-entrant": e, text: entrant(e) })])),
+                      el("td", { class: "entrants" }, ...t.entrants.flatMap((e, k) => [k ? el("span", { class: "versus", text: w("versus") }) : null, el("span", { class: "entrant", "data-entrant": e, text: entrant(e) })])),
                       el("td", { class: "result", text: fixtureResultText(t, status.get(t.match_id)) }),
-                      el("td", {}, t.match_id ? el("a", { href: "/matches/" + t.match_id + "/view", text: "view" }) : null),
+                      el("td", {}, t.match_id ? el("a", { href: "/matches/" + t.match_id + "/view", text: w("fixtures.view") }) : null),
                     ),
                   ),
                 ),
               ),
             ),
             round.byes.length
-              ? el("p", { class: "byes" }, "Bye: ", ...round.byes.flatMap((e, k) => [k ? ", " : null, el("span", { class: "entrant", "data-entrant": e, text: entrant(e) })]))
+              ? el("p", { class: "byes" }, w("fixtures.bye"), ...round.byes.flatMap((e, k) => [k ? w("comma") : null, el("span", { class: "entrant", "data-entrant": e, text: entrant(e) })]))
               : null,
           ),
         );
-      return el("section", { id: "rounds" }, el("h2", { text: "Rounds" }), ...sections);
+      return el("section", { id: "rounds" }, el("h2", { text: w("fixtures.rounds") }), ...sections);
     }
 
     async function render() {
@@ -437,31 +439,31 @@
       const rounds = await roundsSection(fixtures, entrants.items, matches);
       // Every match of a competition is of its game.
       const d = described.get(competition.game);
-      if (!d) throw new Error("This page cannot draw " + competition.game + ": the server does not describe it.");
+      if (!d) throw new Error(w("error.undescribed", { game: competition.game }));
       const rows = await Promise.all(
         matches.map(async (m) => {
           const players = await Promise.all(m.players.map(playerName));
           return el(
             "tr",
             { "data-match": m.id },
-            el("td", { text: m.created_at.slice(0, 10) }),
+            el("td", { text: day(m.created_at) }),
             el("td", {}, el("a", { href: "/matches/" + m.id + "/view", text: playersText(d, players) })),
-            el("td", {}, el("span", { class: "badge " + m.status, text: m.status })),
+            el("td", {}, el("span", { class: "badge " + m.status, text: w("status." + m.status) })),
             el("td", { class: "series", text: scoreText(d, m.score, players) + (m.result ? " · " + resultText(m.result, players, d) : "") }),
           );
         }),
       );
-      const tables = [el("h2", { text: "Standings" }), standingsTable(standings.players || [])];
-      if (standings.pairs) tables.push(el("h3", { text: "Pairs" }), standingsTable(standings.pairs));
+      const tables = [el("h2", { text: w("competition.standings") }), standingsTable(standings.players || [])];
+      if (standings.pairs) tables.push(el("h3", { text: w("competition.pairs") }), standingsTable(standings.pairs));
       app.replaceChildren(
-        el("header", {}, el("h1", { text: competition.name }), el("p", { text: competition.game + " · " + competition.variant + " · " + plural(standings.matches, "finished match", "finished matches") })),
+        el("header", {}, el("h1", { text: competition.name }), el("p", {}, el("span", { class: "game", text: gameTitle(d, competition.variant) }), " · " + wn("finished_matches", standings.matches))),
         // A competition without fixtures has no rounds section (not the text "null").
         ...(rounds ? [rounds] : []),
         el("section", { id: "standings" }, ...tables),
         el(
           "section",
           { id: "matches" },
-          el("h2", { text: "Matches" }),
+          el("h2", { text: w("competition.matches") }),
           matches.length
             ? el(
                 "div",
@@ -469,11 +471,11 @@
                 el(
                   "table",
                   { class: "matches" },
-                  el("thead", {}, el("tr", {}, ...["Date", "Players", "Status", "Series"].map((h) => el("th", { scope: "col", text: h })))),
+                  el("thead", {}, el("tr", {}, ...["date", "players", "status", "series"].map((h) => el("th", { scope: "col", text: w("competition.col." + h) })))),
                   el("tbody", {}, ...rows),
                 ),
               )
-            : el("p", { class: "empty", text: "No matches yet." }),
+            : el("p", { class: "empty", text: w("competition.no_matches") }),
         ),
       );
       return matches.some((m) => m.status === "live");

@@ -18,28 +18,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.cuttle.moves import Move
-
-_ONE_OFF_EFFECTS = {
-    "A": "to scrap every point card",
-    "3": "to take a card from the scrap",
-    "5": "to draw",
-    "6": "to scrap every permanent",
-    "7": "to play from the deck",
-}
+from domain.words import ENGLISH, Words
 
 
-def _name(names: Sequence[str], seat: int | None) -> str:
+def _name(names: Sequence[str], seat: int | None, words: Words) -> str:
     if seat is None:
-        return "The scorer"
+        return words.gettext("The scorer")
     return names[seat] if 0 <= seat < len(names) else f"P{seat}"
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def describe_move(data: Mapping[str, Any], names: Sequence[str]) -> str:
+def describe_move(data: Mapping[str, Any], names: Sequence[str], words: Words = ENGLISH) -> str:
     """Return a one-sentence account of a ``MovePlayed`` (``names``: one per seat).
+
+    ``words``: the reader's language (``domain.words``); cards are written as its
+    decks print them.
 
     Raises:
         MalformedError (MALFORMED): the data's move is not Cuttle notation.
@@ -53,72 +45,107 @@ def describe_move(data: Mapping[str, Any], names: Sequence[str]) -> str:
     """
     text = str(data.get("move", ""))
     if text.split()[:1] == ["cards"] and "count" in data:
-        return f"The scorer names {_plural(int(data['count']), 'card')} that left the deck"
+        count = int(data["count"])
+        return words.ngettext(
+            "The scorer names {count} card that left the deck",
+            "The scorer names {count} cards that left the deck",
+            count,
+        ).format(count=count)
     move = Move.from_text(text)
-    who = _name(names, move.seat)
-    sentence = _sentence(move, who, names)
-    if not move.seven or move.card is None:
-        return sentence
-    card = move.card.table()
-    if move.action == "scrap":
-        return f"{who} scraps {card}, revealed by the seven"
-    return sentence.replace(card, f"{card} from the deck", 1)
+    who = _name(names, move.seat, words)
+    if move.seven and move.card is not None and move.action == "scrap":
+        return words.gettext("{who} scraps {card}, revealed by the seven").format(
+            who=who, card=move.card.table(words)
+        )
+    return _sentence(move, who, names, words)
 
 
-def _sentence(move: Move, who: str, names: Sequence[str]) -> str:
+def _sentence(move: Move, who: str, names: Sequence[str], words: Words) -> str:
     action = move.action
-    card = "" if move.card is None else move.card.table()
-    target = "" if move.target is None else move.target.table()
-    cards = " ".join(c.table() for c in move.cards)
+    card = "" if move.card is None else move.card.table(words)
+    if move.seven and card:
+        # A seven's card is played from the deck, not the hand: said where the card is.
+        card = words.gettext("{card} from the deck").format(card=card)
+    target = "" if move.target is None else move.target.table(words)
+    cards = " ".join(c.table(words) for c in move.cards)
     if action == "draw":
-        return f"{who} draws a card"
+        return words.gettext("{who} draws a card").format(who=who)
     if action == "pass":
-        return f"{who} passes"
+        return words.gettext("{who} passes").format(who=who)
     if action == "points":
-        return f"{who} plays {card} for points"
+        return words.gettext("{who} plays {card} for points").format(who=who, card=card)
     if action == "scuttle":
-        return f"{who} scuttles {target} with {card}"
+        return words.gettext("{who} scuttles {target} with {card}").format(
+            who=who, target=target, card=card
+        )
     if action == "glasses":
-        return f"{who} plays {card} as glasses"
+        return words.gettext("{who} plays {card} as glasses").format(who=who, card=card)
     if action in ("queen", "king"):
-        return f"{who} plays {card} as a permanent"
-    if action in ("jack", "joker"):
-        return f"{who} plays {card} to take {target}"
+        return words.gettext("{who} plays {card} as a permanent").format(who=who, card=card)
+    if action == "jack":
+        return words.gettext("{who} plays {card} to take {target}").format(
+            who=who, card=card, target=target
+        )
+    if action == "joker":
+        return words.pgettext("joker", "{who} plays {card} to take {target}").format(
+            who=who, card=card, target=target
+        )
     if action == "oneoff":
-        return _one_off(move, who, names)
+        return _one_off(move, who, card, names, words)
     if action == "counter":
-        return f"{who} counters with {card}"
+        return words.gettext("{who} counters with {card}").format(who=who, card=card)
     if action == "decline":
-        return f"{who} declines to counter"
+        return words.gettext("{who} declines to counter").format(who=who)
     if action == "take":
-        return f"{who} takes {card} from the scrap"
+        return words.gettext("{who} takes {card} from the scrap").format(who=who, card=card)
     if action == "discard":
-        return f"{who} discards {cards}" if cards else f"{who} discards nothing"
+        if not cards:
+            return words.gettext("{who} discards nothing").format(who=who)
+        return words.gettext("{who} discards {cards}").format(who=who, cards=cards)
     if action == "scrap":
-        return f"{who} scraps {card}"
+        return words.gettext("{who} scraps {card}").format(who=who, card=card)
     if action == "resign":
-        return f"{who} resigns the round"
+        return words.gettext("{who} resigns the round").format(who=who)
     if action == "offer-draw":
-        return f"{who} offers a draw"
+        return words.gettext("{who} offers a draw").format(who=who)
     if action == "accept-draw":
-        return f"{who} accepts the draw"
+        return words.gettext("{who} accepts the draw").format(who=who)
     if action == "refuse-draw":
-        return f"{who} refuses the draw"
-    return f"The scorer names {cards}"
+        return words.gettext("{who} refuses the draw").format(who=who)
+    return words.gettext("The scorer names {cards}").format(cards=cards)
 
 
-def _one_off(move: Move, who: str, names: Sequence[str]) -> str:
+def _one_off(move: Move, who: str, card: str, names: Sequence[str], words: Words) -> str:
     assert move.card is not None
-    card = move.card.table()
     rank = move.card.rank
     if move.target is not None:
-        verb = "to return" if rank == "9" else "to destroy"
-        return f"{who} plays {card} as a one-off {verb} {move.target.table()}"
+        target = move.target.table(words)
+        if rank == "9":
+            sentence = words.gettext("{who} plays {card} as a one-off to return {target}")
+        else:
+            sentence = words.gettext("{who} plays {card} as a one-off to destroy {target}")
+        return sentence.format(who=who, card=card, target=target)
     if rank == "4":
-        victim = "the opponent" if move.player is None else _name(names, move.player)
-        return f"{who} plays {card} as a one-off: {victim} discards two cards"
-    effect = _ONE_OFF_EFFECTS.get(rank, "")
-    return f"{who} plays {card} as a one-off {effect}".rstrip()
+        if move.player is None:
+            sentence = words.gettext(
+                "{who} plays {card} as a one-off: the opponent discards two cards"
+            )
+            return sentence.format(who=who, card=card)
+        sentence = words.gettext("{who} plays {card} as a one-off: {victim} discards two cards")
+        return sentence.format(who=who, card=card, victim=_name(names, move.player, words))
+    if rank == "A":
+        sentence = words.gettext("{who} plays {card} as a one-off to scrap every point card")
+    elif rank == "3":
+        sentence = words.gettext("{who} plays {card} as a one-off to take a card from the scrap")
+    elif rank == "5":
+        sentence = words.gettext("{who} plays {card} as a one-off to draw")
+    elif rank == "6":
+        sentence = words.gettext("{who} plays {card} as a one-off to scrap every permanent")
+    elif rank == "7":
+        sentence = words.gettext("{who} plays {card} as a one-off to play from the deck")
+    else:
+        sentence = words.gettext("{who} plays {card} as a one-off")
+    return sentence.format(who=who, card=card)
 
 
 def notation(data: Mapping[str, Any]) -> str:

@@ -30,6 +30,7 @@ from domain.game_rules import (
 )
 from domain.match_config import MatchConfig
 from domain.tally import Finished, Line, Tables, encounters
+from domain.words import ENGLISH, Words
 
 
 class CuttleRules(DefaultRules[cuttle.Position, cuttle.Move, cuttle.Outcome, CuttleSeries]):
@@ -181,15 +182,16 @@ class CuttleRules(DefaultRules[cuttle.Position, cuttle.Move, cuttle.Outcome, Cut
         return data
 
     def describe_step(
-        self, kind: str, data: Mapping[str, Any], names: Sequence[str]
+        self, kind: str, data: Mapping[str, Any], names: Sequence[str], words: Words = ENGLISH
     ) -> tuple[str, str, int | None]:
         """Return the move's notation, its sentence, and the seat its first word names."""
         if kind == RESULT_ENTERED:
             text = str(data["result"])
-            return text, sheet.describe_result(text, data[self.round_word], names), None
+            sentence = sheet.describe_result(text, data[self.round_word], names, words)
+            return text, sentence, None
         first = str(data.get("move", "")).split()[:1]
         seat = int(first[0][1:]) if first and first[0] != "cards" else None
-        return describe.notation(data), describe.describe_move(data, names), seat
+        return describe.notation(data), describe.describe_move(data, names, words), seat
 
     def view(self, position: cuttle.Position, seat: int | None) -> dict[str, Any]:
         """Return the engine's view."""

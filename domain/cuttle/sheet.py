@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from domain.cuttle.outcome import Outcome, Termination
 from domain.errors import MalformedError
+from domain.words import ENGLISH, Words
 
 RESULT_WORD = "result"
 """The first word of a score-sheet result."""
@@ -70,7 +71,7 @@ def results(players: int) -> tuple[str, ...]:
     return (*(f"{RESULT_WORD} P{seat}" for seat in range(players)), f"{RESULT_WORD} {DRAW}")
 
 
-def describe_result(text: str, round_no: int, names: Sequence[str]) -> str:
+def describe_result(text: str, round_no: int, names: Sequence[str], words: Words = ENGLISH) -> str:
     """Return the timeline's sentence for a result entered as round ``round_no``.
 
     >>> describe_result('result P1', 2, ['Ann', 'Bob'])
@@ -80,10 +81,10 @@ def describe_result(text: str, round_no: int, names: Sequence[str]) -> str:
     """
     _, outcome = read_result(text, max(len(names), 2))
     if outcome.winner is None:
-        return f"Round {round_no} was drawn"
+        return words.gettext("Round {round} was drawn").format(round=round_no)
     seat = outcome.winner
     who = names[seat] if seat < len(names) else f"P{seat}"
-    return f"{who} won round {round_no}"
+    return words.gettext("{who} won round {round}").format(who=who, round=round_no)
 
 
 __all__ = ["RESULT_WORD", "describe_result", "is_result", "read_result", "results"]

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.cards import table_cards, table_text
+from domain.words import ENGLISH, Words
 
 MOVE_EVENTS = frozenset(
     {"CardsLed", "CardsBeaten", "CardsThrown", "MolodkaDeclared", "CardsDrawn", "MatchResigned"}
@@ -65,10 +66,13 @@ def _hidden(count: int) -> str:
     return f"({count} card)" if count == 1 else f"({count} cards)"
 
 
-def describe_move(kind: str, data: Mapping[str, Any], names: Sequence[str]) -> str | None:
+def describe_move(
+    kind: str, data: Mapping[str, Any], names: Sequence[str], words: Words = ENGLISH
+) -> str | None:
     """Return a one-sentence account of a move event (``names``: one per seat), or ``None``.
 
     ``None`` means the event records no move (a trick taken, a deal started).
+    ``words``: the reader's language (``domain.words``).
 
     >>> describe_move('CardsLed', {'seat': 0, 'cards': ['7S', 'KS']}, ['Ann', 'Bob', 'Cy', 'Di'])
     'Ann leads 7♠ K♠'
@@ -77,34 +81,43 @@ def describe_move(kind: str, data: Mapping[str, Any], names: Sequence[str]) -> s
     >>> describe_move('CardsThrown', {'seat': 2, 'cards': ['TC', '6H']}, ['Ann', 'Bob', 'Cy', 'Di'])
     'Cy throws 10♣ 6♥'
     """
+    who = _name(names, data["seat"]) if "seat" in data else ""
     if kind == "CardsLed":
-        return f"{_name(names, data['seat'])} leads {table_cards(_cards(data))}"
+        cards = table_cards(_cards(data), words)
+        return words.gettext("{who} leads {cards}").format(who=who, cards=cards)
     if kind == "CardsBeaten":
-        return f"{_name(names, data['seat'])} beats with {table_cards(_cards(data))}"
+        cards = table_cards(_cards(data), words)
+        return words.gettext("{who} beats with {cards}").format(who=who, cards=cards)
     if kind == "CardsThrown":
-        cards = _cards(data)
-        who = _name(names, data["seat"])
-        if cards:
-            return f"{who} throws {table_cards(cards)}"
+        if _cards(data):
+            cards = table_cards(_cards(data), words)
+            return words.gettext("{who} throws {cards}").format(who=who, cards=cards)
         count = int(data.get("count", 0))
-        return f"{who} throws {_plural(count)} face down"
+        return words.ngettext(
+            "{who} throws {count} card face down", "{who} throws {count} cards face down", count
+        ).format(who=who, count=count)
     if kind == "MolodkaDeclared":
-        return f"{_name(names, data['seat'])} declares molodka"
+        return words.gettext("{who} declares molodka").format(who=who)
     if kind == "MatchResigned":
-        seat = data["seat"]
-        team = f"{_name(names, seat)} and {_name(names, (seat + 2) % 4)}"
-        return f"{_name(names, seat)} concedes the match: {team} lose it"
+        partner = _name(names, (data["seat"] + 2) % 4)
+        sentence = words.gettext("{who} concedes the match: {who} and {partner} lose it")
+        return sentence.format(who=who, partner=partner)
     if kind == "CardsDrawn":
         draws = data["draws"]
         if any(card is None for _, card in draws):
-            return f"The scorer records {_plural(len(draws))} drawn from the stock"
-        listed = ", ".join(f"{_name(names, seat)} {table_text(card)}" for seat, card in draws)
-        return f"The scorer names the cards drawn: {listed}"
+            count = len(draws)
+            return words.ngettext(
+                "The scorer records {count} card drawn from the stock",
+                "The scorer records {count} cards drawn from the stock",
+                count,
+            ).format(count=count)
+        drawn = words.gettext("{who} {card}")
+        listed = words.pgettext("list", ", ").join(
+            drawn.format(who=_name(names, seat), card=table_text(card, words))
+            for seat, card in draws
+        )
+        return words.gettext("The scorer names the cards drawn: {draws}").format(draws=listed)
     return None
-
-
-def _plural(count: int) -> str:
-    return "1 card" if count == 1 else f"{count} cards"
 
 
 __all__ = ["MOVE_EVENTS", "describe_move", "notation"]

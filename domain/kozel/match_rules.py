@@ -38,6 +38,7 @@ from domain.kozel.series import DealScore, KozelSeries
 from domain.kozel.tally import COMPETITION_FORMAT, STANDINGS_STATS, tally_lines
 from domain.match_config import MatchConfig
 from domain.tally import Finished, Tables
+from domain.words import ENGLISH, Words
 
 _PLAYS = {"CardsLed": "lead", "CardsBeaten": "beat", "CardsThrown": "throw"}
 # A concession (R47) is recorded as the match's resignation; it is a move of the timeline.
@@ -252,17 +253,17 @@ class KozelRules(DefaultRules[kozel.Position, kozel.Move, kozel.DealOutcome, Koz
         return data
 
     def describe_step(
-        self, kind: str, data: Mapping[str, Any], names: Sequence[str]
+        self, kind: str, data: Mapping[str, Any], names: Sequence[str], words: Words = ENGLISH
     ) -> tuple[str, str, int | None]:
         """Return the move's notation, its sentence, and the seat in its data."""
         if kind == RESULT_ENTERED:
             text = str(data["result"])
             sentence = sheet.describe_deal(
-                data[self.round_word], text, data["losing_team"], data["loss_points"]
+                data[self.round_word], text, data["losing_team"], data["loss_points"], words
             )
             return text, sentence, None
         notation = describe.notation(kind, data) or ""
-        sentence = describe.describe_move(kind, data, names) or ""
+        sentence = describe.describe_move(kind, data, names, words) or ""
         return notation, sentence, data.get("seat")
 
     def view(self, position: kozel.Position, seat: int | None) -> dict[str, Any]:

@@ -23,12 +23,13 @@ from domain.presentation import (
     Variant,
     Zone,
 )
+from domain.words import N_, Nn_
 
-_LOSS_LIMIT = Setting("loss_limit", "Loss limit", "options", "number", 12, minimum=2)
+_LOSS_LIMIT = Setting("loss_limit", N_("Loss limit"), "options", "number", 12, minimum=2)
 
 PRESENTATION = Presentation(
     game="kozel",
-    label="Kozel",
+    label=N_("Kozel"),
     round_word="deal",
     seat_letter="S",
     variants=(Variant("default", 4, Pack(ranks="6789TJQKA")),),
@@ -37,20 +38,20 @@ PRESENTATION = Presentation(
     zones=(
         Zone(
             "hand",
-            "Hand ({count})",
+            N_("Hand ({count})"),
             "hand",
             place="seat",
             count="hand_sizes.{seat}",
             own="hand",
         ),
-        Zone("indicator", "Trump {trump|suit}", "cards", cards="indicator", row="trump"),
-        Zone("stock", "Stock", "stock", count="stock", row="trump"),
+        Zone("indicator", N_("Trump {trump|suit}"), "cards", cards="indicator", row="trump"),
+        Zone("stock", N_("Stock"), "stock", count="stock", row="trump"),
         Zone(
             "trick",
-            "Trick",
+            N_("Trick"),
             "plays",
             items="trick",
-            caption="{seat|name} {kind}",
+            caption=N_("{seat|name} {kind|word}"),
             hidden_kind="throw",
             open_flag="options.open_throws",
         ),
@@ -63,21 +64,21 @@ PRESENTATION = Presentation(
             count="piles.{team}.face_down",
             opened="piles.{team}.face_down_cards",
             counts=(
-                Count("tricks.{team}", "trick", "tricks"),
-                Count("card_points.{team}", "card point", "card points"),
+                Count("tricks.{team}", *Nn_("trick", "tricks")),
+                Count("card_points.{team}", *Nn_("card point", "card points")),
             ),
             small=True,
-            up_label="Face up",
-            down_label="Face down",
+            up_label=N_("Face up"),
+            down_label=N_("Face down"),
         ),
     ),
     score=Score(
-        template="Loss points: {values} (out at {loss_limit}){extras}",
+        template=N_("Loss points: {values} (out at {loss_limit}){extras}"),
         values="loss_points",
         by="team",
         extras=(
-            Extra("eggs", "eggs {eggs}", minimum=1),
-            Extra("multiplier", "next deal \u00d7{multiplier}", minimum=2),
+            Extra("eggs", N_("eggs {eggs}"), minimum=1),
+            Extra("multiplier", N_("next deal \u00d7{multiplier}"), minimum=2),
         ),
     ),
     sheet=(
@@ -86,15 +87,15 @@ PRESENTATION = Presentation(
             (
                 Case(
                     "{card_points.{team}}",
-                    extras=(Extra("tricks.{team}", " (no trick)", maximum=0),),
+                    extras=(Extra("tricks.{team}", N_(" (no trick)"), maximum=0),),
                 ),
             ),
             by="team",
         ),
         Column(
-            "Loss points",
+            N_("Loss points"),
             (
-                Case("eggs", when="eggs"),
+                Case(N_("eggs"), when="eggs"),
                 Case("\u2014", when="losing_team", null=True),
                 Case(
                     "{losing_team|team} +{loss_points}",
@@ -107,24 +108,37 @@ PRESENTATION = Presentation(
     settings=(_LOSS_LIMIT,),
     competition_settings=(
         _LOSS_LIMIT,
-        Setting("eggs_double_next", "Eggs double the next deal", "options", "flag", False),
+        Setting("eggs_double_next", N_("Eggs double the next deal"), "options", "flag", False),
     ),
     examples=Examples(
         moves=("S0 lead 7S KS", "S1 beat TS AS", "cards 7H"),
         results=("deal 75 45", "deal 120 0 blank B"),
     ),
     acting="to_play",
-    acting_word="to play",
-    indicator=Indicator("Trump indicator", "Indicator's place in the stock", 20),
+    acting_word=N_("to play"),
+    indicator=Indicator(N_("Trump indicator"), N_("Indicator's place in the stock"), 20),
     result_form=ResultForm(
-        verb="deal", total=120, points="card points", blank="blank", blank_text="took no trick"
+        verb="deal",
+        total=120,
+        points=N_("card points"),
+        blank="blank",
+        blank_text=N_("took no trick"),
     ),
     reasons={
-        "goat": "the losers reached the loss limit: goats",
-        "goat-with-eggs": "the losers reached the loss limit: goats with eggs",
-        "concession": "by concession",
+        "goat": N_("the losers reached the loss limit: goats"),
+        "goat-with-eggs": N_("the losers reached the loss limit: goats with eggs"),
+        "concession": N_("by concession"),
     },
     dealer="dealer",
+    team_word=N_("team"),
+    round_title=N_("Deal"),
+    round_number=N_("Deal {number}"),
+    words={
+        "lead": N_("lead"),
+        "beat": N_("beat"),
+        "throw": N_("throw"),
+        "default": N_("default"),
+    },
 )
 """Kozel's presentation descriptor."""
 

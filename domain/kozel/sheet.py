@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from domain.errors import IllegalMoveError, MalformedError
 from domain.kozel.outcome import DealOutcome
+from domain.words import ENGLISH, Words
 
 RESULT_WORD = "deal"
 """The first word of a score-sheet deal."""
@@ -111,7 +112,9 @@ def _invalid(text: str, why: str) -> IllegalMoveError:
     return IllegalMoveError(f"{text!r}: {why}", code="INVALID_RESULT", details={"result": text})
 
 
-def describe_deal(deal: int, text: str, losing_team: int | None, loss_points: int) -> str:
+def describe_deal(
+    deal: int, text: str, losing_team: int | None, loss_points: int, words: Words = ENGLISH
+) -> str:
     """Return the timeline's sentence for a score-sheet deal, as its scoring event gives it.
 
     >>> describe_deal(3, 'deal 75 45', 1, 2)
@@ -121,13 +124,24 @@ def describe_deal(deal: int, text: str, losing_team: int | None, loss_points: in
     >>> describe_deal(5, 'deal 120 0 blank B', 1, 6)
     'Deal 5: 120-0, team B took no trick and takes 6 loss points'
     """
-    words = text.split()
-    score = f"Deal {deal}: {words[1]}-{words[2]}"
+    parts = text.split()
+    a, b = parts[1], parts[2]
     if losing_team is None:
-        return f"{score}, eggs"
+        return words.gettext("Deal {deal}: {a}-{b}, eggs").format(deal=deal, a=a, b=b)
     team = TEAMS[losing_team]
-    blank = " took no trick and" if team in words[4:] else ""
-    return f"{score}, team {team}{blank} takes {loss_points} loss points"
+    if team in parts[4:]:
+        sentence = words.ngettext(
+            "Deal {deal}: {a}-{b}, team {team} took no trick and takes {points} loss point",
+            "Deal {deal}: {a}-{b}, team {team} took no trick and takes {points} loss points",
+            loss_points,
+        )
+    else:
+        sentence = words.ngettext(
+            "Deal {deal}: {a}-{b}, team {team} takes {points} loss point",
+            "Deal {deal}: {a}-{b}, team {team} takes {points} loss points",
+            loss_points,
+        )
+    return sentence.format(deal=deal, a=a, b=b, team=team, points=loss_points)
 
 
 __all__ = ["RESULT_WORD", "TOTAL", "describe_deal", "is_result", "read_deal"]

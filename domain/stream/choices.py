@@ -17,6 +17,7 @@ from domain.stream.commands import Play
 from domain.stream.decide import step
 from domain.stream.facts import facts
 from domain.stream.fold import MatchState
+from domain.words import ENGLISH, Words
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +29,12 @@ class Choice:
     sentence: str
 
 
-def choices(state: MatchState, moves: Iterable[Any], names: Sequence[str]) -> list[Choice]:
+def choices(
+    state: MatchState, moves: Iterable[Any], names: Sequence[str], words: Words = ENGLISH
+) -> list[Choice]:
     """Return a ``Choice`` per engine move of ``moves``, in order (``names``: one per seat).
+
+    Sentences are in ``words``' language (``domain.words``).
 
     Each move is decided on ``state``; its sentence is that of the first event it
     records that is a ply (a move that ends the round adds only derived events).
@@ -49,10 +54,10 @@ def choices(state: MatchState, moves: Iterable[Any], names: Sequence[str]) -> li
     config = state.config
     assert config is not None
     rules = facts(config).rules
-    return [_choice(state, move.text(), rules.move_parts(move), names) for move in moves]
+    return [_choice(state, move.text(), rules.move_parts(move), names, words) for move in moves]
 
 
-def result_choices(state: MatchState, names: Sequence[str]) -> list[Choice]:
+def result_choices(state: MatchState, names: Sequence[str], words: Words = ENGLISH) -> list[Choice]:
     """Return the results a score-sheet match may take now (Cuttle ``result P1``, ...).
 
     No seat makes a result: the scorer enters it. A Kozel deal has too many results
@@ -67,16 +72,18 @@ def result_choices(state: MatchState, names: Sequence[str]) -> list[Choice]:
     config = state.config
     assert config is not None
     rules = facts(config).rules
-    return [_choice(state, text, MoveParts(None), names) for text in rules.results(config)]
+    return [_choice(state, text, MoveParts(None), names, words) for text in rules.results(config)]
 
 
-def _choice(state: MatchState, text: str, parts: MoveParts, names: Sequence[str]) -> Choice:
+def _choice(
+    state: MatchState, text: str, parts: MoveParts, names: Sequence[str], words: Words
+) -> Choice:
     """Decide ``text`` on ``state`` and describe the first ply it records."""
     assert state.config is not None
     found = facts(state.config)
     events, _ = step(state, Play(text))
     ply = next((e for e in events if e.type in found.moves), None)
-    sentence = "" if ply is None else found.rules.describe_step(ply.type, ply.data, names)[1]
+    sentence = "" if ply is None else found.rules.describe_step(ply.type, ply.data, names, words)[1]
     return Choice(text, parts, sentence)
 
 

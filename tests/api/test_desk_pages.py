@@ -14,6 +14,8 @@ from tests.api.support import competition
 _TAG = re.compile(r"<(script|link|style)\b([^>]*)>", re.IGNORECASE)
 _ASSETS = [
     ("link", ' rel="stylesheet" href="/static/desk.css"'),
+    # The page's words, data the scripts read (the CSP runs no inline script).
+    ("script", ' type="application/json" id="words"'),
     ("script", ' src="/static/table.js"'),
     ("script", ' src="/static/session.js"'),
     ("script", ' src="/static/desk.js"'),

@@ -29,9 +29,11 @@ def _check_shell(response: Any, secrets: list[str]) -> str:
     for name, value in SECURITY_HEADERS.items():
         assert value == response.headers[name]
     html: str = response.text
-    # Scripts and styles come from files under /static only: nothing inline.
+    # Scripts and styles come from files under /static only: nothing inline runs (the
+    # page's words are a JSON data block the scripts read).
     assert [
         ("link", ' rel="stylesheet" href="/static/pad.css"'),
+        ("script", ' type="application/json" id="words"'),
         ("script", ' src="/static/table.js"'),
         ("script", ' src="/static/session.js"'),
         ("script", ' src="/static/pad.js"'),

@@ -12,6 +12,7 @@ from domain.events import Event
 from domain.game_defaults import DefaultRules
 from domain.game_rules import GameRules
 from domain.match_config import MatchConfig
+from domain.words import ENGLISH, Words
 from tests.third_game import engine
 from tests.third_game.engine import Draw, Position
 from tests.third_game.series import Series
@@ -58,11 +59,11 @@ class DrawHighRules(DefaultRules[Position, Draw, int, Series]):
         return series.rows()
 
     def describe_step(
-        self, kind: str, data: Mapping[str, Any], names: Sequence[str]
+        self, kind: str, data: Mapping[str, Any], names: Sequence[str], words: Words = ENGLISH
     ) -> tuple[str, str, int | None]:
         """Return the draw, its sentence (the card as the table draws it) and its seat."""
         seat = data["seat"]
-        return Draw(seat).text(), f"{names[seat]} draws {table_text(data['card'])}", seat
+        return Draw(seat).text(), f"{names[seat]} draws {table_text(data['card'], words)}", seat
 
 
 def _target(text: str) -> int:
