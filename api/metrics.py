@@ -3,8 +3,10 @@
 Requests and their latency by route (its template, not the raw path) come from
 Litestar's Prometheus middleware; the rest is read when a scrape asks, from what
 the process already keeps (``ServiceCollector``): moves and events recorded, the
-group-commit batches by size, live feeds open, the pool's connections and waits
-(``psycopg_pool``'s ``get_stats``), whether the database is up, the reads routed to
+group-commit batches by size, live feeds open, the pools' connections and waits
+(``psycopg_pool``'s ``get_stats``, labelled ``database="primary"``, and
+``database="standby"`` for the reads' own pool when MATCHLOG_READ_DATABASE_URL is
+set), whether the database is up, the reads routed to
 the primary and to the standby, and the standby's replay lag (sampled once a second
 by ``ReplayWatch``, not per scrape nor per request). Nothing of it is
 formatted here: prometheus_client writes the exposition.
@@ -125,7 +127,7 @@ class ServiceCollector(Collector):
             "1 while the database answers, 0 while this process finds it down",
             value=min((int(s.watch.up) for s in sources), default=0),
         )
-        yield from _pool_metrics([s.pool.get_stats() for s in sources])
+        yield from _pool_metrics([stats for s in sources for stats in _pool_stats(s.databases)])
         yield from _replica_metrics([s.databases for s in sources])
 
 
@@ -192,15 +194,28 @@ _POOL_COUNTERS = (
 )
 
 
-def _pool_metrics(stats: list[dict[str, int]]) -> Iterator[Metric]:
+def _pool_stats(databases: Databases) -> list[tuple[str, dict[str, int]]]:
+    """Each pool's stats by the database it serves: the standby's only when reads have one."""
+    stats = [("primary", databases.primary.get_stats())]
+    if databases.standby:
+        stats.append(("standby", databases.reads.get_stats()))
+    return stats
+
+
+def _pool_metrics(stats: list[tuple[str, dict[str, int]]]) -> Iterator[Metric]:
+    """Every pool figure labelled by database, as ``reads_routed`` is; summed over apps."""
+    names = sorted({database for database, _ in stats})
     for key, name, help_text in _POOL_GAUGES:
-        yield GaugeMetricFamily(
-            f"{PREFIX}_{name}", help_text, value=sum(s.get(key, 0) for s in stats)
-        )
+        gauge = GaugeMetricFamily(f"{PREFIX}_{name}", help_text, labels=["database"])
+        for database in names:
+            gauge.add_metric([database], sum(s.get(key, 0) for d, s in stats if d == database))
+        yield gauge
     for key, name, help_text, per_unit in _POOL_COUNTERS:
-        yield CounterMetricFamily(
-            f"{PREFIX}_{name}", help_text, value=sum(s.get(key, 0) for s in stats) / per_unit
-        )
+        counter = CounterMetricFamily(f"{PREFIX}_{name}", help_text, labels=["database"])
+        for database in names:
+            total = sum(s.get(key, 0) for d, s in stats if d == database)
+            counter.add_metric([database], total / per_unit)
+        yield counter
 
 
 SERVICE_COLLECTOR = ServiceCollector()

@@ -20,6 +20,7 @@ from cli.tables import Column, fitted_table, packed
 from projections.reports import (
     RATING_PARTS,
     columns,
+    filled_columns,
     finished_matches,
     flat_rows,
     standings_report,
@@ -132,9 +133,6 @@ def standings_table(
     """
     droppable = [c for c in cols if c not in KEPT and c not in RATING_PARTS]
     order = ["sigma", "mu", *reversed(droppable)]
-    filled = [
-        c for c in cols if not rows or c in ("rank", "name") or any(cells.get(c) for cells in rows)
-    ]
     columns = [
         Column(
             SHORT.get(col, col),
@@ -144,6 +142,6 @@ def standings_table(
             drop=None if col in KEPT else order.index(col),
             justify="left" if col == "name" else "right",
         )
-        for col in filled
+        for col in filled_columns(cols, rows)
     ]
     return fitted_table(columns, console, title=title)

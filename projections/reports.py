@@ -95,8 +95,26 @@ def flat_rows(
     return out
 
 
+def filled_columns(cols: Sequence[str], rows: Sequence[dict[str, str]]) -> list[str]:
+    """Return the ``cols`` some row fills, with rank and name always; all of them for no rows.
+
+    A Kozel pair has no rating, so a pairs table shows no rating columns; an empty
+    table keeps every column so its header still says what will come.
+
+    >>> filled_columns(["rank", "name", "won", "mu"], [{"rank": "1", "name": "A", "won": "2"}])
+    ['rank', 'name', 'won']
+    >>> filled_columns(["rank", "name", "mu"], [])
+    ['rank', 'name', 'mu']
+    """
+    return [c for c in cols if not rows or c in ("rank", "name") or any(r.get(c) for r in rows)]
+
+
 def to_csv(standings: dict[str, Any]) -> str:
-    """Render standings as CSV: one header, a ``table`` column (players or pairs)."""
+    """Render standings as CSV: one header, a ``table`` column (players or pairs).
+
+    The header is fixed by game and tiebreaks, whatever the rows fill (a pair's rating
+    cells are empty), so scripts can rely on it.
+    """
     cols = columns(standings["game"], standings["tiebreaks"])
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -108,16 +126,21 @@ def to_csv(standings: dict[str, Any]) -> str:
 
 
 def to_markdown(standings: dict[str, Any], title: str) -> str:
-    """Render standings as Markdown tables, one per table (players, then pairs)."""
-    cols = columns(standings["game"], standings["tiebreaks"])
+    """Render standings as Markdown tables, one per table (players, then pairs).
+
+    Each table leaves out the columns none of its rows fills (a pair has no rating).
+    """
+    all_cols = columns(standings["game"], standings["tiebreaks"])
     lines = [f"# {title}", "", f"{finished_matches(standings['matches'])}.", ""]
     for table in ("players", "pairs"):
         if table not in standings:
             continue
+        rows = flat_rows(standings, table)
+        cols = filled_columns(all_cols, rows)
         lines += [f"## {table.capitalize()}", ""]
         lines.append("| " + " | ".join(cols) + " |")
         lines.append("|" + "|".join("---" for _ in cols) + "|")
-        for cells in flat_rows(standings, table):
+        for cells in rows:
             lines.append("| " + " | ".join(cells.get(c, "") for c in cols) + " |")
         lines.append("")
     return "\n".join(lines)
@@ -156,6 +179,7 @@ __all__ = [
     "RATING_DECIMALS",
     "RATING_PARTS",
     "columns",
+    "filled_columns",
     "finished_matches",
     "flat_rows",
     "player_names",

@@ -91,9 +91,33 @@ def test_figures_move_with_recorded_moves(
     # Group commit is on: each write alone was a batch of one.
     assert moves + 1 <= moved("matchlog_group_commit_batch_size_count")
     assert moves + 1 <= moved("matchlog_group_commit_batch_size_bucket", le="1.0")
-    assert moved("matchlog_pool_requests_total") >= moves
-    assert value(after, "matchlog_pool_connections") >= 1
+    assert moved("matchlog_pool_requests_total", database="primary") >= moves
+    assert value(after, "matchlog_pool_connections", database="primary") >= 1
+    # Without a read database there is one pool, and no standby series.
+    assert not [n for (n, ls) in after if n.startswith("matchlog_pool") and "standby" in str(ls)]
     assert 0 == value(after, "matchlog_live_feeds_open")
+
+
+def test_a_read_database_has_its_own_pool_figures(
+    database_url: str, admin: dict[str, str], scorer: dict[str, str]
+) -> None:
+    """With MATCHLOG_READ_DATABASE_URL, reads' pool is labelled standby beside the primary's."""
+    # The same database as reads' own: a second pool, as a standby's would be.
+    settings = Settings(database_url=database_url, read_database_url=database_url)
+    with TestClient(create_app(settings)) as client:
+        before = scrape(client, admin)
+        for _ in range(3):
+            assert 200 == client.get("/matches", headers=scorer).status_code
+        after = scrape(client, admin)
+
+    def moved(name: str, **labels: str) -> float:
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    assert 3 == moved("matchlog_reads_routed_total", database="standby")
+    assert moved("matchlog_pool_requests_total", database="standby") >= 3
+    for database in ("primary", "standby"):
+        assert value(after, "matchlog_pool_connections", database=database) >= 1
+        assert value(after, "matchlog_pool_connections_max", database=database) >= 1
 
 
 def test_metrics_can_be_turned_off(database_url: str) -> None:

@@ -81,6 +81,25 @@ def test_markdown_and_csv_ratings_have_few_places(cup: str, database_url: str) -
             assert re.fullmatch(r"-?\d+\.\d{4}", row[part]), row
 
 
+def test_markdown_leaves_out_columns_no_row_fills_and_csv_keeps_its_header(
+    cup: str, database_url: str
+) -> None:
+    """A pair has no rating: its Markdown table has no rating columns; the CSV header stays."""
+    md = invoke(database_url, "standings", cup, "-f", "md").stdout
+    players, pairs = md.split("\n## Pairs\n")
+    player_head = next(line for line in players.splitlines() if line.startswith("| rank"))
+    pair_head = next(line for line in pairs.splitlines() if line.startswith("| rank"))
+    assert player_head.endswith("| mu | sigma | ordinal |"), player_head
+    assert not {"mu", "sigma", "ordinal"} & {c.strip() for c in pair_head.split("|")}, pair_head
+    assert all("|  |" not in line for line in pairs.splitlines()), pairs
+    rows = list(
+        csv.DictReader(io.StringIO(invoke(database_url, "standings", cup, "-f", "csv").stdout))
+    )
+    pair_rows = [row for row in rows if row["table"] == "pairs"]
+    assert 2 == len(pair_rows)
+    assert all(row["mu"] == row["sigma"] == row["ordinal"] == "" for row in pair_rows), pair_rows
+
+
 def test_piped_fixtures_are_the_table(
     client: TestClient[Any], admin: dict[str, str], database_url: str
 ) -> None:

@@ -72,13 +72,16 @@ def paused(standby: Node) -> Iterator[None]:
 
 
 def metrics(base: str, admin: dict[str, str]) -> dict[str, float]:
-    """The routing counters and the replay lag, as ``/metrics`` says them."""
+    """The routing counters, the pools' requests (``pool:primary``, ``pool:standby``) and the
+    replay lag, as ``/metrics`` says them."""
     text = httpx.get(f"{base}/metrics", headers=admin).text
     found: dict[str, float] = {}
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
             if sample.name == "matchlog_reads_routed_total":
                 found[sample.labels["database"]] = sample.value
+            elif sample.name == "matchlog_pool_requests_total":
+                found[f"pool:{sample.labels['database']}"] = sample.value
             elif sample.name.startswith("matchlog_standby_replay_lag"):
                 found[sample.name] = sample.value
     return found
@@ -105,6 +108,9 @@ def test_reads_see_what_the_standby_replayed_and_a_position_it_lacks_reads_the_p
         after = metrics(node, admin)
         assert after["standby"] - before["standby"] == 1
         assert after["primary"] - before["primary"] == 1
+        # Each pool counts its own: the standby's served the plain read (and replay samples).
+        assert after["pool:standby"] - before["pool:standby"] >= 1
+        assert after["pool:primary"] > before["pool:primary"]
         time.sleep(1.2)  # the lag is sampled once a second
         assert metrics(node, admin)["matchlog_standby_replay_lag_bytes"] > 0
     cluster.wait_replayed(standby)
