@@ -30,9 +30,9 @@ from api.matches import MatchController
 from api.metrics import (
     SERVICE_COLLECTOR,
     MetricsController,
+    RequestMetrics,
     Sources,
     metrics_address,
-    prometheus_config,
 )
 from api.openapi import ClosedModels
 from api.options import answer_options
@@ -124,7 +124,7 @@ def create_app(settings: Settings) -> Litestar:
             static_files(),
             *([MetricsController] if settings.metrics else []),
         ],
-        middleware=[prometheus_config().middleware] if settings.metrics else [],
+        middleware=[RequestMetrics] if settings.metrics else [],
         lifespan=[database],
         dependencies={
             "pool": Provide(provide_pool, sync_to_thread=False),

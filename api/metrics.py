@@ -1,7 +1,9 @@
 """``GET /metrics``: the service's figures in Prometheus' text format.
 
-Requests and their latency by route (its template, not the raw path) come from
-Litestar's Prometheus middleware; the rest is read when a scrape asks, from what
+Requests and their latency by route (its template, not the raw path) and status
+come from ``RequestMetrics``, a plain ASGI middleware: about 12 µs a request where
+Litestar's Prometheus middleware took 80 (a ``Request``, label dicts and four label
+look-ups a request; bench/request_metrics.py); the rest is read when a scrape asks, from what
 the process already keeps (``ServiceCollector``): moves and events recorded, the
 group-commit batches by size, live feeds open, the pools' connections and waits
 (``psycopg_pool``'s ``get_stats``, labelled ``database="primary"``, and
@@ -22,11 +24,21 @@ import contextlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from threading import Lock
+from time import perf_counter
 from typing import Any
 
 from litestar import Controller, Response, get
-from litestar.plugins.prometheus import PrometheusConfig
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest, start_http_server
+from litestar.enums import ScopeType
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    start_http_server,
+)
 from prometheus_client.core import (
     CounterMetricFamily,
     GaugeMetricFamily,
@@ -49,9 +61,57 @@ BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64)
 """Upper bounds of the group-commit batch-size histogram (a batch holds at most 64)."""
 
 
-def prometheus_config() -> PrometheusConfig:
-    """Litestar's middleware: requests and latency, labelled by route template and status."""
-    return PrometheusConfig(app_name=PREFIX, prefix=PREFIX, group_path=True)
+REQUEST_LABELS = ("method", "path", "status_code")
+REQUESTS = Counter(f"{PREFIX}_requests", "Requests answered", REQUEST_LABELS)
+REQUEST_SECONDS = Histogram(
+    f"{PREFIX}_request_duration_seconds", "Time to answer a request, in seconds", REQUEST_LABELS
+)
+REQUESTS_IN_PROGRESS = Gauge(f"{PREFIX}_requests_in_progress", "Requests being answered now")
+
+_Children = tuple[Counter, Histogram]
+_CHILDREN: dict[tuple[str, str, int], _Children] = {}
+"""Each (method, route template, status)'s counter and histogram, looked up once."""
+
+
+class RequestMetrics:
+    """Count every HTTP request answered, and time it, by method, route template and status.
+
+    Litestar runs it inside routing (``scope["path_template"]`` is the route's), so a
+    path that matches no route is not counted.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer through the app, then count the answer's status and time."""
+        if scope["type"] != ScopeType.HTTP:
+            await self.app(scope, receive, send)
+            return
+        status = 500  # what the server answers if the app raises past its handlers
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        start = perf_counter()
+        REQUESTS_IN_PROGRESS.inc()
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            took = perf_counter() - start
+            REQUESTS_IN_PROGRESS.dec()
+            key = (scope["method"], scope["path_template"], status)
+            children = _CHILDREN.get(key) or _children(key)
+            children[0].inc()
+            children[1].observe(took)
+
+
+def _children(key: tuple[str, str, int]) -> _Children:
+    children = _CHILDREN[key] = (REQUESTS.labels(*key), REQUEST_SECONDS.labels(*key))
+    return children
 
 
 class MetricsController(Controller):
@@ -241,7 +301,7 @@ def metrics_address(address: str | None) -> Iterator[None]:
 __all__ = [
     "SERVICE_COLLECTOR",
     "MetricsController",
+    "RequestMetrics",
     "Sources",
     "metrics_address",
-    "prometheus_config",
 ]

@@ -43,6 +43,7 @@ def scrape(client: TestClient[Any], admin: dict[str, str]) -> Samples:
 def test_metrics_need_an_admin_token(
     client: TestClient[Any], scorer: dict[str, str], admin: dict[str, str]
 ) -> None:
+    before = scrape(client, admin)
     anonymous = client.get("/metrics")
     assert 401 == anonymous.status_code
     assert anonymous.headers["content-type"].startswith("application/problem+json")
@@ -50,7 +51,14 @@ def test_metrics_need_an_admin_token(
     scoring = client.get("/metrics", headers=scorer)
     assert 403 == scoring.status_code
     assert "FORBIDDEN" == scoring.json()["code"]
-    assert 1 == value(scrape(client, admin), "matchlog_database_up")
+    after = scrape(client, admin)
+    assert 1 == value(after, "matchlog_database_up")
+    # Refusals are counted by their status; the scrape counts itself as in progress.
+    for status in ("401", "403"):
+        labels = {"method": "GET", "path": "/metrics", "status_code": status}
+        counted = value(after, "matchlog_requests_total", **labels)
+        assert 1 == counted - value(before, "matchlog_requests_total", **labels)
+    assert 1 == value(after, "matchlog_requests_in_progress")
 
 
 def test_figures_move_with_recorded_moves(
