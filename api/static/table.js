@@ -37,6 +37,26 @@ window.MatchTable = (() => {
   const day = (iso) => (iso ? days.format(new Date(iso)) : "");
   const dayTime = (iso) => (iso ? times.format(new Date(iso)) : "");
 
+  // -- the language switcher -----------------------------------------------------------
+  // The server writes each language's link as ``?lang=xx``; a page's place is more than
+  // that (the viewer's ``?ply=``, which it moves as the reader steps; the desk's
+  // ``#competition=``), so each link is remade from the page's URL as it is now whenever
+  // it may be followed: drawn, pointed at, focused or clicked.
+  function keepPlace() {
+    for (const link of document.querySelectorAll("nav.languages a[hreflang]")) {
+      const url = new URL(location.href);
+      url.searchParams.set("lang", link.getAttribute("hreflang"));
+      link.href = url.href;
+    }
+  }
+  const switcherNav = document.querySelector("nav.languages");
+  if (switcherNav) {
+    keepPlace();
+    for (const type of ["pointerover", "focusin", "click", "auxclick", "contextmenu"]) {
+      switcherNav.addEventListener(type, keepPlace, true);
+    }
+  }
+
   // -- small DOM helpers ---------------------------------------------------------------
 
   function el(tag, attrs, ...children) {

@@ -226,3 +226,29 @@ def test_the_pad_and_the_viewer_fit_390px(
         assert [] == page.errors
     finally:
         page.context.close()
+
+
+def test_the_switcher_keeps_the_place_on_the_page(
+    browser: Any, server: str, night: dict[str, Any]
+) -> None:
+    """Switching language keeps the page's other parameters: a reader who stepped the viewer
+    to ply 2 reads ply 2 in Japanese, and the desk keeps its open competition."""
+    page = open_in(browser, "en", PHONE)
+    try:
+        page.goto(f"{server}/matches/{night['played']}/view?ply=1")
+        page.wait_for_selector('#table[data-ply="1"]', state="attached")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector('#table[data-ply="2"]', state="attached")
+        page.click('nav.languages a[hreflang="ja"]')
+        page.wait_for_selector('#table[data-ply="2"]', state="attached")
+        assert "ja" == page.evaluate("document.documentElement.lang")
+        query = page.evaluate("Object.fromEntries(new URL(location.href).searchParams)")
+        assert {"ply": "2", "lang": "ja"} == query
+        page.goto(f"{server}/organise#competition={night['competition']}")
+        page.click('nav.languages a[hreflang="ru"]')
+        page.wait_for_load_state()
+        assert "ru" == page.evaluate("document.documentElement.lang")
+        assert f"#competition={night['competition']}" == page.evaluate("location.hash")
+        assert [] == page.errors
+    finally:
+        page.context.close()
