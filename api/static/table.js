@@ -33,7 +33,9 @@ window.MatchTable = (() => {
   const num = (n) => (typeof n === "number" ? numbers.format(n) : String(n));
   const num2 = (n) => fixed2.format(n);
   const days = new Intl.DateTimeFormat(LANG, { dateStyle: "medium" });
-  const times = new Intl.DateTimeFormat(LANG, { dateStyle: "medium", timeStyle: "short" });
+  // Times are the reader's own (Intl takes the device's time zone) and say which zone
+  // that is, so a time read on a page shared across zones is not taken for another's.
+  const times = new Intl.DateTimeFormat(LANG, { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" });
   const day = (iso) => (iso ? days.format(new Date(iso)) : "");
   const dayTime = (iso) => (iso ? times.format(new Date(iso)) : "");
 
