@@ -115,7 +115,12 @@ class TestHome:
 
     @pytest.mark.parametrize(
         ("zone", "label", "lang"),
-        [("Asia/Tokyo", "GMT+9", "en"), ("America/New_York", "EST", "en"), ("UTC", "UTC", "ja")],
+        [
+            ("Asia/Tokyo", "GMT+9", "en"),
+            ("America/New_York", "EST", "en"),
+            ("UTC", "UTC", "ja"),
+            ("Asia/Tokyo", "JST", "ja"),
+        ],
     )
     def test_times_are_the_readers_own_and_name_their_zone(
         self,

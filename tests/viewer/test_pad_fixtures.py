@@ -224,9 +224,11 @@ def test_a_void_table_offers_start_and_takes_a_new_match(
         headers=admin,
     )
     assert 200 == voided.status_code, voided.text
-    page = open_home(club_browser, club, limited_secret(viewer_database, [competition]), DESKTOP)
+    page = open_home(club_browser, club, limited_secret(viewer_database, [competition]), PHONE)
     try:
         shown = listed(page)[competition]
+        assert [] == page.evaluate(SMALL_TARGETS)
+        screenshot(page, "pad-void-table", PHONE)
         assert [(table["id"], "void", "Start")] == [
             (t["table"], t["result"], t["action"]) for t in shown["tables"]
         ]
