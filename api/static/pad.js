@@ -105,8 +105,9 @@
     return el("div", { id: "live-matches" }, ...sections);
   }
 
-  // When a match started, to the second, in the reader's own time.
-  const startedAt = new Intl.DateTimeFormat(T.LANG, { dateStyle: "short", timeStyle: "medium" });
+  // When a match started, to the second, in the reader's own time, naming its zone
+  // (timeStyle "long" is "medium" with the zone).
+  const startedAt = new Intl.DateTimeFormat(T.LANG, { dateStyle: "short", timeStyle: "long" });
   const started = (iso) => startedAt.format(new Date(iso));
 
   // A live match in the list: its game and variant, its players, and where and when it started.

@@ -9,6 +9,7 @@ Set ``MATCHLOG_SCREENSHOTS=docs/screenshots`` to refresh the pictures.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from uuid import UUID
 
@@ -140,7 +141,10 @@ def test_the_pad_starts_and_opens_the_current_rounds_matches(
         page.wait_for_selector("#fixtures .competition")
         # The live list groups it under its competition and says its round and table (#32).
         live = f'#live-matches [data-competition="{cuttle}"] [data-match="{match_id}"] .when'
-        assert page.inner_text(live).startswith("round 1, table 1 · started ")
+        when = page.inner_text(live)
+        assert when.startswith("round 1, table 1 · started ")
+        # Started at a time of the reader's own zone, which it names (UTC, GMT+9, EST).
+        assert re.search(r"\d:\d\d:\d\d\s[AP]M (UTC|GMT[+-][\d:]+|[A-Z]{2,4}T) · ", when), when
         assert "Pad league" == page.inner_text(f'#live-matches [data-competition="{cuttle}"] h3')
         row = f'li.fixture[data-table="{table["id"]}"]'
         assert ("live", "Open") == (
