@@ -1,4 +1,5 @@
-"""``/tokens``: admins create, list and revoke bearer tokens (as ``matchlog tokens`` does)."""
+"""``/tokens``: admins create, list and revoke bearer tokens (as ``matchlog tokens`` does);
+any token reads its own record (``/tokens/me``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from litestar.di import NamedDependency
 from litestar.params import JSONBody, Parameter
 from psycopg_pool import AsyncConnectionPool
 
-from api.auth import requires
+from api.auth import Principal, requires
 from api.openapi import documented
 from api.schemas import TokenCreated, TokenIn, TokenOut, problem_responses
 from domain.roles import Role
@@ -21,7 +22,7 @@ TokenId = Annotated[UUID, Parameter(title="Token id", description="The token's U
 
 
 class TokenController(Controller):
-    """Manage bearer tokens; every operation needs an admin token."""
+    """Manage bearer tokens; every operation but ``/tokens/me`` needs an admin token."""
 
     path = "/tokens"
     tags = ("tokens",)
@@ -45,6 +46,21 @@ class TokenController(Controller):
         async with pool.connection() as conn:
             records = await tokens.list_tokens(conn, active=active)
         return [TokenOut.from_record(t) for t in records]
+
+    @get(
+        "/me",
+        operation_id="GetOwnToken",
+        summary="Read the calling token's own record: its role, name and competitions",
+        opt=requires(Role.SCORER),
+        responses=problem_responses(401),
+    )
+    async def get_own_token(
+        self, pool: NamedDependency[AsyncConnectionPool], principal: NamedDependency[Principal]
+    ) -> TokenOut:
+        """Return the record of the token the request carries (any role may ask): what a
+        page signed in with it may offer (an admin's forms, a scorer's competitions)."""
+        async with pool.connection() as conn:
+            return TokenOut.from_record(await tokens.get_token(conn, principal.token_id))
 
     @get(
         "/{token_id:uuid}",

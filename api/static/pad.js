@@ -105,8 +105,9 @@
     return el("div", { id: "live-matches" }, ...sections);
   }
 
-  // When a match started, to the second, in the reader's own time.
-  const startedAt = new Intl.DateTimeFormat(T.LANG, { dateStyle: "short", timeStyle: "medium" });
+  // When a match started, to the second, in the reader's own time, naming its zone
+  // (timeStyle "long" is "medium" with the zone).
+  const startedAt = new Intl.DateTimeFormat(T.LANG, { dateStyle: "short", timeStyle: "long" });
   const started = (iso) => startedAt.format(new Date(iso));
 
   // A live match in the list: its game and variant, its players, and where and when it started.
@@ -163,18 +164,23 @@
   // tap on a heading opens its group), so a phone is not a wall of tables.
   const OPEN_GROUPS = 3;
 
-  // A table still to play: neither a match nor a forfeit yet, or a live match.
-  const openTable = (t, live) => (!t.match_id && !t.result) || live.has(t.match_id);
+  // A table without a result whose match is not live: its match was voided (a finished
+  // match gives its table a result), so the table takes a new one, as the API allows.
+  const voidTable = (t, live) => Boolean(t.match_id) && !t.result && !live.has(t.match_id);
+  // A table still to play: no result yet (no match, a void one, or a live one; a
+  // forfeit is a result).
+  const openTable = (t) => !t.result;
 
   // The current round of each competition this token may record in: the first round
   // with a table still to play, else the last round.
-  function currentRound(rounds, live) {
-    return rounds.find((r) => r.tables.some((t) => openTable(t, live))) || rounds[rounds.length - 1];
+  function currentRound(rounds) {
+    return rounds.find((r) => r.tables.some(openTable)) || rounds[rounds.length - 1];
   }
 
   async function fixturesSection(box, names) {
-    // One starter per table, kept across redraws, so a retry after a lost answer sends
-    // the same match id and key.
+    // One starter per table and the void match it replaces (none: ""), kept across
+    // redraws, so a retry after a lost answer sends the same match id and key, and a
+    // table voided again takes a new match.
     const starters = new Map();
     const dealing = dealingSelect("fixture-dealing");
     const recording = recordingSelect("fixture-recording");
@@ -187,8 +193,9 @@
       const who = table.entrants.map(players).join(w("versus"));
       // A forfeited table (a result without a match) takes no match: no action.
       let action = null;
-      if (!table.match_id && !table.result) {
-        if (!starters.has(table.id)) starters.set(table.id, matchStarter());
+      if ((!table.match_id && !table.result) || voidTable(table, live)) {
+        const key = table.id + ":" + (table.match_id || "");
+        if (!starters.has(key)) starters.set(key, matchStarter());
         action = el("button", {
           type: "button",
           class: "primary start-fixture",
@@ -200,7 +207,7 @@
             problem.hidden = true;
             const body = { game: competition.game, players: table.players, fixture_id: table.id, ...howRecorded(dealing, recording) };
             try {
-              await starters.get(table.id)(body);
+              await starters.get(key)(body);
             } catch (error) {
               button.disabled = false;
               problem.hidden = false;
@@ -215,7 +222,7 @@
       } else if (table.match_id) {
         action = el("a", { class: "view-fixture", href: "/matches/" + table.match_id + "/view", text: w("pad.viewer") });
       }
-      const status = table.result ? undefined : live.has(table.match_id) ? "live" : "void";
+      const status = table.result ? undefined : voidTable(table, live) ? "void" : "live";
       return el(
         "li",
         { class: "fixture", "data-table": table.id, "data-match": table.match_id },
@@ -230,13 +237,13 @@
       const base = "/competitions/" + competition.id;
       const [fixtures, entrants] = await Promise.all([getJSON(base + "/fixtures", auth()), getJSON(base + "/entrants", auth())]);
       if (!fixtures.rounds.length) return null;
-      const round = currentRound(fixtures.rounds, live);
+      const round = currentRound(fixtures.rounds);
       const players = new Map(entrants.items.map((e) => [e.id, e.players]));
       // A group per competition, as the live matches are: its name the heading, its
       // current round's tables under it.
       return el(
         "details",
-        { class: "competition", "data-competition": competition.id, "data-round": round.number, "data-open-tables": round.tables.filter((t) => openTable(t, live)).length },
+        { class: "competition", "data-competition": competition.id, "data-round": round.number, "data-open-tables": round.tables.filter(openTable).length },
         el("summary", {}, el("h3", { text: competition.name + " · " + w("pad.round_of", { round: round.number, rounds: fixtures.rounds.length }) })),
         el("ul", { class: "fixture-list" }, ...round.tables.map((t) => tableItem(competition, t, players, live))),
         round.byes.length ? el("p", { class: "hint byes", text: w("fixtures.bye") + round.byes.map((e) => entrantText(players.get(e) || [e], names)).join(w("comma")) }) : null,

@@ -33,9 +33,31 @@ window.MatchTable = (() => {
   const num = (n) => (typeof n === "number" ? numbers.format(n) : String(n));
   const num2 = (n) => fixed2.format(n);
   const days = new Intl.DateTimeFormat(LANG, { dateStyle: "medium" });
-  const times = new Intl.DateTimeFormat(LANG, { dateStyle: "medium", timeStyle: "short" });
+  // Times are the reader's own (Intl takes the device's time zone) and say which zone
+  // that is, so a time read on a page shared across zones is not taken for another's.
+  const times = new Intl.DateTimeFormat(LANG, { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" });
   const day = (iso) => (iso ? days.format(new Date(iso)) : "");
   const dayTime = (iso) => (iso ? times.format(new Date(iso)) : "");
+
+  // -- the language switcher -----------------------------------------------------------
+  // The server writes each language's link as ``?lang=xx``; a page's place is more than
+  // that (the viewer's ``?ply=``, which it moves as the reader steps; the desk's
+  // ``#competition=``), so each link is remade from the page's URL as it is now whenever
+  // it may be followed: drawn, pointed at, focused or clicked.
+  function keepPlace() {
+    for (const link of document.querySelectorAll("nav.languages a[hreflang]")) {
+      const url = new URL(location.href);
+      url.searchParams.set("lang", link.getAttribute("hreflang"));
+      link.href = url.href;
+    }
+  }
+  const switcherNav = document.querySelector("nav.languages");
+  if (switcherNav) {
+    keepPlace();
+    for (const type of ["pointerover", "focusin", "click", "auxclick", "contextmenu"]) {
+      switcherNav.addEventListener(type, keepPlace, true);
+    }
+  }
 
   // -- small DOM helpers ---------------------------------------------------------------
 

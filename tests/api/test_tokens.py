@@ -68,6 +68,20 @@ class TestTokensApi:
         headers = bearer(created["token"])
         assert 200 == client.get(f"/competitions/{competition['id']}", headers=headers).status_code
 
+    def test_every_token_reads_its_own_record(self, client: Client, admin: dict[str, str]) -> None:
+        competition = client.post(
+            "/competitions", json={"name": "Own", "game": "kozel"}, headers=admin
+        ).json()
+        body = {"role": "scorer", "name": "table 3", "competitions": [competition["id"]]}
+        created = client.post("/tokens", json=body, headers=admin).json()
+        mine = client.get("/tokens/me", headers=bearer(created["token"]))
+        assert 200 == mine.status_code, mine.text
+        assert {k: v for k, v in created.items() if k != "token"} == mine.json()
+        assert "admin" == client.get("/tokens/me", headers=admin).json()["role"]
+        client.delete(f"/tokens/{created['id']}", headers=admin)
+        revoked = client.get("/tokens/me", headers=bearer(created["token"]))
+        assert (401, "UNAUTHENTICATED") == (revoked.status_code, revoked.json()["code"])
+
 
 class TestTokenRefusals(SharedDatabase):
     """Requests that are refused or read nothing, on a shared database."""
@@ -110,9 +124,9 @@ class TestTokenRefusals(SharedDatabase):
             assert "FORBIDDEN" == response.json()["code"]
 
     def test_anonymous_may_not_list(self, client: Client) -> None:
-        response = client.get("/tokens")
-        assert 401 == response.status_code
-        assert "UNAUTHENTICATED" == response.json()["code"]
+        for response in (client.get("/tokens"), client.get("/tokens/me")):
+            assert 401 == response.status_code
+            assert "UNAUTHENTICATED" == response.json()["code"]
 
     def test_unknown_token_id_is_404(self, client: Client, admin: dict[str, str]) -> None:
         response = client.delete(f"/tokens/{uuid.uuid4()}", headers=admin)

@@ -6,8 +6,10 @@ Set ``MATCHLOG_SCREENSHOTS=docs/screenshots`` to refresh their pictures.
 from __future__ import annotations
 
 import random
+from datetime import datetime
 from itertools import pairwise
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -110,6 +112,45 @@ class TestHome:
         for link in page.locator("#ways a, a.view-link").all():
             assert link.bounding_box()["height"] >= 44
         screenshot(page, "home", viewport)
+
+    @pytest.mark.parametrize(
+        ("zone", "label", "lang"),
+        [
+            ("Asia/Tokyo", "GMT+9", "en"),
+            ("America/New_York", "EST", "en"),
+            ("UTC", "UTC", "ja"),
+            ("Asia/Tokyo", "JST", "ja"),
+        ],
+    )
+    def test_times_are_the_readers_own_and_name_their_zone(
+        self,
+        browser: Any,
+        server: str,
+        http: httpx.Client,
+        club: dict[str, Any],
+        zone: str,
+        label: str,
+        lang: str,
+    ) -> None:
+        """A live match's start is written in the reader's time zone (the device's), which
+        the time names, in the page's language."""
+        context = browser.new_context(timezone_id=zone)
+        try:
+            page = context.new_page()
+            page.goto(f"{server}/?lang={lang}")
+            live = http.get("/matches?status=live&limit=100").json()["items"]
+            [match] = [m for m in live if m["id"] == club["live"][0]["id"]]
+            meta = page.locator(f'#live [data-match="{match["id"]}"] .meta')
+            text = " ".join(meta.inner_text().replace("\u202f", " ").split())
+            at = datetime.fromisoformat(match["created_at"]).astimezone(ZoneInfo(zone))
+            if lang == "en":
+                hour = f"{at.hour % 12 or 12}:{at:%M} {'AM' if at.hour < 12 else 'PM'}"
+                written = f"since {at:%b} {at.day}, {at.year}, {hour} {label}"
+            else:
+                written = f"{at.year}年{at.month}月{at.day}日 {at.hour}:{at:%M} {label}"
+            assert written in text, text
+        finally:
+            context.close()
 
     def test_a_signed_in_scorer_sees_private_competitions(
         self, page: Page, server: str, club: dict[str, Any]

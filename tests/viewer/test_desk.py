@@ -480,3 +480,28 @@ def test_a_finished_result_is_corrected_from_the_desk(
         assert page.errors == []
     finally:
         page.context.close()
+
+
+def test_the_desk_tells_a_scorer_from_an_admin_without_a_refusal(
+    club_browser: Any, club: str, viewer_database: str
+) -> None:
+    """The desk asks the token's own record (``GET /tokens/me``) which forms to offer: a
+    scorer gets no new-competition form and no request of the desk is refused (the server
+    logs no 403); an admin gets the form."""
+    scorer = token_headers(viewer_database, Role.SCORER)["Authorization"].removeprefix("Bearer ")
+    admin = token_headers(viewer_database, Role.ADMIN)["Authorization"].removeprefix("Bearer ")
+    for secret, form in ((scorer, False), (admin, True)):
+        page = fresh_page(club_browser, DESKTOP)
+        answers: list[tuple[int, str]] = []
+        page.on("response", lambda r, seen=answers: seen.append((r.status, r.url)))
+        try:
+            page.goto(club + "/organise")
+            page.fill("#token", secret)
+            page.click("#sign-in-button")
+            page.wait_for_selector("#competition-list")
+            assert form == page.is_visible("#new-competition")
+            assert any(url.endswith("/tokens/me") for _, url in answers)
+            assert [] == [(status, url) for status, url in answers if status >= 400]
+            assert page.errors == []
+        finally:
+            page.context.close()

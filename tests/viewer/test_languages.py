@@ -52,6 +52,8 @@ SEAT_OR_CARD = re.compile(r"\b[A-Z]\d\b|(?:10|[2-9AJQK])[♠♣♥♦]\uFE0E?|�
 DATE = re.compile(
     r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}"
     r"|\b\d{1,2}/\d{1,2}/\d{2,4}|\b\d{1,2}:\d{2}(?::\d{2})?\s?[AP]M\b"
+    # A time names the reader's zone as Intl writes it (table.js): UTC, GMT+9, EST.
+    r"(?:\s(?:UTC|GMT(?:[+-]\d{1,2}(?::\d{2})?)?|[A-Z]{2,4}T))?"
 )
 LEFT = re.compile(r"[\s\d.,:;·/\-–—()#+½★⇄%×«»◀▶♠♣♥♦\uFE0E\u00A0\u202F]*")
 
@@ -145,6 +147,8 @@ def check_marked(page: Page, where: str) -> list[str]:
 def test_unmarked_allows_only_names_cards_numbers_and_dates() -> None:
     assert "" == unmarked("⟦Won by Ann⟦ & ⟧Bob⟧ · 3-1", PEOPLE)
     assert "" == unmarked("Dec 2, 2026, 3:04 AM · 10♣\ufe0e P0", PEOPLE)
+    assert "" == unmarked("Dec 2, 2026, 3:04\u202fPM GMT+9 · 9:30 AM EST", PEOPLE)
+    assert "UTC" == unmarked("UTC", PEOPLE)  # a zone only after a time
     assert "Live now" == unmarked("Live now", PEOPLE)
     assert "3 cards" == unmarked("⟦Ann⟧ 3 cards", PEOPLE)
 
@@ -223,6 +227,32 @@ def test_the_pad_and_the_viewer_fit_390px(
         page.goto(f"{server}/matches/{night['played']}/view")
         page.wait_for_selector("#timeline-list li.step")
         assert [] == page.evaluate(OVERFLOWING), f"the viewer in {language}"
+        assert [] == page.errors
+    finally:
+        page.context.close()
+
+
+def test_the_switcher_keeps_the_place_on_the_page(
+    browser: Any, server: str, night: dict[str, Any]
+) -> None:
+    """Switching language keeps the page's other parameters: a reader who stepped the viewer
+    to ply 2 reads ply 2 in Japanese, and the desk keeps its open competition."""
+    page = open_in(browser, "en", PHONE)
+    try:
+        page.goto(f"{server}/matches/{night['played']}/view?ply=1")
+        page.wait_for_selector('#table[data-ply="1"]', state="attached")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector('#table[data-ply="2"]', state="attached")
+        page.click('nav.languages a[hreflang="ja"]')
+        page.wait_for_selector('#table[data-ply="2"]', state="attached")
+        assert "ja" == page.evaluate("document.documentElement.lang")
+        query = page.evaluate("Object.fromEntries(new URL(location.href).searchParams)")
+        assert {"ply": "2", "lang": "ja"} == query
+        page.goto(f"{server}/organise#competition={night['competition']}")
+        page.click('nav.languages a[hreflang="ru"]')
+        page.wait_for_load_state()
+        assert "ru" == page.evaluate("document.documentElement.lang")
+        assert f"#competition={night['competition']}" == page.evaluate("location.hash")
         assert [] == page.errors
     finally:
         page.context.close()

@@ -9,6 +9,7 @@ Set ``MATCHLOG_SCREENSHOTS=docs/screenshots`` to refresh the pictures.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from uuid import UUID
 
@@ -140,7 +141,10 @@ def test_the_pad_starts_and_opens_the_current_rounds_matches(
         page.wait_for_selector("#fixtures .competition")
         # The live list groups it under its competition and says its round and table (#32).
         live = f'#live-matches [data-competition="{cuttle}"] [data-match="{match_id}"] .when'
-        assert page.inner_text(live).startswith("round 1, table 1 · started ")
+        when = page.inner_text(live)
+        assert when.startswith("round 1, table 1 · started ")
+        # Started at a time of the reader's own zone, which it names (UTC, GMT+9, EST).
+        assert re.search(r"\d:\d\d:\d\d\s[AP]M (UTC|GMT[+-][\d:]+|[A-Z]{2,4}T) · ", when), when
         assert "Pad league" == page.inner_text(f'#live-matches [data-competition="{cuttle}"] h3')
         row = f'li.fixture[data-table="{table["id"]}"]'
         assert ("live", "Open") == (
@@ -198,6 +202,50 @@ def test_a_played_round_moves_the_pad_to_the_next(
         assert page.errors == []
     finally:
         page.context.close()
+
+
+def test_a_void_table_offers_start_and_takes_a_new_match(
+    club_browser: Any,
+    club: str,
+    http: httpx.Client,
+    viewer_database: str,
+    scorer_headers: dict[str, str],
+) -> None:
+    """A table whose match an admin voided is still to play: its round stays the current
+    one, the pad says "void" and offers Start (as the desk and the API do), and the match
+    it starts is the table's new one, not the void one again."""
+    admin = token_headers(viewer_database, Role.ADMIN)
+    competition = league(http, admin, "Corrected league", "cuttle", "standard")
+    for player in make_players(http, scorer_headers, ["Zed", "Abe"]):
+        enter(http, admin, competition, {"player_id": player})
+    [[table]] = [r["tables"] for r in round_robin(http, admin, competition)]
+    wrong = fixture_match(http, scorer_headers, "cuttle", table)
+    resign(http, scorer_headers, wrong, 0)
+    version = http.get(f"/matches/{wrong['id']}").json()["version"]
+    voided = http.post(
+        f"/matches/{wrong['id']}/void",
+        json={"reason": "the wrong seat resigned", "expected_version": version},
+        headers=admin,
+    )
+    assert 200 == voided.status_code, voided.text
+    page = open_home(club_browser, club, limited_secret(viewer_database, [competition]), PHONE)
+    try:
+        shown = listed(page)[competition]
+        assert [] == page.evaluate(SMALL_TARGETS)
+        screenshot(page, "pad-void-table", PHONE)
+        assert [(table["id"], "void", "Start")] == [
+            (t["table"], t["result"], t["action"]) for t in shown["tables"]
+        ]
+        page.click(f'li.fixture[data-table="{table["id"]}"] button.start-fixture')
+        page.wait_for_url("**/matches/*/score")
+        version_of(page)
+        again = page.url.split("/")[-2]
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert again != wrong["id"]
+    assert again == fixtures_of(http, competition)[0]["tables"][0]["match_id"]
+    assert "live" == http.get(f"/matches/{again}").json()["status"]
 
 
 def test_a_fixture_started_again_after_a_lost_answer_is_one_match(
