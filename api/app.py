@@ -36,7 +36,7 @@ from api.metrics import (
 )
 from api.openapi import ClosedModels
 from api.options import answer_options
-from api.pad import PadController
+from api.pad import PadController, runtime_files
 from api.players import PlayerController
 from api.positions import add_position, provide_reads
 from api.problems import problem_details_plugin
@@ -45,7 +45,7 @@ from api.security import add_security_headers
 from api.standings import StandingsController
 from api.tokens import TokenController
 from api.viewer import ViewerController, static_files
-from projections.replay import ReplayCache
+from projections.replay_cache import ReplayCache
 from service.matches import Recorder
 from service.settings import Settings
 from service.wiring import serving
@@ -122,6 +122,7 @@ def create_app(settings: Settings) -> Litestar:
             PadController,
             DeskController,
             static_files(),
+            runtime_files(),
             *([MetricsController] if settings.metrics else []),
         ],
         middleware=[RequestMetrics] if settings.metrics else [],

@@ -40,7 +40,7 @@ from domain.errors import (
 )
 from domain.match import series_score
 from domain.stream import Command, MatchState, rules_for
-from projections.matches import result_of, status_of
+from domain.stream.outcome import result_of, status_of
 from service import matches
 from service.access import Principal, readable_match, require_scope
 from service.idempotency import StoredAnswer

@@ -10,20 +10,37 @@ no rights on it gets a page that can show nothing but a refusal.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any, Final
+
 from litestar import Controller, Response, get
+from litestar.datastructures import CacheControlHeader
 from litestar.di import NamedDependency
+from litestar.router import Router
+from litestar.static_files import create_static_files_router
 from psycopg_pool import AsyncConnectionPool
 
 from api.matches import MatchId
 from api.schemas import problem_responses
+from api.security import WASM
 from api.viewer import PAGE_TITLES, page
+from domain.errors import NotFoundError
 from service.access import existing_match
-from service.i18n import translations
+from service.i18n import LANGUAGES, PSEUDO, translations
+from service.pad_engine_files import PYODIDE_VERSION, engine_file, modules_zip, moves_catalog
 
-PAD_SCRIPTS = ("table.js", "session.js", "pad.js")
-"""The pad's scripts under ``/static``, in load order: the shared drawing and sign-in first."""
+PAD_SCRIPTS = ("table.js", "session.js", "engine.js", "pad.js")
+"""The pad's scripts under ``/static``, in load order: the shared drawing and sign-in first,
+then the loader of the in-browser engine."""
 PAD_STYLE = "pad.css"
 _HTML = "text/html; charset=utf-8"
+
+RUNTIME_PATH: Final = f"/vendor/pyodide/{PYODIDE_VERSION}/"
+"""Where the Pyodide runtime is served: the version in the path, so it is kept for good."""
+_RUNTIME_DIR: Final = Path(__file__).parent / "vendor" / "pyodide" / PYODIDE_VERSION
+_FOREVER: Final = CacheControlHeader(public=True, max_age=365 * 24 * 3600, immutable=True)
+# The pad's pages may compile WebAssembly (the engine's runtime); no other page may.
+_PAD_OPT: Final[dict[str, Any]] = {WASM: True}
 
 
 class PadController(Controller):
@@ -32,7 +49,7 @@ class PadController(Controller):
     tags = ("pad",)
     include_in_schema = False
 
-    @get("/score", operation_id="ScorePad", media_type="text/html")
+    @get("/score", operation_id="ScorePad", media_type="text/html", opt=_PAD_OPT)
     async def home(self, lang: NamedDependency[str]) -> Response[str]:
         """Return the pad's first page: sign in, the live matches to record, a new match."""
         html = page(
@@ -51,6 +68,7 @@ class PadController(Controller):
         operation_id="ScoreMatch",
         responses=problem_responses(404),
         media_type="text/html",
+        opt=_PAD_OPT,
     )
     async def score_match(
         self,
@@ -75,5 +93,43 @@ class PadController(Controller):
         )
         return Response(html, media_type=_HTML)
 
+    @get("/pad/engine", operation_id="PadEngine", cache_control=CacheControlHeader(no_cache=True))
+    async def engine(self, lang: NamedDependency[str]) -> dict[str, str | None]:
+        """Return where the pad's in-browser engine loads from: the runtime, the Python
+        modules and the ``moves`` catalog of the request's language (``null``: English)."""
+        catalog = moves_catalog(lang)
+        return {
+            "runtime": RUNTIME_PATH,
+            "modules": "/pad/engine/" + modules_zip().name,
+            "catalog": None if catalog is None else "/pad/engine/" + catalog.name,
+        }
 
-__all__ = ["PAD_SCRIPTS", "PAD_STYLE", "PadController"]
+    @get(
+        "/pad/engine/{name:str}",
+        operation_id="PadEngineFile",
+        responses=problem_responses(404),
+        cache_control=_FOREVER,
+    )
+    async def engine_file(self, name: str) -> Response[bytes]:
+        """Return one of the engine's files, named by its content's hash.
+
+        Raises:
+            NotFoundError (NOT_FOUND): no such file (an older release's, say).
+        """
+        found = engine_file(name, (*LANGUAGES, PSEUDO))
+        if found is None:
+            raise NotFoundError("no such file of the pad's engine", details={"name": name})
+        return Response(found.content, media_type=found.media_type)
+
+
+def runtime_files() -> Router:
+    """Return the router serving the vendored Pyodide runtime, kept by browsers for good."""
+    return create_static_files_router(
+        path=RUNTIME_PATH.rstrip("/"),
+        directories=[_RUNTIME_DIR],
+        include_in_schema=False,
+        cache_control=_FOREVER,
+    )
+
+
+__all__ = ["PAD_SCRIPTS", "PAD_STYLE", "RUNTIME_PATH", "PadController", "runtime_files"]

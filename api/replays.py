@@ -20,7 +20,8 @@ from api.matches import MatchId
 from api.schemas import problem_responses
 from domain.errors import ForbiddenError, MalformedError, NotFoundError
 from domain.stream import rules_for
-from projections.replay import ReplayCache, Track, corrections, replay_at, timeline
+from projections.replay import Track, corrections, replay_at, timeline
+from projections.replay_cache import ReplayCache
 from projections.reports import player_names
 from projections.series import find_series
 from service.access import can_see_hidden, readable_match

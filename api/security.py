@@ -24,6 +24,14 @@ CONTENT_SECURITY_POLICY = "; ".join(
     )
 )
 
+WASM = "compiles_wasm"
+"""A route handler's ``opt`` key: its page may compile WebAssembly (the pad's engine)."""
+
+WASM_POLICY = CONTENT_SECURITY_POLICY.replace(
+    "script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'"
+)
+"""The policy of a page that runs the in-browser engine: WebAssembly, and nothing more."""
+
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -39,6 +47,15 @@ async def add_security_headers(message: Message, scope: Scope) -> None:
     headers = MutableScopeHeaders.from_message(message)
     for name, value in SECURITY_HEADERS.items():
         headers[name] = value
+    handler = scope.get("route_handler")
+    if handler is not None and handler.opt.get(WASM):
+        headers["Content-Security-Policy"] = WASM_POLICY
 
 
-__all__ = ["CONTENT_SECURITY_POLICY", "SECURITY_HEADERS", "add_security_headers"]
+__all__ = [
+    "CONTENT_SECURITY_POLICY",
+    "SECURITY_HEADERS",
+    "WASM",
+    "WASM_POLICY",
+    "add_security_headers",
+]

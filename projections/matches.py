@@ -9,7 +9,8 @@ import psycopg
 from psycopg.rows import dict_row
 
 from domain.match import series_score
-from domain.stream import MatchConfig, MatchState
+from domain.stream import MatchConfig
+from domain.stream.outcome import result_of, status_of
 from projections.rows import RowsInsert, RowsUpdate
 from store.recorder import Projection
 
@@ -30,25 +31,6 @@ def match_identity(stream: str, config: MatchConfig) -> tuple[Any, ...]:
         config.competition_id,
         list(config.players),
     )
-
-
-def status_of(state: MatchState) -> str:
-    """Return ``live``, ``finished`` or ``void`` (a finished match an admin voided)."""
-    if state.voided:
-        return "void"
-    return "finished" if state.is_over else "live"
-
-
-def result_of(state: MatchState) -> dict[str, Any] | None:
-    """Return the match result as JSON-ready data, or ``None`` while it is live."""
-    if state.result is None:
-        return None
-    return {
-        "winners": list(state.result.winners),
-        "losers": list(state.result.losers),
-        "reason": state.result.reason,
-        "draw": state.result.is_draw,
-    }
 
 
 MATCH_COLUMNS: Final = (

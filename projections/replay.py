@@ -10,22 +10,19 @@ its ply, is marked ``taken_back`` in the timeline, and the replay after it shows
 what the table saw then. Stepping over a ``TakenBack`` folds the effective events
 up to it (the match exactly as it was at the version it names).
 
-``ReplayCache`` keeps, per match stream and per worker, the raw events and a
-snapshot of the match state before every ``every``-th ply (an LRU over streams);
-stepping to any ply then folds at most ``every`` plies (and refolds at a
-takeback, which is rare). A live match's track is extended with the events
-recorded since it was last read.
+A ``Track`` keeps a stream's raw events and a snapshot of the match state before
+every ``every``-th ply; stepping to any ply then folds at most ``every`` plies (and
+refolds at a takeback, which is rare). ``projections.replay_cache`` keeps the server's
+tracks; the scorer's pad builds one in the browser (``projections.pad_engine``), so this
+module imports nothing but ``domain``.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import psycopg
 
 from domain.events import Event
 from domain.game_rules import RESULT_ENTERED
@@ -39,9 +36,8 @@ from domain.stream import (
     public_event_data,
     rules_for,
 )
+from domain.stream.outcome import result_with_resignation
 from domain.words import ENGLISH, Words
-from projections.series import result_with_resignation
-from store.events import read_stream
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,38 +189,6 @@ class Track:
         return self.round_numbers[started - 1] if started else 0
 
 
-class ReplayCache:
-    """Per-worker tracks of match streams, least recently used dropped first."""
-
-    def __init__(self, *, every: int = 8, size: int = 256) -> None:
-        self._every = every
-        self._size = size
-        self._tracks: OrderedDict[str, Track] = OrderedDict()
-
-    async def track(
-        self, conn: psycopg.AsyncConnection[Any], stream: str, version: int | None = None
-    ) -> Track:
-        """Return ``stream``'s track, reading only events it lacks.
-
-        ``version`` is the stream's version as the caller knows it (from the match
-        summary); when the track already holds it, nothing is read.
-        """
-        track = self._tracks.get(stream)
-        if track is None:
-            track = Track(self._every)
-            self._tracks[stream] = track
-        self._tracks.move_to_end(stream)
-        while len(self._tracks) > self._size:
-            self._tracks.popitem(last=False)
-        if version is None or track.version < version:
-            recorded = await read_stream(conn, stream, after_version=track.version)
-            track.extend(
-                [(r.version, Event(r.type, r.data)) for r in recorded],
-                {r.version: r.metadata for r in recorded if r.type in _CORRECTIONS},
-            )
-        return track
-
-
 def step_of(
     track: Track,
     ply: int,
@@ -262,7 +226,8 @@ def step_of(
     }
 
 
-_CORRECTIONS = ("TakenBack", "NoteAdded", "MatchVoided")
+CORRECTIONS = ("TakenBack", "NoteAdded", "MatchVoided")
+"""The event types whose metadata (who recorded them) a track keeps."""
 
 
 def _who(by: Mapping[str, Any], show_tokens: bool) -> dict[str, Any]:
@@ -372,9 +337,9 @@ def replay_at(track: Track, ply: int, seat: int | None, *, full: bool) -> dict[s
 
 
 __all__ = [
+    "CORRECTIONS",
     "Correction",
     "Frame",
-    "ReplayCache",
     "Track",
     "corrections",
     "refold",

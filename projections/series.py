@@ -16,7 +16,8 @@ from psycopg.rows import dict_row
 
 from domain.match import series_score
 from domain.stream import MatchState
-from projections.matches import match_identity, result_of
+from domain.stream.outcome import result_with_resignation
+from projections.matches import match_identity
 from projections.rows import RowsInsert
 from store.recorder import Projection
 
@@ -40,14 +41,6 @@ def rounds_of(state: MatchState) -> list[dict[str, Any]]:
     if state.series is None:
         return []
     return state.rules.rounds_data(state.series)
-
-
-def result_with_resignation(state: MatchState) -> dict[str, Any] | None:
-    """Return the match result, naming a whole-match resignation's seat when there was one."""
-    result = result_of(state)
-    if result is not None and state.series is not None:
-        result.update(state.rules.result_data(state.series))
-    return result
 
 
 _SERIES: Final = RowsInsert(

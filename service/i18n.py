@@ -72,17 +72,42 @@ def translations(lang: str, domain: Domain) -> gettext.NullTranslations:
     """
     if lang == PSEUDO:
         return PseudoTranslations()
-    if lang == DEFAULT or lang not in LANGUAGES:
+    compiled = compiled_catalog(lang, domain)
+    if compiled is None:
         return gettext.NullTranslations()
-    path = catalog_path(lang, domain)
-    if not path.exists():
-        return gettext.NullTranslations()
-    with path.open("rb") as po:
-        catalog = read_po(po, locale=lang, domain=domain)
+    return Translations(io.BytesIO(compiled), domain=domain)
+
+
+@cache
+def compiled_catalog(lang: str, domain: Domain) -> bytes | None:
+    """Return ``lang``'s catalog of ``domain`` as a compiled ``.mo`` file, or ``None`` where
+    English (the message ids) is all there is.
+
+    The pseudo-language's is every template message marked, as ``PseudoTranslations``
+    marks it: the pad's in-browser engine (``projections.pad_engine``) reads ``.mo`` files
+    with the standard library's ``gettext`` and nothing else.
+    """
+    if lang == PSEUDO:
+        with (LOCALES / f"{domain}.pot").open("rb") as pot:
+            catalog = read_po(pot, locale=DEFAULT, domain=domain)
+        for message in catalog:
+            if not message.id:
+                continue
+            if isinstance(message.id, str):
+                message.string = _mark(message.id)
+            else:
+                message.string = tuple(_mark(str(i)) for i in message.id)
+    else:
+        if lang == DEFAULT or lang not in LANGUAGES:
+            return None
+        path = catalog_path(lang, domain)
+        if not path.exists():
+            return None
+        with path.open("rb") as po:
+            catalog = read_po(po, locale=lang, domain=domain)
     mo = io.BytesIO()
     write_mo(mo, catalog, use_fuzzy=False)
-    mo.seek(0)
-    return Translations(mo, domain=domain)
+    return mo.getvalue()
 
 
 class PseudoTranslations(gettext.NullTranslations):

@@ -16,7 +16,8 @@ import psycopg
 
 from domain.events import Event
 from domain.stream import MatchState, move_text
-from projections.replay import ReplayCache, Track
+from projections.replay import Track
+from projections.replay_cache import ReplayCache
 from service.exporter import find_stream
 
 
