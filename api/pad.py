@@ -11,11 +11,12 @@ no rights on it gets a page that can show nothing but a refusal.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 from litestar import Controller, Response, get
 from litestar.datastructures import CacheControlHeader
 from litestar.di import NamedDependency
+from litestar.params import Parameter
 from litestar.router import Router
 from litestar.static_files import create_static_files_router
 from psycopg_pool import AsyncConnectionPool
@@ -38,6 +39,9 @@ _HTML = "text/html; charset=utf-8"
 RUNTIME_PATH: Final = f"/vendor/pyodide/{PYODIDE_VERSION}/"
 """Where the Pyodide runtime is served: the version in the path, so it is kept for good."""
 _RUNTIME_DIR: Final = Path(__file__).parent / "vendor" / "pyodide" / PYODIDE_VERSION
+EngineFileName = Annotated[
+    str, Parameter(title="File name", description="As `GET /pad/engine` names it.")
+]
 _FOREVER: Final = CacheControlHeader(public=True, max_age=365 * 24 * 3600, immutable=True)
 # The pad's pages may compile WebAssembly (the engine's runtime); no other page may.
 _PAD_OPT: Final[dict[str, Any]] = {WASM: True}
@@ -110,7 +114,7 @@ class PadController(Controller):
         responses=problem_responses(404),
         cache_control=_FOREVER,
     )
-    async def engine_file(self, name: str) -> Response[bytes]:
+    async def engine_file(self, name: EngineFileName) -> Response[bytes]:
         """Return one of the engine's files, named by its content's hash.
 
         Raises:

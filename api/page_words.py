@@ -265,6 +265,9 @@ WORDS: Final[dict[str, str]] = {
     "pad.next_from_server": N_(
         "The next moves come from the server once it has the pending entry."
     ),
+    "pad.server_deals": N_(
+        "The server shuffles the next deal: it appears once the moves above are sent."
+    ),
     "pad.enter_deal": N_("Enter the deal."),
     "pad.enter_result": N_("Enter the result of {round}."),
     "pad.to_act": N_("{who} to act."),

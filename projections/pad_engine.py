@@ -14,10 +14,12 @@ confirms replaces a differing local guess: the server's answer decides.
 
 from __future__ import annotations
 
+import gettext
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from domain.errors import DomainError
 from domain.events import Event
 from domain.match import series_score
 from domain.stream import Command, MatchState, Play, StartRound, rules_for, step
@@ -163,6 +165,48 @@ class LocalMatch:
         self._track.extend(self._confirmed, self._by)
 
 
+class BrowserMatch:
+    """A ``LocalMatch`` as the page's script calls it: JSON text in, JSON text out.
+
+    Text crosses between JavaScript and Python whole, so no proxy of a Python object is
+    left for the page to free. ``catalog``: the path of the page language's compiled
+    ``moves`` catalog, empty for English.
+    """
+
+    def __init__(self, names: str, catalog: str = "") -> None:
+        words: Words = ENGLISH
+        if catalog:
+            with open(catalog, "rb") as compiled:
+                words = gettext.GNUTranslations(compiled)
+        self.match = LocalMatch(json.loads(names), words)
+
+    def confirm(self, events: str, after_ply: int) -> str:
+        """``LocalMatch.confirm`` the server's events; answer as ``answer`` does, with
+        ``held``: whether the guesses held."""
+        held = self.match.confirm(json.loads(events))
+        return json.dumps({"held": held, **self.match.answer(after_ply)})
+
+    def forget(self, after_ply: int) -> str:
+        """Drop every guess and answer."""
+        self.match.forget_guesses()
+        return json.dumps(self.match.answer(after_ply))
+
+    def play(self, moves: str, after_ply: int) -> str:
+        """Decide moves (a JSON list) and answer; a refusal answers ``{"refused": code}``."""
+        return self._tried(lambda: self.match.play(json.loads(moves)), after_ply)
+
+    def start_round(self, deal: str, after_ply: int) -> str:
+        """Decide a round's start (a JSON deal) and answer, or ``{"refused": code}``."""
+        return self._tried(lambda: self.match.start_round(json.loads(deal)), after_ply)
+
+    def _tried(self, decide: Callable[[], None], after_ply: int) -> str:
+        try:
+            decide()
+        except DomainError as error:
+            return json.dumps({"refused": error.code})
+        return json.dumps(self.match.answer(after_ply))
+
+
 def _same(ours: tuple[int, Event], theirs: tuple[int, Event]) -> bool:
     return (
         ours[0] == theirs[0]
@@ -204,4 +248,4 @@ def choice_data(choice: Choice) -> dict[str, Any]:
     }
 
 
-__all__ = ["SNAPSHOT_EVERY", "LocalMatch", "choice_data", "legal_moves_data"]
+__all__ = ["SNAPSHOT_EVERY", "BrowserMatch", "LocalMatch", "choice_data", "legal_moves_data"]

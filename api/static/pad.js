@@ -1,6 +1,8 @@
 // matchlog scorer's pad: sign in, pick or create a live match, and record it with taps.
-// The rules live on the server: every move, its card, target and sentence come from
-// GET /matches/{id}/legal-moves, so nothing here knows what is legal.
+// Nothing here knows what is legal: every move, its card, target and sentence come from
+// GET /matches/{id}/legal-moves, or, once the engine has loaded in the page (engine.js:
+// the server's own rules on Pyodide), from that engine, which decides a tapped move at
+// once while the server's answer still decides.
 // Works on a non-secure origin (a club's LAN address): no crypto.randomUUID, no
 // service worker; the token stays in sessionStorage, the pending writes in localStorage.
 "use strict";
@@ -429,6 +431,9 @@
       confirming: null,
       typed: null, // the next move being typed while offline
       stopFeed: null,
+      engine: null, // the match in the page's engine, once loaded (engine.js)
+      serverSteps: [], // the timeline as the server last gave it
+      guessed: false, // the table drawn is the engine's, with every queued write decided
     };
 
     function loadQueue() {
@@ -468,6 +473,7 @@
         getJSON(base + "/legal-moves", auth()),
       ]);
       S.steps = timelineBody.steps;
+      S.serverSteps = timelineBody.steps;
       // A match recorded by results has no table: the pad shows its score sheet (the series).
       const [replay, series] = await Promise.all([
         getJSON(base + "/replay?ply=" + latest() + "&seat=full", auth()),
@@ -486,6 +492,7 @@
       try {
         await load();
         S.offline = false;
+        await resync();
       } catch (error) {
         if (error instanceof TypeError) S.offline = true;
         else S.problem = error.message;
@@ -499,6 +506,73 @@
       return refreshing;
     }
 
+    // -- the engine in the page ------------------------------------------------------
+
+    // With the engine loaded, each queued write is decided in the page as soon as it is
+    // made, and the pad draws the match after them all; the server still decides: its
+    // answers replace the guesses (a refusal rolls the table back and says why). A write
+    // the engine cannot decide (a takeback) leaves the pad waiting for the server.
+    const guessing = () => Boolean(S.engine && S.guessed && movesPending());
+
+    function showGuess(answer) {
+      S.legal = answer.legal;
+      S.replay = answer.replay;
+      S.steps = S.serverSteps.concat(answer.steps);
+      const { version, ...decided } = answer.match;
+      S.match = { ...S.match, ...decided };
+    }
+
+    function decideHere(entry) {
+      const after = S.serverSteps.length;
+      if (entry.kind === "moves") return S.engine.play(entry.body.moves, after);
+      if (entry.kind === "rounds") return S.engine.startRound(entry.body, after);
+      return { refused: entry.kind };
+    }
+
+    // A write just queued, decided on top of those before it.
+    function guessNext(entry) {
+      if (!S.engine || entry.kind === "notes") return;
+      if (S.queue.length > 1 && !S.guessed) return;
+      const answer = decideHere(entry);
+      S.guessed = !answer.refused;
+      if (S.guessed) showGuess(answer);
+    }
+
+    // After the server's match is read: the engine takes its events, and every write still
+    // queued is decided again on top of them (none while a conflict asks the scorer).
+    async function resync() {
+      if (!S.engine) return;
+      await S.engine.sync(S.serverSteps.length);
+      let answer = S.engine.forget(S.serverSteps.length);
+      S.guessed = !S.conflict;
+      for (const entry of S.queue) {
+        if (!S.guessed) break;
+        if (entry.kind === "notes") continue;
+        answer = decideHere(entry);
+        S.guessed = !answer.refused;
+      }
+      if (S.guessed && movesPending()) showGuess(answer);
+    }
+
+    // Loads the engine in the background once the pad is drawn; without WebAssembly, or
+    // if it fails to load, the pad goes on as it was (waiting for the server's moves).
+    async function startEngine() {
+      if (!window.MatchEngine.supported || S.match.status !== "live" || results()) return;
+      try {
+        const engine = await window.MatchEngine.open(base, S.names);
+        await engine.sync(S.serverSteps.length);
+        S.engine = engine;
+        await resync();
+      } catch (error) {
+        S.engine = null;
+        document.body.dataset.engine = "failed";
+        console.warn("the pad's engine did not load:", error);
+        return;
+      }
+      document.body.dataset.engine = "ready";
+      draw();
+    }
+
     // -- the queue of writes --------------------------------------------------------
 
     // Every write goes through here: kept on the device first, sent in order with
@@ -507,8 +581,10 @@
     // at a time and gives each the version the answer to the one before returned.
     function enqueue(kind, path, body, label, typed) {
       const previous = S.queue[S.queue.length - 1];
-      S.queue.push({ key: newKey(), kind, path, body, label, typed: Boolean(typed), expected: S.version, after: previous ? previous.key : null });
+      const entry = { key: newKey(), kind, path, body, label, typed: Boolean(typed), expected: S.version, after: previous ? previous.key : null };
+      S.queue.push(entry);
       saveQueue();
+      guessNext(entry);
       clearSelection();
       // The form just sent is redrawn empty (a focused one would be left as it is).
       if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
@@ -781,7 +857,7 @@
     // The cards of the hands that some move plays become buttons; once one is picked,
     // the targets of its moves light up on the table.
     function markTable() {
-      if (movesPending() || S.conflict) return;
+      if ((movesPending() && !guessing()) || S.conflict) return;
       const list = choices();
       const playable = new Set(list.flatMap((c) => c.cards));
       for (const node of table.querySelectorAll('[data-kind="hand"] .card[data-card]')) {
@@ -868,9 +944,15 @@
         moves.replaceChildren();
         return;
       }
-      if (movesPending()) {
+      if (movesPending() && !guessing()) {
         acting.textContent = w("pad.waiting_check");
         moves.replaceChildren(S.offline ? nextMoveForm() : el("p", { class: "hint", text: w("pad.next_from_server") }));
+        return;
+      }
+      if (guessing() && match.dealing === "server" && !match.round) {
+        // The next deal is the server's shuffle: no device can know it.
+        acting.textContent = w("pad.server_deals");
+        moves.replaceChildren();
         return;
       }
       if (legal.cards_awaited) {
@@ -1233,6 +1315,8 @@
       // A queue kept from before a reload is sent first; then the feed keeps the pad current.
       if (S.queue.length) flush();
       if (S.match.status === "live") S.stopFeed = follow(base + "/live", debounce(() => !flushing && refreshOnce(), 80), auth());
+      // Once the page is drawn and idle, so the runtime's start never holds the first taps.
+      setTimeout(startEngine, 0);
     })();
   }
 
