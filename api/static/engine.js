@@ -35,7 +35,12 @@ window.MatchEngine = (() => {
           bytes(manifest.modules),
           manifest.catalog ? bytes(manifest.catalog) : null,
         ]);
-        const pyodide = await loadPyodide({ indexURL: manifest.runtime, stdout: () => {}, stderr: () => {} });
+        // The lock file is fetched here, not by the runtime, so a network lost mid-load
+        // fails this load (the pad goes on without the engine) instead of leaving a
+        // rejection nobody handles.
+        const lockFile = fetch(manifest.runtime + "pyodide-lock.json").then((r) => (r.ok ? r.text() : Promise.reject(new Error(r.url + ": " + r.status))));
+        lockFile.catch(() => {});
+        const pyodide = await loadPyodide({ indexURL: manifest.runtime, lockFileContents: lockFile, stdout: () => {}, stderr: () => {} });
         pyodide.unpackArchive(modules, "zip", { extractDir: "/matchlog" });
         if (catalog) pyodide.FS.writeFile("/matchlog/moves.mo", catalog);
         pyodide.runPython("import sys; sys.path.insert(0, '/matchlog')");
@@ -65,12 +70,16 @@ window.MatchEngine = (() => {
     let confirmed = 0;
     const call = (method, ...args) => JSON.parse(match[method](...args));
     return {
-      // Reads the events the server has recorded since the last call and folds them.
-      async sync(afterPly) {
-        const events = await eventsAfter(base, confirmed);
+      // The events the server has recorded since those last confirmed.
+      fresh: () => eventsAfter(base, confirmed),
+      // Folds events `fresh` read; guesses they disagree with are dropped.
+      confirm(events, afterPly) {
         const answer = call("confirm", JSON.stringify(events), afterPly);
-        if (events.length) confirmed = events[events.length - 1].version;
+        if (events.length) confirmed = Math.max(confirmed, events[events.length - 1].version);
         return answer;
+      },
+      async sync(afterPly) {
+        return this.confirm(await this.fresh(), afterPly);
       },
       play: (moves, afterPly) => call("play", JSON.stringify(moves), afterPly),
       startRound: (deal, afterPly) => call("start_round", JSON.stringify(deal), afterPly),

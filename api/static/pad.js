@@ -467,10 +467,12 @@
     };
 
     async function load() {
-      const [match, timelineBody, legal] = await Promise.all([
+      // The engine's events are read beside the rest, so what it folds is what is drawn.
+      const [match, timelineBody, legal, fresh] = await Promise.all([
         getJSON(base, auth()),
         getJSON(base + "/timeline", auth()),
         getJSON(base + "/legal-moves", auth()),
+        S.engine ? S.engine.fresh() : null,
       ]);
       S.steps = timelineBody.steps;
       S.serverSteps = timelineBody.steps;
@@ -486,13 +488,13 @@
       S.legal = legal;
       S.replay = replay;
       S.version = legal.version;
+      if (fresh) resync(fresh);
     }
 
     async function refresh() {
       try {
         await load();
         S.offline = false;
-        await resync();
       } catch (error) {
         if (error instanceof TypeError) S.offline = true;
         else S.problem = error.message;
@@ -504,6 +506,13 @@
     function refreshOnce() {
       if (!refreshing) refreshing = refresh().finally(() => (refreshing = null));
       return refreshing;
+    }
+
+    // A read begun before the last write was answered may not hold it: after writes, the
+    // match is read by a refresh that starts after them.
+    async function refreshAfterWrites() {
+      if (refreshing) await refreshing;
+      return refreshOnce();
     }
 
     // -- the engine in the page ------------------------------------------------------
@@ -540,9 +549,8 @@
 
     // After the server's match is read: the engine takes its events, and every write still
     // queued is decided again on top of them (none while a conflict asks the scorer).
-    async function resync() {
-      if (!S.engine) return;
-      await S.engine.sync(S.serverSteps.length);
+    function resync(events) {
+      S.engine.confirm(events, S.serverSteps.length);
       let answer = S.engine.forget(S.serverSteps.length);
       S.guessed = !S.conflict;
       for (const entry of S.queue) {
@@ -560,9 +568,10 @@
       if (!window.MatchEngine.supported || S.match.status !== "live" || results()) return;
       try {
         const engine = await window.MatchEngine.open(base, S.names);
-        await engine.sync(S.serverSteps.length);
+        const events = await engine.fresh();
         S.engine = engine;
-        await resync();
+        // Up to the version the pad shows: anything newer comes with the next read.
+        resync(events.filter((e) => e.version <= S.version));
       } catch (error) {
         S.engine = null;
         document.body.dataset.engine = "failed";
@@ -640,7 +649,7 @@
       } finally {
         flushing = false;
       }
-      await refreshOnce();
+      await refreshAfterWrites();
     }
 
     // Another device recorded first: what changed, and what to do with each queued write.

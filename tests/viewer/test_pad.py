@@ -78,11 +78,25 @@ def fresh_page(browser: Any, viewport: dict[str, int]) -> Page:
     return page
 
 
+NO_WEBASSEMBLY = "delete globalThis.WebAssembly"
+"""A page script run first: the browser as one without WebAssembly, so the pad never loads
+its engine and waits for the server's moves (its behaviour before #34, and its fallback)."""
+
+
 def open_pad(
-    browser: Any, club: str, secret: str | None, match_id: str, viewport: dict[str, int]
+    browser: Any,
+    club: str,
+    secret: str | None,
+    match_id: str,
+    viewport: dict[str, int],
+    *,
+    engine: bool = True,
 ) -> Page:
-    """A pad in a fresh context, signed in on ``/score`` (in the same tab) if ``secret``."""
+    """A pad in a fresh context, signed in on ``/score`` (in the same tab) if ``secret``;
+    ``engine=False``: in a browser without WebAssembly."""
     page = fresh_page(browser, viewport)
+    if not engine:
+        page.add_init_script(NO_WEBASSEMBLY)
     if secret is not None:
         page.goto(club + "/score")
         page.fill("#token", secret)
@@ -492,7 +506,8 @@ def test_offline_taps_survive_a_reload_and_land_once(
 
 
 def queue_offline(page: Page, match_id: str, typed: str) -> None:
-    """Offline: tap ``P1 points 7D``, then type ``typed`` as the next move."""
+    """Offline: tap ``P1 points 7D``, then type ``typed`` as the next move (a pad without
+    its engine, which knows no move the server has not given it)."""
     version_of(page)
     page.context.set_offline(True)
     page.click('#moves button.move[data-move="P1 points 7D"]')
@@ -510,7 +525,7 @@ def test_a_move_typed_offline_behind_a_tapped_one_survives_a_reload_and_lands_on
     club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
 ) -> None:
     match = cuttle_dealt(http, scorer_headers)
-    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE, engine=False)
 
     def no_api(route: Any) -> None:
         # The page itself loads; every read and write of the match fails.
@@ -543,7 +558,7 @@ def test_behind_a_note_queued_offline_the_next_move_names_the_seat_to_act(
     club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
 ) -> None:
     match = cuttle_dealt(http, scorer_headers)
-    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE, engine=False)
     try:
         tap_move(page, "P1 points 7D")
         version = version_of(page)
@@ -571,7 +586,7 @@ def test_a_typed_move_the_server_refuses_stops_the_queue_and_is_asked_about(
     club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
 ) -> None:
     match = cuttle_dealt(http, scorer_headers)
-    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE, engine=False)
     try:
         # 7D is on the table once P1 has played it: P0 cannot point with it.
         queue_offline(page, match["id"], "P0 points 7D")
@@ -592,7 +607,7 @@ def test_after_a_dropped_conflict_the_move_typed_behind_it_is_asked_about(
     club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
 ) -> None:
     match = cuttle_dealt(http, scorer_headers)
-    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE, engine=False)
     try:
         page.route("**/live", lambda route: route.abort())
         page.reload()
