@@ -1094,7 +1094,7 @@
       };
       return el(
         "div",
-        { id: "naming", class: "picker" },
+        { id: "naming", class: "picker", "data-awaited": need },
         el("p", {}, w("pad.drawn_so_far"), ...S.picks.map((c) => card(c, "small")), S.picks.length ? el("button", { type: "button", text: w("pad.clear"), onclick: () => ((S.picks = []), draw()) }) : null),
         grid(new Set(legal.nameable), new Set(S.picks), pick),
       );

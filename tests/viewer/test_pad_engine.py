@@ -6,37 +6,44 @@ once; offline, taps go on and are sent once each, in order, when the network is 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import httpx
 
-from tests.viewer.conftest import PHONE
+from tests.recording.play import create_match
+from tests.viewer.conftest import DESKTOP, PHONE
 from tests.viewer.test_pad import (
     HANDS,
+    KOZEL_PACK,
+    RECOVERED,
+    Writes,
     _club,
     _club_browser,
     _secret,
+    cuttle_dealt,
     enter_deal,
+    events,
+    make_players,
     open_pad,
     physical_cuttle,
     played,
+    replayed,
+    same_log,
     settle,
+    tap_move,
     version_of,
 )
 
 __all__ = ["_club", "_club_browser", "_secret"]  # the pad's fixtures, used here too
 
 Page = Any
-ENGINE_READY = "body[data-engine=ready]"
 
 
 def wait_for_engine(page: Page) -> None:
     """Wait until the engine has loaded and folded the match (the first load compiles
     the runtime: allow it time on a loaded machine)."""
-    try:
-        page.wait_for_selector("body[data-engine]", timeout=90_000)
-    finally:
-        print("console:", page.console)
+    page.wait_for_selector("body[data-engine]", timeout=90_000)
     assert page.evaluate("document.body.dataset.engine") == "ready"
 
 
@@ -45,8 +52,6 @@ def test_the_engine_loads_from_this_server_and_shows_the_next_moves_before_the_a
 ) -> None:
     _, match = physical_cuttle(http, scorer_headers, ["Ann", "Bob"])
     page = open_pad(club_browser, club, secret, match["id"], PHONE)
-    page.console = []
-    page.on("console", lambda m: page.console.append(m.text))
     try:
         enter_deal(page, HANDS)
         wait_for_engine(page)
@@ -64,6 +69,161 @@ def test_the_engine_loads_from_this_server_and_shows_the_next_moves_before_the_a
         settle(page, before)
         page.unroute("**/moves")
         assert played(http, scorer_headers, match["id"]) == ["P1 points 7D"]
+        assert page.errors == []
+    finally:
+        page.context.close()
+
+
+def pending(page: Page) -> int:
+    return int(page.evaluate("document.body.dataset.pending"))
+
+
+def tap_offline(page: Page, rng: random.Random, stock: list[str], writes: Writes) -> None:
+    """Tap one write on a pad that cannot reach the server: a move the page offers (picked
+    at random) or, when cards are awaited, the next of ``stock`` that may be named."""
+    queued = pending(page)
+    if page.is_visible("#naming"):
+        nameable = page.eval_on_selector_all(
+            "#naming button.pick:not([disabled])", "nodes => nodes.map(n => n.dataset.card)"
+        )
+        count = int(page.get_attribute("#naming", "data-awaited") or "0")
+        named = [c for c in stock if c in nameable][:count]
+        for code in named:
+            page.click(f'#naming button.pick[data-card="{code}"]')
+        writes.append(("moves", {"moves": ["cards " + " ".join(named)]}))
+    else:
+        offered = page.eval_on_selector_all(
+            "#moves button.move[data-move]", "nodes => nodes.map(n => n.dataset.move)"
+        )
+        assert offered, page.inner_text("main")
+        move = rng.choice(offered)
+        page.click(f'#moves button.move[data-move="{move}"]')
+        writes.append(("moves", {"moves": [move]}))
+    page.wait_for_function(f"() => document.body.dataset.pending === '{queued + 1}'")
+
+
+def back_online(page: Page) -> None:
+    """Let the network back and wait until every queued write is recorded."""
+    page.context.set_offline(False)
+    page.wait_for_function(RECOVERED, timeout=60_000)
+
+
+def test_ten_cuttle_moves_tapped_offline_are_recorded_once_each_in_order(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    body, match = physical_cuttle(http, scorer_headers, ["Eve", "Fay"], format="normal")
+    writes: Writes = [("rounds", {"hands": [" ".join(h) for h in HANDS]})]
+    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    rng = random.Random(34)
+    # The cards left in the deck, in the order a scorer would draw them.
+    stock = [
+        c
+        for c in (r + s for s in "CDHS" for r in "A23456789TJQK")
+        if not any(c in h for h in HANDS)
+    ]
+    rng.shuffle(stock)
+    try:
+        enter_deal(page, HANDS)
+        wait_for_engine(page)
+        page.context.set_offline(True)
+        for _ in range(10):
+            tap_offline(page, rng, stock, writes)
+        page.wait_for_selector("#connection.offline")
+        # The table and the timeline follow the taps: ten plies past the server's.
+        assert page.get_attribute("#table", "data-ply") == "10"
+        assert page.locator("#timeline li.step").count() == 10
+        assert pending(page) == 10
+        back_online(page)
+        assert page.errors == []
+    finally:
+        page.context.close()
+    same_log(
+        events(http, scorer_headers, match["id"]), replayed(http, scorer_headers, body, writes)
+    )
+
+
+def test_a_kozel_deal_and_trick_tapped_offline_are_recorded_once_each_in_order(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    players = make_players(http, scorer_headers, ["Gil", "Hub", "Ike", "Jan"])
+    body = {"game": "kozel", "players": players, "dealing": "physical", "first_dealer": 0}
+    match = create_match(http, scorer_headers, body)
+    pack = KOZEL_PACK[:]
+    rng = random.Random(35)
+    rng.shuffle(pack)
+    hands = [pack[0:4], pack[4:8], pack[8:12], pack[12:16]]
+    indicator = pack[16]
+    stock = [*pack[17:], indicator]
+    writes: Writes = [("rounds", {"hands": [" ".join(h) for h in hands], "indicator": indicator})]
+    page = open_pad(club_browser, club, secret, match["id"], DESKTOP)
+    try:
+        page.wait_for_selector("#deal")
+        wait_for_engine(page)
+        # The deal itself is entered with the network cut, then the moves after it.
+        page.context.set_offline(True)
+        for slot, cards in enumerate([*hands, [indicator]]):
+            page.click(f'#deal .slot[data-slot="{slot}"] .slot-name')
+            for code in cards:
+                page.click(f'#deal button.pick[data-card="{code}"]')
+        page.click("#deal-button")
+        page.wait_for_function("() => document.body.dataset.pending === '1'")
+        for _ in range(10):
+            tap_offline(page, rng, stock, writes)
+        trick = page.locator("#timeline li.step").count()
+        assert trick >= 10, trick
+        back_online(page)
+        assert page.errors == []
+    finally:
+        page.context.close()
+    recorded = events(http, scorer_headers, match["id"])
+    # Ten writes past the deal: four plays take a trick, the draws after it are named.
+    assert [e["type"] for e in recorded].count("TrickTaken") >= 2
+    same_log(recorded, replayed(http, scorer_headers, body, writes))
+
+
+def test_moves_guessed_offline_meet_another_devices_move_and_are_asked_about(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    try:
+        wait_for_engine(page)
+        version = version_of(page)
+        page.context.set_offline(True)
+        page.click('#moves button.move[data-move="P1 points 7D"]')
+        page.click('#moves button.move[data-move="P0 points 5H"]')
+        page.wait_for_function("() => document.body.dataset.pending === '2'")
+        # Meanwhile another device records P1's move.
+        answer = http.post(
+            f"/matches/{match['id']}/moves",
+            json={"moves": ["P1 points 8D"], "expected_version": int(version)},
+            headers=scorer_headers,
+        )
+        assert 200 == answer.status_code, answer.text
+        page.context.set_offline(False)
+        page.wait_for_selector("#conflict:has-text('no longer applies')")
+        # The table is the server's again: P1's 8D, not the guessed 7D.
+        page.wait_for_selector('#table .card[data-card="8D"]')
+        assert pending(page) == 2
+        page.click("#drop-queued")
+        page.wait_for_selector("#conflict:has-text('was dropped')")
+        page.click("#keep-queued")
+        page.wait_for_function(RECOVERED)
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert played(http, scorer_headers, match["id"]) == ["P1 points 8D", "P0 points 5H"]
+
+
+def test_without_webassembly_the_pad_asks_nothing_of_the_engine(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE, engine=False)
+    try:
+        tap_move(page, "P1 points 7D")
+        assert page.evaluate("document.body.dataset.engine") is None
+        assert not any("/pad/engine" in u or "/vendor/" in u for u in page.urls)
         assert page.errors == []
     finally:
         page.context.close()
