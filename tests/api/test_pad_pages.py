@@ -9,7 +9,7 @@ from uuid import UUID, uuid4
 
 from litestar.testing import TestClient
 
-from api.security import SECURITY_HEADERS
+from api.security import SECURITY_HEADERS, WASM_POLICY
 from store.accounts import Role
 from tests.api.conftest import MakeToken
 from tests.api.support import competition, deal_physically, named_players
@@ -26,7 +26,9 @@ def _assets(html: str) -> list[tuple[str, str]]:
 def _check_shell(response: Any, secrets: list[str]) -> str:
     assert 200 == response.status_code, response.text
     assert response.headers["content-type"].startswith("text/html")
-    for name, value in SECURITY_HEADERS.items():
+    # The pad's pages alone may compile WebAssembly (its engine, #34): nothing else changes.
+    expected = {**SECURITY_HEADERS, "Content-Security-Policy": WASM_POLICY}
+    for name, value in expected.items():
         assert value == response.headers[name]
     html: str = response.text
     # Scripts and styles come from files under /static only: nothing inline runs (the
@@ -36,6 +38,7 @@ def _check_shell(response: Any, secrets: list[str]) -> str:
         ("script", ' type="application/json" id="words"'),
         ("script", ' src="/static/table.js"'),
         ("script", ' src="/static/session.js"'),
+        ("script", ' src="/static/engine.js"'),
         ("script", ' src="/static/pad.js"'),
     ] == _assets(html)
     assert re.search(r"\s(style|on[a-z]+)=", html) is None
