@@ -36,7 +36,7 @@ from api.metrics import (
 )
 from api.openapi import ClosedModels
 from api.options import answer_options
-from api.pad import PadController, runtime_files
+from api.pad import PadController, RuntimeController
 from api.players import PlayerController
 from api.positions import add_position, provide_reads
 from api.problems import problem_details_plugin
@@ -122,7 +122,7 @@ def create_app(settings: Settings) -> Litestar:
             PadController,
             DeskController,
             static_files(),
-            runtime_files(),
+            RuntimeController,
             *([MetricsController] if settings.metrics else []),
         ],
         middleware=[RequestMetrics] if settings.metrics else [],

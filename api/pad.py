@@ -10,15 +10,17 @@ no rights on it gets a page that can show nothing but a refusal.
 
 from __future__ import annotations
 
+import gzip
+import mimetypes
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Final
 
-from litestar import Controller, Response, get
+from anyio import to_thread
+from litestar import Controller, Request, Response, get
 from litestar.datastructures import CacheControlHeader
 from litestar.di import NamedDependency
 from litestar.params import Parameter
-from litestar.router import Router
-from litestar.static_files import create_static_files_router
 from psycopg_pool import AsyncConnectionPool
 
 from api.matches import MatchId
@@ -39,6 +41,10 @@ _HTML = "text/html; charset=utf-8"
 RUNTIME_PATH: Final = f"/vendor/pyodide/{PYODIDE_VERSION}/"
 """Where the Pyodide runtime is served: the version in the path, so it is kept for good."""
 _RUNTIME_DIR: Final = Path(__file__).parent / "vendor" / "pyodide" / PYODIDE_VERSION
+RUNTIME_FILES: Final = frozenset(
+    line.split()[1] for line in (_RUNTIME_DIR / "SHA256SUMS").read_text().splitlines() if line
+)
+"""The runtime's files a page may load: those its checksums list."""
 EngineFileName = Annotated[
     str, Parameter(title="File name", description="As `GET /pad/engine` names it.")
 ]
@@ -126,14 +132,50 @@ class PadController(Controller):
         return Response(found.content, media_type=found.media_type)
 
 
-def runtime_files() -> Router:
-    """Return the router serving the vendored Pyodide runtime, kept by browsers for good."""
-    return create_static_files_router(
-        path=RUNTIME_PATH.rstrip("/"),
-        directories=[_RUNTIME_DIR],
-        include_in_schema=False,
-        cache_control=_FOREVER,
-    )
+class RuntimeController(Controller):
+    """The vendored Pyodide runtime, kept by browsers for good."""
+
+    path = RUNTIME_PATH.rstrip("/")
+    include_in_schema = False
+
+    @get("/{name:str}", operation_id="PadRuntimeFile", cache_control=_FOREVER)
+    async def runtime_file(
+        self, name: EngineFileName, request: Request[Any, Any, Any]
+    ) -> Response[bytes]:
+        """Return one file of the runtime, gzipped for a browser that takes it.
+
+        Raises:
+            NotFoundError (NOT_FOUND): not a file of the runtime.
+        """
+        if name not in RUNTIME_FILES:
+            raise NotFoundError("no such file of the pad's runtime", details={"name": name})
+        media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        headers = {"Vary": "Accept-Encoding"}
+        if "gzip" not in request.headers.get("accept-encoding", ""):
+            return Response(_runtime_bytes(name), media_type=media_type, headers=headers)
+        # Compressed once per process, off the event loop (the WebAssembly takes 0.8 s):
+        # it halves the first load, 13.5 MB to 6.4 MB.
+        packed = await to_thread.run_sync(_gzipped, name)
+        return Response(
+            packed, media_type=media_type, headers={**headers, "Content-Encoding": "gzip"}
+        )
 
 
-__all__ = ["PAD_SCRIPTS", "PAD_STYLE", "RUNTIME_PATH", "PadController", "runtime_files"]
+@cache
+def _runtime_bytes(name: str) -> bytes:
+    return (_RUNTIME_DIR / name).read_bytes()
+
+
+@cache
+def _gzipped(name: str) -> bytes:
+    return gzip.compress(_runtime_bytes(name), compresslevel=6, mtime=0)
+
+
+__all__ = [
+    "PAD_SCRIPTS",
+    "PAD_STYLE",
+    "RUNTIME_FILES",
+    "RUNTIME_PATH",
+    "PadController",
+    "RuntimeController",
+]

@@ -72,9 +72,15 @@ def test_the_runtime_is_the_pinned_release_served_with_its_types(client: TestCli
     for name, digest in files.items():
         assert hashlib.sha256((VENDOR / name).read_bytes()).hexdigest() == digest, name
     assert "Mozilla Public License Version 2.0" in (VENDOR / "LICENSE").read_text()
-    wasm = client.get(RUNTIME_PATH + "pyodide.asm.wasm")
+    wasm = client.get(RUNTIME_PATH + "pyodide.asm.wasm", headers={"Accept-Encoding": "gzip"})
     assert wasm.headers["content-type"] == "application/wasm"
+    assert wasm.headers["content-encoding"] == "gzip"
     assert "immutable" in wasm.headers["cache-control"]
+    assert wasm.content == (VENDOR / "pyodide.asm.wasm").read_bytes()  # as unpacked
+    plain = client.get(RUNTIME_PATH + "pyodide-lock.json", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers
+    assert plain.content == (VENDOR / "pyodide-lock.json").read_bytes()
+    assert 404 == client.get(RUNTIME_PATH + "SHA256SUMS").status_code
     module = client.get(RUNTIME_PATH + "pyodide.mjs")
     assert module.headers["content-type"].startswith("text/javascript")
 
