@@ -603,6 +603,29 @@ def test_a_typed_move_the_server_refuses_stops_the_queue_and_is_asked_about(
     assert played(http, scorer_headers, match["id"]) == ["P1 points 7D", "P0 points 5H"]
 
 
+def record_elsewhere(
+    http: httpx.Client, headers: dict[str, str], match_id: str, version: str, move: str
+) -> None:
+    """Another device records ``move`` on the match at ``version``."""
+    answer = http.post(
+        f"/matches/{match_id}/moves",
+        json={"moves": [move], "expected_version": int(version)},
+        headers=headers,
+    )
+    assert 200 == answer.status_code, answer.text
+
+
+def drop_the_first_keep_the_next(page: Page, behind: str) -> None:
+    """In the conflict box: drop the queued move that no longer applies, then record the
+    one queued ``behind`` it, which is asked about in turn."""
+    page.wait_for_selector("#conflict:has-text('no longer applies')")
+    page.click("#drop-queued")
+    page.wait_for_selector("#conflict:has-text('was dropped')")
+    assert behind in page.inner_text("#conflict")
+    page.click("#keep-queued")
+    page.wait_for_function(RECOVERED)
+
+
 def test_after_a_dropped_conflict_the_move_typed_behind_it_is_asked_about(
     club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
 ) -> None:
@@ -613,20 +636,10 @@ def test_after_a_dropped_conflict_the_move_typed_behind_it_is_asked_about(
         page.reload()
         version = version_of(page)
         # Another device records P1's move; this pad queues another one, and one behind it.
-        answer = http.post(
-            f"/matches/{match['id']}/moves",
-            json={"moves": ["P1 points 8D"], "expected_version": int(version)},
-            headers=scorer_headers,
-        )
-        assert 200 == answer.status_code, answer.text
+        record_elsewhere(http, scorer_headers, match["id"], version, "P1 points 8D")
         queue_offline(page, match["id"], "P0 points 5H")
         page.context.set_offline(False)
-        page.wait_for_selector("#conflict:has-text('no longer applies')")
-        page.click("#drop-queued")
-        page.wait_for_selector("#conflict:has-text('was dropped')")
-        assert "P0 points 5H" in page.inner_text("#conflict")
-        page.click("#keep-queued")
-        page.wait_for_function(RECOVERED)
+        drop_the_first_keep_the_next(page, "P0 points 5H")
         assert page.errors == []
     finally:
         page.context.close()
