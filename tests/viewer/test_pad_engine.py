@@ -221,3 +221,34 @@ def test_without_webassembly_the_pad_asks_nothing_of_the_engine(
         assert page.errors == []
     finally:
         page.context.close()
+
+
+def test_a_refusal_rolls_the_guessed_table_back_and_says_why(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    refusal = {
+        "type": "about:blank",
+        "title": "Illegal move",
+        "status": 422,
+        "detail": "refused for this test",
+        "code": "ILLEGAL_MOVE",
+    }
+    held: list[Any] = []
+    try:
+        wait_for_engine(page)
+        # The server refuses the tap (as if its rules differed): the answer decides.
+        page.route("**/moves", lambda route: held.append(route))
+        page.click('#moves button.move[data-move="P1 points 7D"]')
+        page.wait_for_selector('#table[data-ply="1"]')
+        held[0].fulfill(status=422, json=refusal)
+        page.wait_for_selector("#problem:has-text('refused for this test')")
+        page.wait_for_selector('#table[data-ply="0"]')
+        page.wait_for_selector('#moves button.move[data-move="P1 points 7D"]')
+        assert pending(page) == 0
+        assert page.locator("#timeline li.step").count() == 0
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert played(http, scorer_headers, match["id"]) == []
