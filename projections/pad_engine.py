@@ -26,7 +26,7 @@ from domain.stream import Command, MatchState, Play, StartRound, rules_for, step
 from domain.stream.choices import Choice, LegalMoves, list_legal_moves
 from domain.stream.outcome import result_of, status_of
 from domain.words import ENGLISH, Words
-from projections.replay import CORRECTIONS, Track, replay_at, timeline
+from projections.replay import CORRECTIONS, Track, replay_at, step_of
 
 SNAPSHOT_EVERY = 8
 """Plies between a track's snapshots, as the server's replay cache keeps them."""
@@ -110,9 +110,19 @@ class LocalMatch:
         (``GET /matches/{id}``), the legal moves, the table after the latest ply kept
         (``/replay?seat=full``) and the timeline's steps after ``after_ply``."""
         track = self._track
-        steps = timeline(track, self.names, redact=False, show_tokens=True, words=self.words)
-        kept = [s["ply"] for s in steps if s["taken_back"] is None]
-        latest = kept[-1] if kept else 0
+        # Only the steps asked for are written: a tap must not describe the whole match.
+        steps = [
+            step_of(track, ply, self.names, redact=False, show_tokens=True, words=self.words)
+            for ply in range(after_ply + 1, len(track.plies) + 1)
+        ]
+        latest = next(
+            (
+                ply
+                for ply in range(len(track.plies), 0, -1)
+                if track.events[track.plies[ply - 1]][0] not in track.undone
+            ),
+            0,
+        )
         listed = list_legal_moves(self.state, self.version, self.names, self.words)
         return {
             "version": self.version,
@@ -120,7 +130,7 @@ class LocalMatch:
             "match": self.summary(),
             "legal": legal_moves_data(listed),
             "replay": replay_at(track, latest, None, full=True),
-            "steps": [s for s in steps if s["ply"] > after_ply],
+            "steps": steps,
         }
 
     def summary(self) -> dict[str, Any]:
