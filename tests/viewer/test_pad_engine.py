@@ -252,3 +252,27 @@ def test_a_refusal_rolls_the_guessed_table_back_and_says_why(
     finally:
         page.context.close()
     assert played(http, scorer_headers, match["id"]) == []
+
+
+def test_a_server_dealt_round_ended_offline_waits_for_the_servers_shuffle(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    players = make_players(http, scorer_headers, ["Kit", "Lou"])
+    body = {"game": "cuttle", "players": players, "dealing": "server", "first_dealer": 0}
+    match = create_match(http, scorer_headers, body)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE)
+    try:
+        wait_for_engine(page)
+        page.context.set_offline(True)
+        # Seat 0 resigns the round (two taps: the first arms the button).
+        page.click('[data-action="service:P0 resign"]')
+        page.click('[data-action="service:P0 resign"]')
+        page.wait_for_function("() => document.body.dataset.pending === '1'")
+        page.wait_for_selector("#to-act:has-text('The server shuffles the next deal')")
+        assert page.locator("#moves button.move").count() == 0
+        back_online(page)
+        page.wait_for_selector("#moves button.move[data-move]")
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert http.get(f"/matches/{match['id']}").json()["rounds_started"] == 2
