@@ -36,6 +36,7 @@ from tests.viewer.test_pad import (
     tap_move,
     version_of,
 )
+from tests.viewer.test_viewer import screenshot
 
 __all__ = ["_club", "_club_browser", "_secret"]  # the pad's fixtures, used here too
 
@@ -135,6 +136,7 @@ def test_ten_cuttle_moves_tapped_offline_are_recorded_once_each_in_order(
         assert page.get_attribute("#table", "data-ply") == "10"
         assert page.locator("#timeline li.step").count() == 10
         assert pending(page) == 10
+        screenshot(page, "pad-offline", PHONE)
         back_online(page)
         assert page.errors == []
     finally:
