@@ -68,7 +68,16 @@ window.MatchEngine = (() => {
     const engine = await load();
     const match = engine.BrowserMatch(JSON.stringify(names), engine.catalog || "");
     let confirmed = 0;
-    const call = (method, ...args) => JSON.parse(match[method](...args));
+    // A failure inside the engine (a bug, not a refusal) must never stop a write: the
+    // pad then waits for the server as it would without the engine.
+    const call = (method, ...args) => {
+      try {
+        return JSON.parse(match[method](...args));
+      } catch (error) {
+        console.error("the pad's engine failed:", error);
+        return { refused: "ENGINE_FAILED" };
+      }
+    };
     return {
       // The events the server has recorded since those last confirmed.
       fresh: () => eventsAfter(base, confirmed),

@@ -550,7 +550,13 @@
     // After the server's match is read: the engine takes its events, and every write still
     // queued is decided again on top of them (none while a conflict asks the scorer).
     function resync(events) {
-      S.engine.confirm(events, S.serverSteps.length);
+      if (S.engine.confirm(events, S.serverSteps.length).refused) {
+        // The engine failed on the server's own events: the pad goes on without it.
+        S.engine = null;
+        S.guessed = false;
+        document.body.dataset.engine = "failed";
+        return;
+      }
       let answer = S.engine.forget(S.serverSteps.length);
       S.guessed = !S.conflict;
       for (const entry of S.queue) {
