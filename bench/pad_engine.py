@@ -83,8 +83,15 @@ TAP = """(index) => new Promise((resolve) => {
   };
   watch = new MutationObserver(check);
   watch.observe(document.body, {attributes: true, childList: true, subtree: true});
+  const tapped = old[index % old.length].dataset.move;
   old[index % old.length].click();
-  check();  // the engine's guess is drawn in the click's own handler
+  if (check()) return;  // the engine's guess is drawn in the click's own handler
+  // Never answered in time: say what the pad shows instead.
+  setTimeout(() => {
+    watch.disconnect();
+    const text = (id) => (document.getElementById(id) || {}).textContent;
+    resolve({timeout: [tapped, text('connection'), text('to-act'), text('problems')].join(' | ')});
+  }, 30000);
 })"""
 
 # When the pad sets data-version and data-engine, in ms from navigation start.
@@ -200,6 +207,8 @@ class Pad:
     settled: list[float] = field(default_factory=list)
     no_moves: int = 0
     server_answered: int = 0
+    timeouts: int = 0
+    stale: bool = True  # open a new match before the next tap
     matches: int = 0
 
 
@@ -233,6 +242,14 @@ class Bench:
             context.add_init_script(script)
         page = context.new_page()
         page.set_default_timeout(180_000)
+        # What the page said and sent, for a tap that is never answered.
+        page.log = []
+        page.on("console", lambda m: page.log.append(f"console {m.type}: {m.text}"))
+        page.on("pageerror", lambda e: page.log.append(f"error: {e}"))
+        page.on(
+            "response",
+            lambda r: page.log.append(f"{r.request.method} {r.url.split('/', 3)[-1]} {r.status}"),
+        )
         page.goto(self.club + "/score")
         page.fill("#token", self.token)
         page.click("#sign-in-button")
@@ -251,14 +268,23 @@ class Bench:
     def tap(self, pad: Pad, index: int, timed: bool) -> None:
         """Tap once on ``pad`` (a new match first if this one has no moves)."""
         for _ in range(3):
-            if pad.matches == 0 or not pad.page.query_selector("#moves button.move[data-move]"):
+            if pad.stale or not pad.page.query_selector("#moves button.move[data-move]"):
                 self.open_match(pad.page, pad.engine)
                 pad.matches += 1
+                pad.stale = False
             result = pad.page.evaluate(TAP, index)
             if result is not None:
                 break
         else:
             raise SystemExit(f"{pad.name}: no move to tap in three new matches")
+        if "timeout" in result:
+            # Left out of the figures, and said: a new match for this pad.
+            print(f"{pad.name}: no answer in 30 s: {result['timeout']}", file=sys.stderr)
+            for line in pad.page.log[-8:]:
+                print(f"  {line}", file=sys.stderr)
+            pad.timeouts += 1
+            pad.stale = True
+            return
         if not timed:
             return
         pad.settled.append(result["settled"])
@@ -289,6 +315,8 @@ def taps(bench: Bench, args: argparse.Namespace, server_pid: int) -> list[str]:
         # Alternate which side goes first, so neither always follows the other's redraw.
         for pad in pads if n % 2 == 0 else pads[::-1]:
             bench.tap(pad, rng.randrange(1000), timed=True)
+        if (n + 1) % 10 == 0:
+            print(f"{n + 1} taps a side", file=sys.stderr)
     wall = time.perf_counter() - wall_before
     client = {k: v - client_before[k] for k, v in client_cpu(server_pid).items()}
     server_cpu = cpu_seconds(server_pid) - server_before
@@ -310,6 +338,8 @@ def taps(bench: Bench, args: argparse.Namespace, server_pid: int) -> list[str]:
             f"| {statistics.median(pad.settled):.1f} | {percentile(pad.settled, 0.95):.1f} "
             f"| {pad.matches} |"
         )
+        if pad.timeouts:
+            lines.append(f"{pad.name}: {pad.timeouts} taps not answered in 30 s (left out)")
     engine, server = pads
     lines.append(
         "ratio server/engine: "
