@@ -55,13 +55,15 @@ MIN_MOVES = 300
 MATCH_MOVES = 120
 """A match is left after this many moves, so that a run meets every way of dealing."""
 DEALINGS = ("physical", "scorer", "server")
+MATCH_FIELDS = ("version", "status", "score", "result", "rounds_started", "dealer", "round")
+"""The fields of ``GET /matches/{id}`` the engine decides (``LocalMatch.summary``)."""
 STEP_FIELDS = ("ply", "version", "before_version", "round", "seat", "move", "sentence")
 STEP_FIELDS_TAKEN = (*STEP_FIELDS, "taken_back")
 SERVICE_ODDS = 0.005
 """How often a listed service move (a resignation, a draw offer, a concession) is played;
 between rounds, ten times as often (a Kozel concession ends the match)."""
 TAKEBACK_ODDS = 0.03
-SYNC_ODDS = 0.15
+SYNC_ODDS = 0.1
 """How often the engine reads the server's events after a move (it also does when a match
 is opened, after a server-dealt round start and a takeback, and at the match's end)."""
 REFUSAL_ODDS = 0.04
@@ -181,6 +183,8 @@ class Duel:
         self.headers = {**headers, "Accept-Language": run.lang}
         self.params = {"lang": run.lang}
         self.version: int = match["version"]
+        self.synced = 0
+        """The version the engine last read from the server: its guesses are the events past it."""
         self.previous_moves: list[str] = []
         self.counts = dict.fromkeys(COUNTED, 0)
         self.seconds = {"engine": 0.0, "server": 0.0}
@@ -255,7 +259,7 @@ class Duel:
             "version": (answer["version"], server.match["version"]),
             "legal": (answer["legal"], server.legal),
             "replay": (answer["replay"], server.replay),
-            "match": (answer["match"], {k: server.match[k] for k in answer["match"]}),
+            "match": (answer["match"], {k: server.match[k] for k in MATCH_FIELDS}),
             "steps": (ours_steps, theirs_steps),
         }
         for name, (ours, theirs) in fields.items():
@@ -271,6 +275,7 @@ class Duel:
         assert answer.get("held") is True, f"{where}: the engine's guesses did not hold"
         assert answer["guesses"] == 0, f"{where}: guesses left after reading the server"
         self.compare(answer, after, what + " (sync)")
+        self.synced = answer["version"]
         self.counts["syncs"] += 1
 
     # -- playing ------------------------------------------------------------------------
@@ -355,6 +360,10 @@ class Duel:
             self.counts["server deals"] += 1
             return
         self.compare(answer, after, what)
+        # Every event since the engine last read the server is still its own guess.
+        assert answer["guesses"] == self.version - self.synced, (
+            f"{self.run.name}: {what}: {answer['guesses']} guesses"
+        )
         if self.rng.random() < SYNC_ODDS:
             self.sync(what, after)
 
@@ -445,7 +454,7 @@ def test_the_engine_in_the_page_answers_as_the_server(
     rng = random.Random(f"parity-{run.name}")
     started = time.monotonic()
     totals = dict.fromkeys(COUNTED, 0)
-    seconds = {"engine": 0.0, "server": 0.0}
+    seconds = {"engine": 0.0, "server": 0.0, "page": 0.0}
     page: Page = None
     matches = 0
     try:
@@ -468,7 +477,9 @@ def test_the_engine_in_the_page_answers_as_the_server(
             match = created.json()
             if page is None:
                 # The pad page of the run's first match; the engine opens each match in it.
+                opening = time.monotonic()
                 page = open_pad_in(club_browser, club, secret, match["id"], run.lang)
+                seconds["page"] = time.monotonic() - opening
             duel = Duel(page, http, scorer_headers, run, match, rng, reads)
             duel.open()
             duel.play(MATCH_MOVES)
@@ -485,7 +496,8 @@ def test_the_engine_in_the_page_answers_as_the_server(
     print(
         f"\n{run.name} ({run.lang}): {matches} matches, {counted}; "
         f"{time.monotonic() - started:.1f}s (engine {seconds['engine']:.1f}s, "
-        f"server {seconds['server']:.1f}s)"
+        f"server {seconds['server']:.1f}s, the pad page and its engine's load "
+        f"{seconds['page']:.1f}s)"
     )
     # Each path was taken at least once (the server's shuffles vary the runs a little).
     missed = [key for key in COUNTED if key not in ("service", "left live") and not totals[key]]
