@@ -419,19 +419,29 @@ def _reads() -> Iterator[ThreadPoolExecutor]:
         yield pool
 
 
-def open_pad_in(browser: Any, club: str, secret: str, match_id: str, lang: str) -> Page:
-    """A signed-in pad of the match, its page in ``lang``, with the engine loaded."""
-    page = fresh_page(browser, PHONE)
+@pytest.fixture(name="signed_in", scope="module")
+def _signed_in(club_browser: Any, club: str, secret: str) -> Iterator[Page]:
+    """A tab signed in on the pad (the token stays in the tab), kept by every run: the
+    browser's cache then holds the engine's runtime after the first load."""
+    page = fresh_page(club_browser, PHONE)
     page.console = []
     page.on("console", lambda m: page.console.append(m.text))
-    page.goto(f"{club}/score?lang={lang}")
-    page.fill("#token", secret)
-    page.click("#sign-in-button")
-    page.wait_for_selector("#new-match")
+    try:
+        page.goto(f"{club}/score")
+        page.fill("#token", secret)
+        page.click("#sign-in-button")
+        page.wait_for_selector("#new-match")
+        yield page
+    finally:
+        page.context.close()
+
+
+def open_pad_in(page: Page, club: str, match_id: str, lang: str) -> None:
+    """Go to the pad of the match, its page in ``lang``, and wait for its engine."""
+    page.console.clear()
     page.goto(f"{club}/matches/{match_id}/score?lang={lang}")
     wait_for_engine(page)
     assert page.evaluate("document.documentElement.lang") == lang
-    return page
 
 
 def test_every_variant_is_played_here(http: httpx.Client) -> None:
@@ -444,9 +454,8 @@ def test_every_variant_is_played_here(http: httpx.Client) -> None:
 @pytest.mark.parametrize("run", RUNS, ids=[r.name for r in RUNS])
 def test_the_engine_in_the_page_answers_as_the_server(
     run: Run,
-    club_browser: Any,
+    signed_in: Page,
     club: str,
-    secret: str,
     http: httpx.Client,
     scorer_headers: dict[str, str],
     reads: ThreadPoolExecutor,
@@ -455,43 +464,40 @@ def test_the_engine_in_the_page_answers_as_the_server(
     started = time.monotonic()
     totals = dict.fromkeys(COUNTED, 0)
     seconds = {"engine": 0.0, "server": 0.0, "page": 0.0}
-    page: Page = None
+    page = signed_in
+    page.errors.clear()
     matches = 0
-    try:
-        # Matches in turn dealt from physical hands, by the scorer's deck, by the server.
-        while totals["moves"] < MIN_MOVES or matches < len(DEALINGS):
-            dealing = DEALINGS[matches % len(DEALINGS)]
-            names = [f"{run.name[:6]} {matches}.{seat}" for seat in range(run.seats)]
-            body = {
-                "game": run.game,
-                "variant": run.variant,
-                "players": make_players(http, scorer_headers, names),
-                "dealing": dealing,
-                "first_dealer": rng.randrange(run.seats),
-                **run.extra,
-                **(run.server_dealt if dealing == "server" else {}),
-            }
-            # Not play.create_match: its client protocol is no httpx.Client to mypy.
-            created = http.post("/matches", json=body, headers=scorer_headers)
-            assert 201 == created.status_code, created.text
-            match = created.json()
-            if page is None:
-                # The pad page of the run's first match; the engine opens each match in it.
-                opening = time.monotonic()
-                page = open_pad_in(club_browser, club, secret, match["id"], run.lang)
-                seconds["page"] = time.monotonic() - opening
-            duel = Duel(page, http, scorer_headers, run, match, rng, reads)
-            duel.open()
-            duel.play(MATCH_MOVES)
-            matches += 1
-            for key, count in duel.counts.items():
-                totals[key] += count
-            for key, spent in duel.seconds.items():
-                seconds[key] += spent
-        assert page.errors == []
-    finally:
-        if page is not None:
-            page.context.close()
+    # Matches in turn dealt from physical hands, by the scorer's deck, by the server.
+    while totals["moves"] < MIN_MOVES or matches < len(DEALINGS):
+        dealing = DEALINGS[matches % len(DEALINGS)]
+        names = [f"{run.name[:6]} {matches}.{seat}" for seat in range(run.seats)]
+        body = {
+            "game": run.game,
+            "variant": run.variant,
+            "players": make_players(http, scorer_headers, names),
+            "dealing": dealing,
+            "first_dealer": rng.randrange(run.seats),
+            **run.extra,
+            **(run.server_dealt if dealing == "server" else {}),
+        }
+        # Not play.create_match: its client protocol is no httpx.Client to mypy.
+        created = http.post("/matches", json=body, headers=scorer_headers)
+        assert 201 == created.status_code, created.text
+        match = created.json()
+        if matches == 0:
+            # The pad page of the run's first match; the engine opens each match in it.
+            opening = time.monotonic()
+            open_pad_in(page, club, match["id"], run.lang)
+            seconds["page"] = time.monotonic() - opening
+        duel = Duel(page, http, scorer_headers, run, match, rng, reads)
+        duel.open()
+        duel.play(MATCH_MOVES)
+        matches += 1
+        for key, count in duel.counts.items():
+            totals[key] += count
+        for key, spent in duel.seconds.items():
+            seconds[key] += spent
+    assert page.errors == []
     counted = ", ".join(f"{key} {count}" for key, count in totals.items())
     print(
         f"\n{run.name} ({run.lang}): {matches} matches, {counted}; "
