@@ -7,8 +7,10 @@ the engine's answer must equal what the server reads back: the legal moves, the 
 (``/replay?seat=full``), the match's fields and the timeline's new steps, sentences in
 the page's language. Deals are entered by the scorer (physical hands or a deck order)
 in both, or dealt by the server and read by the engine (``sync``), as a pad does.
-Namings are sampled at random, never listed. Takebacks are the server's alone: the
-engine reads them back, as it reads every write, and must draw the same table.
+Namings are sampled at random, never listed. Takebacks and notes are the server's
+alone: the engine reads them back, as it reads every write, and must draw the same
+table and timeline. Moves the match does not accept are refused by both, with one code.
+Each run prints what it played and how long the engine and the server took.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ COUNTED = (
     "server deals",
     "syncs",
     "takebacks",
+    "notes",
     "refusals",
     "finished",
     "left live",
@@ -58,11 +61,13 @@ DEALINGS = ("physical", "scorer", "server")
 MATCH_FIELDS = ("version", "status", "score", "result", "rounds_started", "dealer", "round")
 """The fields of ``GET /matches/{id}`` the engine decides (``LocalMatch.summary``)."""
 STEP_FIELDS = ("ply", "version", "before_version", "round", "seat", "move", "sentence")
-STEP_FIELDS_TAKEN = (*STEP_FIELDS, "taken_back")
+STEP_FIELDS_TAKEN = (*STEP_FIELDS, "taken_back", "notes")
+"""Compared as well: the corrections the engine reads back from the server."""
 SERVICE_ODDS = 0.005
 """How often a listed service move (a resignation, a draw offer, a concession) is played;
 between rounds, ten times as often (a Kozel concession ends the match)."""
 TAKEBACK_ODDS = 0.03
+NOTE_ODDS = 0.02
 SYNC_ODDS = 0.1
 """How often the engine reads the server's events after a move (it also does when a match
 is opened, after a server-dealt round start and a takeback, and at the match's end)."""
@@ -151,12 +156,6 @@ class Server:
     match: Json
     steps: list[Json]
     replay: Json
-
-    @property
-    def kept(self) -> int:
-        """The latest ply not taken back (0: none)."""
-        kept = [s["ply"] for s in self.steps if s["taken_back"] is None]
-        return kept[-1] if kept else 0
 
 
 class Duel:
@@ -287,7 +286,7 @@ class Duel:
             legal = self.server.legal
             if self.server.match["round"] is None and not self.concede_between_rounds(legal):
                 self.deal()
-            elif self.rng.random() < TAKEBACK_ODDS and self.take_back():
+            elif self.corrected():
                 continue
             else:
                 if self.rng.random() < REFUSAL_ODDS:
@@ -367,6 +366,12 @@ class Duel:
         if self.rng.random() < SYNC_ODDS:
             self.sync(what, after)
 
+    def corrected(self) -> bool:
+        """Sometimes the server takes the last move back, or notes it; whether it did."""
+        if self.rng.random() < TAKEBACK_ODDS and self.take_back():
+            return True
+        return self.rng.random() < NOTE_ODDS and self.note()
+
     def take_back(self) -> bool:
         """The server takes the last move back (the engine cannot): the engine reads it."""
         steps = [s for s in self.server.steps if s["taken_back"] is None]
@@ -382,6 +387,19 @@ class Duel:
         # The whole timeline: the step taken back is marked so in both.
         self.sync(f"a takeback to version {last['before_version']}", after=0)
         self.counts["takebacks"] += 1
+        return True
+
+    def note(self) -> bool:
+        """The server notes the last step (the engine cannot): the engine reads it."""
+        if not self.server.steps:
+            return False
+        version = self.server.steps[-1]["version"]
+        response = self.post("notes", {"version": version, "text": f"parity note {version}"})
+        assert 201 == response.status_code, f"{self.run.name}: note: {response.text}"
+        self.version = response.json()["version"]
+        self.server = self.read()
+        self.sync(f"a note on version {version}", after=0)
+        self.counts["notes"] += 1
         return True
 
     def refuse(self, legal: Json) -> None:
