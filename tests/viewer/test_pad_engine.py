@@ -204,7 +204,7 @@ def test_moves_guessed_offline_meet_another_devices_move_and_are_asked_about(
         # The table is the server's again: P1's 8D, not the guessed 7D; nothing dropped.
         page.wait_for_selector('#table .card[data-card="8D"]')
         assert pending(page) == 2
-        drop_the_first_keep_the_next(page, "P0 points 5H")
+        drop_the_first_keep_the_next(page, "plays 5♥ for points")  # a tap: its sentence
         assert page.errors == []
     finally:
         page.context.close()
