@@ -190,15 +190,18 @@ class BrowserMatch:
                 words = gettext.GNUTranslations(compiled)
         self.match = LocalMatch(json.loads(names), words)
 
-    def confirm(self, events: str, after_ply: int) -> str:
-        """``LocalMatch.confirm`` the server's events; answer as ``answer`` does, with
-        ``held``: whether the guesses held."""
-        held = self.match.confirm(json.loads(events))
-        return json.dumps({"held": held, **self.match.answer(after_ply)})
+    def confirm(self, events: str) -> str:
+        """``LocalMatch.confirm`` the server's events (a JSON list); answer ``{"held": ...}``:
+        whether the guesses held."""
+        return json.dumps({"held": self.match.confirm(json.loads(events))})
 
-    def forget(self, after_ply: int) -> str:
-        """Drop every guess and answer."""
+    def forget(self) -> str:
+        """Drop every guess; answer ``{}``."""
         self.match.forget_guesses()
+        return "{}"
+
+    def answer(self, after_ply: int) -> str:
+        """``LocalMatch.answer``, as JSON."""
         return json.dumps(self.match.answer(after_ply))
 
     def play(self, moves: str, after_ply: int) -> str:

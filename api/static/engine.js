@@ -81,18 +81,21 @@ window.MatchEngine = (() => {
     return {
       // The events the server has recorded since those last confirmed.
       fresh: () => eventsAfter(base, confirmed),
-      // Folds events `fresh` read; guesses they disagree with are dropped.
-      confirm(events, afterPly) {
-        const answer = call("confirm", JSON.stringify(events), afterPly);
+      // Folds events `fresh` read; guesses they disagree with are dropped: {held}.
+      confirm(events) {
+        const answer = call("confirm", JSON.stringify(events));
         if (events.length) confirmed = Math.max(confirmed, events[events.length - 1].version);
         return answer;
       },
+      forget: () => call("forget"),
+      answer: (afterPly) => call("answer", afterPly),
+      // Reads and folds what the server recorded since, and answers: {held, ...answer}.
       async sync(afterPly) {
-        return this.confirm(await this.fresh(), afterPly);
+        const confirmation = this.confirm(await this.fresh());
+        return { ...confirmation, ...this.answer(afterPly) };
       },
       play: (moves, afterPly) => call("play", JSON.stringify(moves), afterPly),
       startRound: (deal, afterPly) => call("start_round", JSON.stringify(deal), afterPly),
-      forget: (afterPly) => call("forget", afterPly),
     };
   }
 

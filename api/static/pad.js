@@ -550,22 +550,23 @@
     // After the server's match is read: the engine takes its events, and every write still
     // queued is decided again on top of them (none while a conflict asks the scorer).
     function resync(events) {
-      if (S.engine.confirm(events, S.serverSteps.length).refused) {
+      if (S.engine.confirm(events).refused) {
         // The engine failed on the server's own events: the pad goes on without it.
         S.engine = null;
         S.guessed = false;
         document.body.dataset.engine = "failed";
         return;
       }
-      let answer = S.engine.forget(S.serverSteps.length);
+      S.engine.forget();
       S.guessed = !S.conflict;
+      let answer = null;
       for (const entry of S.queue) {
         if (!S.guessed) break;
         if (entry.kind === "notes") continue;
         answer = decideHere(entry);
         S.guessed = !answer.refused;
       }
-      if (S.guessed && movesPending()) showGuess(answer);
+      if (S.guessed && answer) showGuess(answer);
     }
 
     // Loads the engine in the background once the pad is drawn; without WebAssembly, or

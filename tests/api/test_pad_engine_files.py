@@ -111,7 +111,8 @@ import json, sys
 sys.path.insert(0, {str(archive)!r})
 from projections.pad_engine import BrowserMatch
 match = BrowserMatch(json.dumps(["Ann", "Bob"]), {str(catalog)!r})
-answer = json.loads(match.confirm(json.dumps({_events()!r}), 0))
+assert json.loads(match.confirm(json.dumps({_events()!r}))) == {{"held": True}}
+answer = json.loads(match.answer(0))
 ours = sorted({{m.split(".")[0] for m in sys.modules}} & {{"api", "cli", "service", "store",
     "projections", "domain", "psycopg", "litestar", "pydantic", "babel"}})
 print(json.dumps([answer["match"]["status"], answer["legal"]["choices"], ours]))
