@@ -437,7 +437,7 @@ def first_load(bench: Bench, args: argparse.Namespace, profile: Any) -> list[str
     }
     lines = [
         f"## 2. first load, throttled: {args.down_mbit:g} Mbit/s down, {args.up_mbit:g} up, "
-        f"{args.latency_ms} ms latency (CDP); bytes as served (no compression)",
+        f"{args.latency_ms} ms latency (CDP); bytes as received (the runtime gzipped)",
         "| cache | load | engine bytes: runtime | modules+catalog | manifest "
         "| engine files from cache | page total bytes | pad drawn | engine ready |",
         "|---|---|--:|--:|--:|--:|--:|--:|--:|",
