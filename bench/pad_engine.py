@@ -105,6 +105,11 @@ new MutationObserver(() => {
       window.__marks[key] = performance.now();
   }
 }).observe(document, {attributes: true, subtree: true, childList: true});
+// Tasks over 50 ms on the page's main thread (a tap waits for them): the engine's start.
+window.__long = [];
+new PerformanceObserver((list) => {
+  for (const task of list.getEntries()) window.__long.push([task.startTime, task.duration]);
+}).observe({type: "longtask", buffered: true});
 """
 
 # Keep every WebAssembly memory made or exported, to read their sizes later.
@@ -439,8 +444,9 @@ def first_load(bench: Bench, args: argparse.Namespace, profile: Any) -> list[str
         f"## 2. first load, throttled: {args.down_mbit:g} Mbit/s down, {args.up_mbit:g} up, "
         f"{args.latency_ms} ms latency (CDP); bytes as received (the runtime gzipped)",
         "| cache | load | engine bytes: runtime | modules+catalog | manifest "
-        "| engine files from cache | page total bytes | pad drawn | engine ready |",
-        "|---|---|--:|--:|--:|--:|--:|--:|--:|",
+        "| engine files from cache | page total bytes | pad drawn | engine ready "
+        "| main thread blocked meanwhile: total, longest |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for cache, context in (("disk (profile)", profile), ("memory (incognito)", None)):
         page = bench.signed_in([MARKS], context)
@@ -450,11 +456,18 @@ def first_load(bench: Bench, args: argparse.Namespace, profile: Any) -> list[str
             traffic.reset()
             bench.open_match(page, engine=True)
             marks = page.evaluate("window.__marks")
+            # Long tasks from the pad drawn to the engine ready: how long a tap could wait.
+            blocked = [
+                duration
+                for start, duration in page.evaluate("window.__long")
+                if marks["version"] <= start <= marks["engine"]
+            ]
             parts, from_cache, total = traffic.engine()
             lines.append(
                 f"| {cache} | {label} | {parts['runtime']:,} | {parts['modules+catalog']:,} "
                 f"| {parts['manifest']:,} | {from_cache} | {total:,} "
-                f"| {marks['version'] / 1000:.2f} s | {marks['engine'] / 1000:.2f} s |"
+                f"| {marks['version'] / 1000:.2f} s | {marks['engine'] / 1000:.2f} s "
+                f"| {sum(blocked):.0f} ms, {max(blocked, default=0):.0f} ms |"
             )
         page.context.close()
     return lines
