@@ -45,6 +45,7 @@ RUNTIME_FILES: Final = frozenset(
     line.split()[1] for line in (_RUNTIME_DIR / "SHA256SUMS").read_text().splitlines() if line
 )
 """The runtime's files a page may load: those its checksums list."""
+_WORKER: Final = Path(__file__).parent / "static" / "engine-worker.js"
 EngineFileName = Annotated[
     str, Parameter(title="File name", description="As `GET /pad/engine` names it.")
 ]
@@ -102,6 +103,17 @@ class PadController(Controller):
             style=PAD_STYLE,
         )
         return Response(html, media_type=_HTML)
+
+    @get(
+        "/pad/engine-worker.js",
+        operation_id="PadEngineWorker",
+        media_type="text/javascript",
+        opt=_PAD_OPT,
+    )
+    async def engine_worker(self) -> Response[bytes]:
+        """Return the engine's worker script under the pad's policy: a worker keeps the
+        policy its script is served with, and it compiles the runtime's WebAssembly."""
+        return Response(_WORKER.read_bytes(), media_type="text/javascript")
 
     @get("/pad/engine", operation_id="PadEngine", cache_control=CacheControlHeader(no_cache=True))
     async def engine(self, lang: NamedDependency[str]) -> dict[str, str | None]:

@@ -15,12 +15,12 @@
 2. First load of a pad on a throttled connection (CDP
    ``Network.emulateNetworkConditions``), cold (a fresh context: empty HTTP cache),
    then warm (another match's pad in the same context): bytes received for the engine
-   (runtime, modules, catalog, manifest; as served, uncompressed) and the time from
-   navigation to ``body[data-engine=ready]``.
-3. Memory of an idle pad with and without the engine, after a forced GC: the JS heap
-   (CDP ``Performance.getMetrics`` ``JSHeapUsedSize``), the WebAssembly memories
-   (their ``buffer.byteLength``, caught by an init script wrapping
-   ``WebAssembly.Memory`` and ``instantiate``) and the renderer process's RSS and PSS.
+   (runtime, modules, catalog, manifest; as received, the runtime gzipped), the time
+   from navigation to ``body[data-engine=ready]``, and the page's main-thread long tasks
+   meanwhile (a tap waits for them; the engine runs in a worker).
+3. Memory of an idle pad with and without the engine, after a forced GC: the page's JS
+   heap (CDP ``Performance.getMetrics`` ``JSHeapUsedSize``) and the renderer process's
+   RSS and PSS, which hold the engine's worker and its WebAssembly memory.
 
     .venv/bin/python bench/pad_engine.py --taps 60
 """
@@ -111,33 +111,6 @@ new PerformanceObserver((list) => {
   for (const task of list.getEntries()) window.__long.push([task.startTime, task.duration]);
 }).observe({type: "longtask", buffered: true});
 """
-
-# Keep every WebAssembly memory made or exported, to read their sizes later.
-WASM_MEMORIES = """
-(() => {
-  const memories = (window.__wasmMemories = []);
-  const Memory = WebAssembly.Memory;
-  WebAssembly.Memory = function (descriptor) {
-    const memory = new Memory(descriptor);
-    memories.push(memory);
-    return memory;
-  };
-  WebAssembly.Memory.prototype = Memory.prototype;
-  const keep = (result) => {
-    const instance = result instanceof WebAssembly.Instance ? result : result.instance;
-    for (const value of Object.values((instance && instance.exports) || {}))
-      if (value instanceof Memory) memories.push(value);
-    return result;
-  };
-  for (const name of ['instantiate', 'instantiateStreaming']) {
-    const original = WebAssembly[name];
-    if (original) WebAssembly[name] = (...args) => original.apply(WebAssembly, args).then(keep);
-  }
-})();
-"""
-WASM_BYTES = (
-    "[...new Set(window.__wasmMemories || [])].reduce((n, m) => n + m.buffer.byteLength, 0)"
-)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -370,46 +343,31 @@ def taps(bench: Bench, args: argparse.Namespace, server_pid: int) -> list[str]:
 
 
 class Traffic:
-    """Bytes received per URL on one page, from CDP Network events."""
+    """Bytes received from the network per URL on one page, its worker's included, from
+    Playwright's finished requests (the engine's files are fetched by its worker, which
+    the page's CDP session does not see; a file from the HTTP cache finishes no request)."""
 
     def __init__(self, page: Any) -> None:
         self.cdp = page.context.new_cdp_session(page)
-        self.urls: dict[str, str] = {}
-        self.cached: set[str] = set()
         self.received: dict[str, int] = {}
-        self.cdp.on("Network.requestWillBeSent", self._sent)
-        self.cdp.on("Network.requestServedFromCache", self._from_cache)
-        self.cdp.on("Network.responseReceived", self._response)
-        self.cdp.on("Network.loadingFinished", self._finished)
-        self.cdp.send("Network.enable")
+        page.on("requestfinished", self._finished)
 
-    def _sent(self, event: dict[str, Any]) -> None:
-        self.urls[event["requestId"]] = event["request"]["url"]
-
-    def _from_cache(self, event: dict[str, Any]) -> None:
-        self.cached.add(event["requestId"])
-
-    def _response(self, event: dict[str, Any]) -> None:
-        response = event["response"]
-        if response.get("fromDiskCache") or response.get("fromPrefetchCache"):
-            self.cached.add(event["requestId"])
-
-    def _finished(self, event: dict[str, Any]) -> None:
-        self.received[event["requestId"]] = int(event["encodedDataLength"])
+    def _finished(self, request: Any) -> None:
+        sizes = request.sizes()
+        got = int(sizes["responseBodySize"]) + int(sizes["responseHeadersSize"])
+        self.received[f"{id(request)} {request.url}"] = got
 
     def reset(self) -> None:
         """Forget what was counted so far."""
-        self.urls.clear()
-        self.cached.clear()
         self.received.clear()
 
-    def engine(self) -> tuple[dict[str, int], int, int]:
-        """Return the engine's bytes from the network by part, its files from the HTTP
-        cache, and all bytes the page received from the network."""
+    def engine(self) -> tuple[dict[str, int], int]:
+        """Return the engine's bytes from the network by part, and all bytes the page
+        received from the network."""
         parts = {"runtime": 0, "modules+catalog": 0, "manifest": 0}
-        from_cache = 0
         total = 0
-        for request, url in self.urls.items():
+        for key, got in self.received.items():
+            url = key.split(" ", 1)[1]
             path = url.split("/", 3)[-1] if url.count("/") >= 3 else url
             part = (
                 "runtime"
@@ -420,13 +378,10 @@ class Traffic:
                 if path.startswith("pad/engine/")
                 else None
             )
-            cached = request in self.cached
-            got = 0 if cached else self.received.get(request, 0)
             total += got
             if part is not None:
                 parts[part] += got
-                from_cache += cached
-        return parts, from_cache, total
+        return parts, total
 
 
 def first_load(bench: Bench, args: argparse.Namespace, profile: Any) -> list[str]:
@@ -444,9 +399,9 @@ def first_load(bench: Bench, args: argparse.Namespace, profile: Any) -> list[str
         f"## 2. first load, throttled: {args.down_mbit:g} Mbit/s down, {args.up_mbit:g} up, "
         f"{args.latency_ms} ms latency (CDP); bytes as received (the runtime gzipped)",
         "| cache | load | engine bytes: runtime | modules+catalog | manifest "
-        "| engine files from cache | page total bytes | pad drawn | engine ready "
+        "| page total bytes | pad drawn | engine ready "
         "| main thread blocked meanwhile: total, longest |",
-        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for cache, context in (("disk (profile)", profile), ("memory (incognito)", None)):
         page = bench.signed_in([MARKS], context)
@@ -462,10 +417,10 @@ def first_load(bench: Bench, args: argparse.Namespace, profile: Any) -> list[str
                 for start, duration in page.evaluate("window.__long")
                 if marks["version"] <= start <= marks["engine"]
             ]
-            parts, from_cache, total = traffic.engine()
+            parts, total = traffic.engine()
             lines.append(
                 f"| {cache} | {label} | {parts['runtime']:,} | {parts['modules+catalog']:,} "
-                f"| {parts['manifest']:,} | {from_cache} | {total:,} "
+                f"| {parts['manifest']:,} | {total:,} "
                 f"| {marks['version'] / 1000:.2f} s | {marks['engine'] / 1000:.2f} s "
                 f"| {sum(blocked):.0f} ms, {max(blocked, default=0):.0f} ms |"
             )
@@ -477,14 +432,14 @@ def memory(bench: Bench) -> list[str]:
     """Part 3: an idle pad's memory with and without the engine; the report's lines."""
     lines = [
         "## 3. memory of an idle pad on a new match, after HeapProfiler.collectGarbage",
-        "| pad | JSHeapUsedSize | JSHeapTotalSize | WebAssembly memory "
-        "| renderer RSS | renderer PSS |",
-        "|---|--:|--:|--:|--:|--:|",
+        "| pad | page JSHeapUsedSize | page JSHeapTotalSize "
+        "| renderer RSS (page and engine worker) | renderer PSS |",
+        "|---|--:|--:|--:|--:|",
     ]
     mib = 1024 * 1024
     ua_memory = ""
     for label, scripts, engine in (
-        ("engine", [WASM_MEMORIES], True),
+        ("engine", [], True),
         ("server", [NO_WASM], False),
     ):
         before = set(renderers())
@@ -496,7 +451,6 @@ def memory(bench: Bench) -> list[str]:
         cdp.send("HeapProfiler.collectGarbage")
         cdp.send("Performance.enable")
         metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
-        wasm = page.evaluate(WASM_BYTES) if engine else 0
         proc = page_renderer(page, before)
         if proc is None:
             rss = pss = "?"
@@ -505,7 +459,7 @@ def memory(bench: Bench) -> list[str]:
             rss, pss = f"{info.rss / mib:.1f} MiB", f"{info.pss / mib:.1f} MiB"
         lines.append(
             f"| {label} | {metrics['JSHeapUsedSize'] / mib:.1f} MiB "
-            f"| {metrics['JSHeapTotalSize'] / mib:.1f} MiB | {wasm / mib:.1f} MiB | {rss} | {pss} |"
+            f"| {metrics['JSHeapTotalSize'] / mib:.1f} MiB | {rss} | {pss} |"
         )
         ua_memory = page.evaluate(
             "`measureUserAgentSpecificMemory: ${typeof performance.measureUserAgentSpecificMemory}"

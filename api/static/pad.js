@@ -433,7 +433,9 @@
       stopFeed: null,
       engine: null, // the match in the page's engine, once loaded (engine.js)
       serverSteps: [], // the timeline as the server last gave it
-      guessed: false, // the table drawn is the engine's, with every queued write decided
+      guessed: false, // every queued write the engine was given held: the table drawn is its
+      decided: new Set(), // the keys of the queued writes the engine has decided
+      deciding: 0, // guesses asked of the engine and not yet answered
     };
 
     function loadQueue() {
@@ -488,7 +490,7 @@
       S.legal = legal;
       S.replay = replay;
       S.version = legal.version;
-      if (fresh) resync(fresh);
+      if (fresh) await resync(fresh);
     }
 
     async function refresh() {
@@ -517,11 +519,15 @@
 
     // -- the engine in the page ------------------------------------------------------
 
-    // With the engine loaded, each queued write is decided in the page as soon as it is
-    // made, and the pad draws the match after them all; the server still decides: its
-    // answers replace the guesses (a refusal rolls the table back and says why). A write
-    // the engine cannot decide (a takeback) leaves the pad waiting for the server.
+    // With the engine loaded, each queued write is decided by it as soon as it is made,
+    // and the pad draws the match after them all; the server still decides: its answers
+    // replace the guesses (a refusal rolls the table back and says why). A write the
+    // engine cannot decide (a takeback) leaves the pad waiting for the server.
+    // The engine answers from its worker: its calls are chained, one at a time, so a
+    // guess is always made on top of the writes queued before it.
     const guessing = () => Boolean(S.engine && S.guessed && movesPending());
+    let engineWork = Promise.resolve();
+    const withEngine = (work) => (engineWork = engineWork.then(work, work));
 
     function showGuess(answer) {
       S.legal = answer.legal;
@@ -533,40 +539,55 @@
 
     function decideHere(entry) {
       const after = S.serverSteps.length;
+      S.decided.add(entry.key);
       if (entry.kind === "moves") return S.engine.play(entry.body.moves, after);
       if (entry.kind === "rounds") return S.engine.startRound(entry.body, after);
-      return { refused: entry.kind };
+      return Promise.resolve({ refused: entry.kind });
     }
 
-    // A write just queued, decided on top of those before it.
+    // A write just queued, decided on top of those before it. Until its answer, the moves
+    // drawn are the last ones and take no tap (a second tap waits a few milliseconds).
     function guessNext(entry) {
-      if (!S.engine || entry.kind === "notes") return;
-      if (S.queue.length > 1 && !S.guessed) return;
-      const answer = decideHere(entry);
-      S.guessed = !answer.refused;
-      if (S.guessed) showGuess(answer);
+      if (!S.engine || entry.kind === "notes" || !S.guessed) return;
+      S.deciding += 1;
+      withEngine(async () => {
+        try {
+          if (!S.engine || !S.guessed || S.decided.has(entry.key)) return;
+          const answer = await decideHere(entry);
+          if (answer.refused) S.guessed = false;
+          else if (S.queue.includes(entry)) showGuess(answer);
+        } finally {
+          S.deciding -= 1;
+          draw();
+        }
+      });
     }
 
     // After the server's match is read: the engine takes its events, and every write still
     // queued is decided again on top of them (none while a conflict asks the scorer).
     function resync(events) {
-      if (S.engine.confirm(events).refused) {
-        // The engine failed on the server's own events: the pad goes on without it.
-        S.engine = null;
-        S.guessed = false;
-        document.body.dataset.engine = "failed";
-        return;
-      }
-      S.engine.forget();
-      S.guessed = !S.conflict;
-      let answer = null;
-      for (const entry of S.queue) {
-        if (!S.guessed) break;
-        if (entry.kind === "notes") continue;
-        answer = decideHere(entry);
-        S.guessed = !answer.refused;
-      }
-      if (S.guessed && answer) showGuess(answer);
+      return withEngine(async () => {
+        if (!S.engine) return;
+        if ((await S.engine.confirm(events)).refused) {
+          // The engine failed on the server's own events: the pad goes on without it.
+          S.engine = null;
+          S.guessed = false;
+          document.body.dataset.engine = "failed";
+          return;
+        }
+        await S.engine.forget();
+        S.decided = new Set();
+        let held = !S.conflict;
+        let answer = null;
+        for (const entry of [...S.queue]) {
+          if (!held) break;
+          if (entry.kind === "notes") continue;
+          answer = await decideHere(entry);
+          held = !answer.refused;
+        }
+        S.guessed = held;
+        if (held && answer && movesPending()) showGuess(answer);
+      });
     }
 
     // Loads the engine in the background once the pad is drawn; without WebAssembly, or
@@ -578,13 +599,14 @@
         const events = await engine.fresh();
         S.engine = engine;
         // Up to the version the pad shows: anything newer comes with the next read.
-        resync(events.filter((e) => e.version <= S.version));
+        await resync(events.filter((e) => e.version <= S.version));
       } catch (error) {
         S.engine = null;
         document.body.dataset.engine = "failed";
         console.warn("the pad's engine did not load:", error);
         return;
       }
+      if (!S.engine) return;
       document.body.dataset.engine = "ready";
       draw();
     }
@@ -604,7 +626,13 @@
       clearSelection();
       // The form just sent is redrawn empty (a focused one would be left as it is).
       if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
-      draw();
+      if (S.deciding) {
+        // The engine's answer redraws the match in a moment: now only the queue, and the
+        // moves drawn take no tap meanwhile.
+        moves.inert = true;
+        drawPending();
+        document.body.dataset.pending = String(S.queue.length);
+      } else draw();
       flush();
     }
 
@@ -873,7 +901,7 @@
     // The cards of the hands that some move plays become buttons; once one is picked,
     // the targets of its moves light up on the table.
     function markTable() {
-      if ((movesPending() && !guessing()) || S.conflict) return;
+      if ((movesPending() && !guessing()) || S.conflict || S.deciding > 0) return;
       const list = choices();
       const playable = new Set(list.flatMap((c) => c.cards));
       for (const node of table.querySelectorAll('[data-kind="hand"] .card[data-card]')) {
@@ -960,6 +988,9 @@
         moves.replaceChildren();
         return;
       }
+      // While the engine decides the last tap, the moves drawn stay but take no tap.
+      moves.inert = S.deciding > 0;
+      if (S.deciding > 0) return;
       if (movesPending() && !guessing()) {
         acting.textContent = w("pad.waiting_check");
         moves.replaceChildren(S.offline ? nextMoveForm() : el("p", { class: "hint", text: w("pad.next_from_server") }));
@@ -1293,7 +1324,7 @@
         draw();
       } else if (event.key === "u" && !movesPending()) {
         startUndo();
-      } else if (/^[1-9]$/.test(event.key)) {
+      } else if (/^[1-9]$/.test(event.key) && !S.deciding) {
         const button = moves.querySelectorAll("button.move")[Number(event.key) - 1];
         if (button) button.click();
       }

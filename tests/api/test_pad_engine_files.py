@@ -89,6 +89,10 @@ def test_only_the_pad_may_compile_webassembly(client: TestClient[Any]) -> None:
     assert WASM_POLICY != CONTENT_SECURITY_POLICY
     assert WASM_POLICY.replace(" 'wasm-unsafe-eval'", "") == CONTENT_SECURITY_POLICY
     assert client.get("/score").headers["content-security-policy"] == WASM_POLICY
+    # The engine runs in a worker, which keeps the policy its script is served with.
+    worker = client.get("/pad/engine-worker.js")
+    assert worker.headers["content-type"].startswith("text/javascript")
+    assert worker.headers["content-security-policy"] == WASM_POLICY
     for path in ("/", "/desk", "/pad/engine", RUNTIME_PATH + "pyodide.mjs"):
         assert client.get(path).headers["content-security-policy"] == CONTENT_SECURITY_POLICY
 
