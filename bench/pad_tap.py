@@ -15,7 +15,6 @@ moves. The server's CPU seconds per tap are printed too (wall-clock is noisy her
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import random
 import statistics
@@ -28,10 +27,7 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.servers import free_port, seed_scorer, start_server, stop_server  # noqa: E402
-from bench.support import scratch_dir  # noqa: E402
-from store import migrate  # noqa: E402
-from store.database import resolve_database  # noqa: E402
+from bench.servers import serve_for_the_pad, stop_server  # noqa: E402
 
 CHROMIUM = os.environ.get("MATCHLOG_CHROMIUM", "/usr/bin/chromium")
 
@@ -80,23 +76,8 @@ def main(argv: list[str] | None = None) -> None:
 
     from playwright.sync_api import sync_playwright
 
-    data_dir = scratch_dir()
-    urls = resolve_database(
-        os.environ.get("MATCHLOG_DATABASE_URL"),
-        os.environ.get("MATCHLOG_MIGRATION_DATABASE_URL"),
-        data_dir,
-    )
-    migrate.upgrade(urls.owner)
-    token, players = asyncio.run(seed_scorer(urls.owner))
-    env = {
-        **os.environ,
-        "MATCHLOG_DATABASE_URL": urls.app,
-        "MATCHLOG_MIGRATION_DATABASE_URL": urls.owner,
-        "MATCHLOG_DATA_DIR": str(data_dir),
-    }
-    port = free_port()
-    command = [sys.executable, "-m", "cli.main", "serve", "--port", str(port)]
-    server = start_server(command, env, port)
+    served = serve_for_the_pad()
+    server, port, token, players = served.process, served.port, served.token, served.players
     rng = random.Random(args.seed)
     timed: list[float] = []
     try:

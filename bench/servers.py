@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import socket
 import subprocess
+import sys
 import threading
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -79,6 +83,43 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=30)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+@dataclass(frozen=True)
+class PadServer:
+    """``matchlog serve`` for the pad's benches: its process, port, a scorer's token and
+    four players."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    token: str
+    players: list[str]
+
+
+def serve_for_the_pad() -> PadServer:
+    """Start ``matchlog serve`` as a process of its own on a scratch embedded PostgreSQL
+    (or ``MATCHLOG_DATABASE_URL``), migrated, with a scorer and four players."""
+    from bench.support import scratch_dir
+    from store import migrate
+    from store.database import resolve_database
+
+    data_dir = scratch_dir()
+    urls = resolve_database(
+        os.environ.get("MATCHLOG_DATABASE_URL"),
+        os.environ.get("MATCHLOG_MIGRATION_DATABASE_URL"),
+        data_dir,
+    )
+    migrate.upgrade(urls.owner)
+    token, players = asyncio.run(seed_scorer(urls.owner))
+    env = {
+        **os.environ,
+        "MATCHLOG_DATABASE_URL": urls.app,
+        "MATCHLOG_MIGRATION_DATABASE_URL": urls.owner,
+        "MATCHLOG_DATA_DIR": str(data_dir),
+    }
+    port = free_port()
+    command = [sys.executable, "-m", "cli.main", "serve", "--port", str(port)]
+    return PadServer(start_server(command, env, port), port, token, players)
 
 
 async def seed_scorer(url: str) -> tuple[str, list[str]]:
