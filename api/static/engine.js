@@ -16,6 +16,7 @@ window.MatchEngine = (() => {
   // A browser without WebAssembly or module workers keeps the pad as it was.
   const supported = typeof WebAssembly === "object" && typeof WebAssembly.instantiate === "function" && typeof Worker === "function";
 
+  const CALL_LIMIT_MS = 10000;
   let worker = null;
   let loading = null;
   let asked = 0;
@@ -83,7 +84,9 @@ window.MatchEngine = (() => {
     // pad then waits for the server as it would without the engine.
     const call = async (method, ...args) => {
       try {
-        return JSON.parse(await ask("call", match, method, ...args));
+        // A call takes milliseconds; one that never ends must not hold the pad's reads.
+        const late = new Promise((_, reject) => setTimeout(() => reject(new Error("the engine did not answer")), CALL_LIMIT_MS));
+        return JSON.parse(await Promise.race([ask("call", match, method, ...args), late]));
       } catch (error) {
         console.error("the pad's engine failed:", error);
         return { refused: "ENGINE_FAILED" };
