@@ -12,7 +12,6 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from api.inputs import MAX_SAFE_INTEGER, Line
 from api.schemas import GameName
 from domain.events import RecordedEvent
-from domain.stream import Choice
 from domain.stream.commands import MAX_NOTE_LENGTH, MAX_REASON_LENGTH
 from domain.text import text_pattern
 from projections.matches import match_summary
@@ -286,20 +285,6 @@ class ChoiceOut(BaseModel):
         description="The player it aims at (a cutthroat four's victim), or null."
     )
     sentence: str = Field(description="The sentence the match's timeline writes for it.")
-
-    @classmethod
-    def from_choice(cls, choice: Choice) -> ChoiceOut:
-        """Return the body of one choice."""
-        parts = choice.parts
-        target = parts.target_card
-        return cls(
-            move=choice.move,
-            seat=parts.seat,
-            cards=[card.text() for card in parts.cards],
-            target_card=None if target is None else target.text(),
-            target_seat=parts.target_seat,
-            sentence=choice.sentence,
-        )
 
 
 class LegalMovesOut(BaseModel):

@@ -39,8 +39,8 @@ from domain.errors import (
     UnauthenticatedError,
 )
 from domain.match import series_score
-from domain.stream import Command, MatchState, rules_for
-from domain.stream.outcome import result_of, status_of
+from domain.stream import Command, MatchState
+from domain.stream.outcome import result_of, round_data, status_of
 from service import matches
 from service.access import Principal, readable_match, require_scope
 from service.idempotency import StoredAnswer
@@ -94,15 +94,8 @@ def match_out(match_id: UUID, state: MatchState, version: int, fixture_id: UUID 
     """
     config = state.config
     assert config is not None and state.series is not None
-    rules = rules_for(config.game)
-    round_out = None
-    if state.position is not None:
-        round_out = RoundOut(
-            number=state.rounds_started,
-            to_act=list(rules.public_to_act(state.position)),
-            cards_awaited=rules.cards_awaited(state.position),
-            view=rules.view(state.position, None),
-        )
+    shown = round_data(state)
+    round_out = None if shown is None else RoundOut(**shown)
     return MatchOut(
         id=match_id,
         game=config.game,

@@ -21,7 +21,6 @@ from psycopg_pool import AsyncConnectionPool
 
 from api.auth import WRITE_CHECKS_TOKEN, Principal, requires
 from api.match_schemas import (
-    ChoiceOut,
     EventOut,
     EventPage,
     LegalMovesOut,
@@ -425,17 +424,7 @@ class MatchController(Controller):
         live match needs a scorer's token."""
         words = translations(lang, "moves")
         listed = await legal_moves(reads, recorder, principal, match_id, words)
-        body = LegalMovesOut(
-            version=listed.version,
-            to_act=listed.to_act,
-            cards_awaited=listed.cards_awaited,
-            nameable=listed.nameable,
-            name_last=listed.name_last,
-            moves=listed.moves,
-            service_moves=[c.move for c in listed.service_choices],
-            choices=[ChoiceOut.from_choice(c) for c in listed.choices],
-            service_choices=[ChoiceOut.from_choice(c) for c in listed.service_choices],
-        )
+        body = LegalMovesOut.model_validate(listed.data())
         return Response(body, headers={"ETag": etag(listed.version)})
 
     @get(

@@ -22,9 +22,9 @@ from typing import Any
 from domain.errors import DomainError
 from domain.events import Event
 from domain.match import series_score
-from domain.stream import Command, MatchState, Play, StartRound, rules_for, step
-from domain.stream.choices import Choice, LegalMoves, list_legal_moves
-from domain.stream.outcome import result_of, status_of
+from domain.stream import Command, MatchState, Play, StartRound, step
+from domain.stream.choices import list_legal_moves
+from domain.stream.outcome import result_of, round_data, status_of
 from domain.words import ENGLISH, Words
 from projections.replay import CORRECTIONS, Track, replay_at, step_of
 
@@ -128,7 +128,7 @@ class LocalMatch:
             "version": self.version,
             "guesses": len(self._guessed),
             "match": self.summary(),
-            "legal": legal_moves_data(listed),
+            "legal": listed.data(),
             "replay": replay_at(track, latest, None, full=True),
             "steps": steps,
         }
@@ -136,16 +136,7 @@ class LocalMatch:
     def summary(self) -> dict[str, Any]:
         """Return the fields of ``GET /matches/{id}`` that folding the events decides."""
         state = self.state
-        assert state.config is not None and state.series is not None
-        rules = rules_for(state.config.game)
-        round_data = None
-        if state.position is not None:
-            round_data = {
-                "number": state.rounds_started,
-                "to_act": list(rules.public_to_act(state.position)),
-                "cards_awaited": rules.cards_awaited(state.position),
-                "view": rules.view(state.position, None),
-            }
+        assert state.series is not None
         return {
             "version": self.version,
             "status": status_of(state),
@@ -153,7 +144,7 @@ class LocalMatch:
             "result": result_of(state),
             "rounds_started": state.rounds_started,
             "dealer": state.series.dealer,
-            "round": round_data,
+            "round": round_data(state),
         }
 
     def _decide(self, commands: Sequence[Command]) -> None:
@@ -232,33 +223,4 @@ def _json(data: Any) -> str:
     return json.dumps(data, sort_keys=True)
 
 
-def legal_moves_data(listed: LegalMoves) -> dict[str, Any]:
-    """Return ``listed`` as ``GET /matches/{id}/legal-moves`` answers it."""
-    return {
-        "version": listed.version,
-        "to_act": list(listed.to_act),
-        "cards_awaited": listed.cards_awaited,
-        "nameable": list(listed.nameable),
-        "name_last": listed.name_last,
-        "moves": listed.moves,
-        "service_moves": [c.move for c in listed.service_choices],
-        "choices": [choice_data(c) for c in listed.choices],
-        "service_choices": [choice_data(c) for c in listed.service_choices],
-    }
-
-
-def choice_data(choice: Choice) -> dict[str, Any]:
-    """Return one choice as the legal moves' ``choices`` list it (the API's ``ChoiceOut``)."""
-    parts = choice.parts
-    target = parts.target_card
-    return {
-        "move": choice.move,
-        "seat": parts.seat,
-        "cards": [card.text() for card in parts.cards],
-        "target_card": None if target is None else target.text(),
-        "target_seat": parts.target_seat,
-        "sentence": choice.sentence,
-    }
-
-
-__all__ = ["SNAPSHOT_EVERY", "BrowserMatch", "LocalMatch", "choice_data", "legal_moves_data"]
+__all__ = ["SNAPSHOT_EVERY", "BrowserMatch", "LocalMatch"]

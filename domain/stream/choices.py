@@ -28,6 +28,19 @@ class Choice:
     parts: MoveParts
     sentence: str
 
+    def data(self) -> dict[str, Any]:
+        """Return the choice as the API lists it (``ChoiceOut``; the pad's engine too)."""
+        parts = self.parts
+        target = parts.target_card
+        return {
+            "move": self.move,
+            "seat": parts.seat,
+            "cards": [card.text() for card in parts.cards],
+            "target_card": None if target is None else target.text(),
+            "target_seat": parts.target_seat,
+            "sentence": self.sentence,
+        }
+
 
 def choices(
     state: MatchState, moves: Iterable[Any], names: Sequence[str], words: Words = ENGLISH
@@ -108,6 +121,21 @@ class LegalMoves:
     def moves(self) -> list[str]:
         """The listed moves in notation, in ``choices``' order."""
         return [c.move for c in self.choices]
+
+    def data(self) -> dict[str, Any]:
+        """Return the listing as ``GET /matches/{id}/legal-moves`` answers it (the pad's
+        engine too)."""
+        return {
+            "version": self.version,
+            "to_act": list(self.to_act),
+            "cards_awaited": self.cards_awaited,
+            "nameable": list(self.nameable),
+            "name_last": self.name_last,
+            "moves": self.moves,
+            "service_moves": [c.move for c in self.service_choices],
+            "choices": [c.data() for c in self.choices],
+            "service_choices": [c.data() for c in self.service_choices],
+        }
 
 
 def list_legal_moves(

@@ -18,6 +18,20 @@ def status_of(state: MatchState) -> str:
     return "finished" if state.is_over else "live"
 
 
+def round_data(state: MatchState) -> dict[str, Any] | None:
+    """Return the round in progress as a match's summary shows it to anyone (its number,
+    who acts, the cards awaited, the public view), or ``None`` between rounds."""
+    if state.position is None or state.config is None:
+        return None
+    rules = state.rules
+    return {
+        "number": state.rounds_started,
+        "to_act": list(rules.public_to_act(state.position)),
+        "cards_awaited": rules.cards_awaited(state.position),
+        "view": rules.view(state.position, None),
+    }
+
+
 def result_of(state: MatchState) -> dict[str, Any] | None:
     """Return the match result as JSON-ready data, or ``None`` while it is live."""
     if state.result is None:
@@ -38,4 +52,4 @@ def result_with_resignation(state: MatchState) -> dict[str, Any] | None:
     return result
 
 
-__all__ = ["result_of", "result_with_resignation", "status_of"]
+__all__ = ["result_of", "result_with_resignation", "round_data", "status_of"]
