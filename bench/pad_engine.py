@@ -91,14 +91,19 @@ TAP = """(index) => new Promise((resolve) => {
   }, 30000);
 })"""
 
+# The pad's engine has loaded, or has failed to.
+ENGINE_SETTLED = "body[data-engine=ready], body[data-engine=failed]"
+
 # When the pad sets data-version and data-engine, in ms from navigation start.
 MARKS = """
 window.__marks = {};
 new MutationObserver(() => {
   const body = document.body;
   if (!body) return;
+  // data-engine is "loading" first, then "ready" or "failed".
   for (const key of ['version', 'engine']) {
-    if (body.dataset[key] !== undefined && window.__marks[key] === undefined)
+    const value = body.dataset[key];
+    if (value !== undefined && value !== 'loading' && window.__marks[key] === undefined)
       window.__marks[key] = performance.now();
   }
 }).observe(document, {attributes: true, subtree: true, childList: true});
@@ -236,7 +241,7 @@ class Bench:
         page.goto(self.new_match())
         page.wait_for_selector("body[data-version]")
         if engine:
-            page.wait_for_selector("body[data-engine]")
+            page.wait_for_selector(ENGINE_SETTLED)
             state = page.evaluate("document.body.dataset.engine")
             assert state == "ready", f"the engine did not load: {state}"
 

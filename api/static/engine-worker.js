@@ -13,17 +13,35 @@ async function bytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+// The runtime's own files, read through the worker's fetch by Pyodide's loader.
+const RUNTIME_FILES = { "pyodide-lock.json": "application/json", "python_stdlib.zip": "application/zip", "pyodide.asm.wasm": "application/wasm" };
+
+// Every file is downloaded here, together, before the loader runs: a network lost mid-load
+// then fails this start once. Left to fetch them itself, Pyodide's loader waits forever
+// when the wasm fails and leaves the other rejections unhandled (tests/viewer/
+// test_pad_engine.py cuts each file in turn). It then reads them from memory.
 async function start(manifest) {
-  // The lock file is fetched here, not by the runtime, so a network lost mid-load fails
-  // this start instead of leaving a rejection nobody handles.
-  const lockFile = fetch(manifest.runtime + "pyodide-lock.json").then((r) => (r.ok ? r.text() : Promise.reject(new Error(r.url + ": " + r.status))));
-  lockFile.catch(() => {});
-  const [{ loadPyodide }, modules, catalog] = await Promise.all([
-    import(manifest.runtime + "pyodide.mjs"),
+  const runtime = new URL(manifest.runtime, self.location.href).href;
+  const [{ loadPyodide }, { default: createPyodideModule }, files, modules, catalog] = await Promise.all([
+    import(runtime + "pyodide.mjs"),
+    import(runtime + "pyodide.asm.mjs"),
+    Promise.all(Object.keys(RUNTIME_FILES).map((name) => bytes(runtime + name))),
     bytes(manifest.modules),
     manifest.catalog ? bytes(manifest.catalog) : null,
   ]);
-  const pyodide = await loadPyodide({ indexURL: manifest.runtime, lockFileContents: lockFile, stdout: () => {}, stderr: () => {} });
+  const held = new Map(Object.keys(RUNTIME_FILES).map((name, i) => [runtime + name, new Response(files[i], { headers: { "Content-Type": RUNTIME_FILES[name] } })]));
+  const network = self.fetch;
+  self.fetch = (resource, options) => {
+    const url = new URL(resource instanceof Request ? resource.url : String(resource), self.location.href).href;
+    const response = held.get(url);
+    return response ? Promise.resolve(response.clone()) : network(resource, options);
+  };
+  let pyodide;
+  try {
+    pyodide = await loadPyodide({ indexURL: runtime, createPyodideModule, stdout: () => {}, stderr: () => {} });
+  } finally {
+    self.fetch = network;
+  }
   pyodide.unpackArchive(modules, "zip", { extractDir: "/matchlog" });
   if (catalog) pyodide.FS.writeFile("/matchlog/moves.mo", catalog);
   pyodide.runPython("import sys; sys.path.insert(0, '/matchlog')");

@@ -39,8 +39,9 @@ window.MatchEngine = (() => {
     else asker.reject(new Error(error));
   }
 
-  // The worker, the runtime, the modules and the catalog, once per page; a failure is
-  // kept, so the pad asks once and goes on without the engine.
+  // The worker, the runtime, the modules and the catalog, once per page. A failed load
+  // (most often the network lost mid-download) is not kept: the worker goes, and the pad
+  // may ask again once it reads the server again.
   function load() {
     if (!supported) return Promise.reject(new Error("WebAssembly is not available"));
     if (!loading) {
@@ -54,13 +55,19 @@ window.MatchEngine = (() => {
           waiting.clear();
         };
         await ask("start", manifest);
-      })();
+      })().catch((error) => {
+        if (worker) worker.terminate();
+        worker = null;
+        loading = null;
+        waiting.clear();
+        throw error;
+      });
     }
     return loading;
   }
 
   // Every event of a match after `after`, a page of 1000 at a time.
-  async function eventsAfter(base, after) {
+  async function eventsOf(base, after = 0) {
     const items = [];
     for (;;) {
       const page = await getJSON(base + "/events?limit=1000&after=" + after, auth());
@@ -94,7 +101,7 @@ window.MatchEngine = (() => {
     };
     return {
       // The events the server has recorded since those last confirmed.
-      fresh: () => eventsAfter(base, confirmed),
+      fresh: () => eventsOf(base, confirmed),
       // Folds events `fresh` read; guesses they disagree with are dropped: {held}.
       confirm(events) {
         if (events.length) confirmed = Math.max(confirmed, events[events.length - 1].version);
@@ -112,5 +119,5 @@ window.MatchEngine = (() => {
     };
   }
 
-  return { supported, load, open };
+  return { supported, load, open, eventsOf };
 })();

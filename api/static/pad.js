@@ -432,6 +432,7 @@
       typed: null, // the next move being typed while offline
       stopFeed: null,
       engine: null, // the match in the page's engine, once loaded (engine.js)
+      opened: null, // the engine loaded, until it has the match's events (adopt)
       serverSteps: [], // the timeline as the server last gave it
       guessed: false, // every queued write the engine was given held: the table drawn is its
       decided: new Set(), // the keys of the queued writes the engine has decided
@@ -474,7 +475,7 @@
         getJSON(base, auth()),
         getJSON(base + "/timeline", auth()),
         getJSON(base + "/legal-moves", auth()),
-        S.engine ? S.engine.fresh() : null,
+        S.engine || S.opened ? (S.engine || S.opened).fresh() : null,
       ]);
       S.steps = timelineBody.steps;
       S.serverSteps = timelineBody.steps;
@@ -490,13 +491,14 @@
       S.legal = legal;
       S.replay = replay;
       S.version = legal.version;
-      if (fresh) await resync(fresh);
+      if (fresh) await (S.engine ? resync(fresh) : adopt(fresh));
     }
 
     async function refresh() {
       try {
         await load();
         S.offline = false;
+        if (document.body.dataset.engine === "failed") startEngine();
       } catch (error) {
         if (error instanceof TypeError) S.offline = true;
         else S.problem = error.message;
@@ -591,21 +593,38 @@
     }
 
     // Loads the engine in the background once the pad is drawn; without WebAssembly, or
-    // if it fails to load, the pad goes on as it was (waiting for the server's moves).
+    // while it cannot load, the pad goes on as it was (waiting for the server's moves).
+    // The match's events are read while the runtime loads, so a network lost meanwhile
+    // costs nothing; if they do not reach the version drawn (a write landed meanwhile),
+    // the match is read again and brings them (load). A load that failed is tried again
+    // after a later read of the match, twice at most.
+    let engineTries = 0;
     async function startEngine() {
       if (!window.MatchEngine.supported || S.match.status !== "live" || results()) return;
+      if (S.engine || S.opened || engineTries >= 3 || document.body.dataset.engine === "loading") return;
+      engineTries += 1;
+      document.body.dataset.engine = "loading";
+      const read = window.MatchEngine.eventsOf(base).catch(() => null);
       try {
-        const engine = await window.MatchEngine.open(base, S.names);
-        const events = await engine.fresh();
-        S.engine = engine;
-        // Up to the version the pad shows: anything newer comes with the next read.
-        await resync(events.filter((e) => e.version <= S.version));
+        S.opened = await window.MatchEngine.open(base, S.names);
       } catch (error) {
-        S.engine = null;
         document.body.dataset.engine = "failed";
         console.warn("the pad's engine did not load:", error);
         return;
       }
+      const events = await read;
+      const last = events && events.length ? events[events.length - 1].version : 0;
+      // Up to the version the pad shows: anything newer comes with the next read.
+      if (events && last >= S.version) await adopt(events.filter((e) => e.version <= S.version));
+      else refreshOnce();
+    }
+
+    // The loaded engine takes the match's events and starts deciding taps.
+    async function adopt(events) {
+      // A read of the match may bring the events while startEngine's own arrive: once.
+      if (S.opened) S.engine = S.opened;
+      S.opened = null;
+      await resync(events);
       if (!S.engine) return;
       document.body.dataset.engine = "ready";
       draw();

@@ -91,9 +91,11 @@ def open_pad(
     viewport: dict[str, int],
     *,
     engine: bool = True,
+    before: Callable[[Page], None] | None = None,
 ) -> Page:
     """A pad in a fresh context, signed in on ``/score`` (in the same tab) if ``secret``;
-    ``engine=False``: in a browser without WebAssembly."""
+    ``engine=False``: in a browser without WebAssembly; ``before`` is called with the page
+    just before it opens the pad."""
     page = fresh_page(browser, viewport)
     if not engine:
         page.add_init_script(NO_WEBASSEMBLY)
@@ -102,6 +104,8 @@ def open_pad(
         page.fill("#token", secret)
         page.click("#sign-in-button")
         page.wait_for_selector("#new-match")
+    if before is not None:
+        before(page)
     page.goto(f"{club}/matches/{match_id}/score")
     return page
 

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.recording.play import create_match
 from tests.viewer.conftest import DESKTOP, PHONE
@@ -17,6 +18,7 @@ from tests.viewer.test_pad import (
     HANDS,
     KOZEL_PACK,
     RECOVERED,
+    SETTLED,
     Writes,
     _club,
     _club_browser,
@@ -46,7 +48,7 @@ Page = Any
 def wait_for_engine(page: Page) -> None:
     """Wait until the engine has loaded and folded the match (the first load compiles
     the runtime: allow it time on a loaded machine)."""
-    page.wait_for_selector("body[data-engine]", timeout=90_000)
+    page.wait_for_selector("body[data-engine=ready], body[data-engine=failed]", timeout=90_000)
     assert page.evaluate("document.body.dataset.engine") == "ready"
 
 
@@ -85,6 +87,8 @@ def tap_offline(page: Page, rng: random.Random, stock: list[str], writes: Writes
     """Tap one write on a pad that cannot reach the server: a move the page offers (picked
     at random) or, when cards are awaited, the next of ``stock`` that may be named."""
     queued = pending(page)
+    # The pad is still drawing the guess of the last tap: its moves take no tap till then.
+    page.wait_for_function("() => !document.querySelector('#moves').inert")
     if page.is_visible("#naming"):
         nameable = page.eval_on_selector_all(
             "#naming button.pick:not([disabled])", "nodes => nodes.map(n => n.dataset.card)"
@@ -183,6 +187,75 @@ def test_a_kozel_deal_and_trick_tapped_offline_are_recorded_once_each_in_order(
     # Ten writes past the deal: four plays take a trick, the draws after it are named.
     assert [e["type"] for e in recorded].count("TrickTaken") >= 2
     same_log(recorded, replayed(http, scorer_headers, body, writes))
+
+
+@pytest.mark.parametrize("lost", ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"])
+def test_a_runtime_file_lost_mid_load_fails_cleanly_and_the_next_read_loads_the_engine(
+    club_browser: Any,
+    club: str,
+    secret: str,
+    http: httpx.Client,
+    scorer_headers: dict[str, str],
+    lost: str,
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    cut = f"**/vendor/pyodide/*/{lost}"
+    page = open_pad(
+        club_browser,
+        club,
+        secret,
+        match["id"],
+        PHONE,
+        before=lambda page: page.context.route(cut, lambda route: route.abort()),
+    )
+    try:
+        # The load fails and says so (Pyodide's own loader, left to fetch, hung on the
+        # wasm and left rejections nobody handled); the pad goes on with the server.
+        page.wait_for_selector("body[data-engine=failed]", timeout=90_000)
+        assert page.errors == []
+        page.context.unroute(cut)
+        tap_move(page, "P1 points 7D")
+        # The read after that write tries again, and the engine loads.
+        wait_for_engine(page)
+        assert page.errors == []
+    finally:
+        page.context.close()
+
+
+def test_the_network_lost_while_the_engine_starts_does_not_keep_it_from_the_pad(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    held: list[Any] = []
+    read: list[str] = []
+
+    def hold_the_modules(page: Page) -> None:
+        page.context.route("**/pad/engine/modules-*", lambda route: held.append(route))
+        page.on("requestfinished", lambda r: read.append(r.url) if "/events?" in r.url else None)
+
+    page = open_pad(club_browser, club, secret, match["id"], PHONE, before=hold_the_modules)
+    try:
+        # The match's events are read while the runtime downloads; then the network goes
+        # before the engine has its last file.
+        page.wait_for_function("() => document.body.dataset.engine === 'loading'")
+        while not (held and read):
+            page.wait_for_timeout(50)
+        # Playwright's own fetch does not go through the browser's host rules.
+        modules = held[0].fetch(url=held[0].request.url.replace("club.test", "127.0.0.1"))
+        page.context.set_offline(True)
+        held[0].fulfill(response=modules)
+        wait_for_engine(page)
+        before = version_of(page)
+        page.click('#moves button.move[data-move="P1 points 7D"]')
+        # The next moves come from the engine, offline.
+        page.wait_for_selector('#moves button.move[data-move^="P0 "]')
+        assert pending(page) == 1
+        page.context.set_offline(False)
+        page.wait_for_function(SETTLED, arg=before)
+        assert page.errors == []
+    finally:
+        page.context.close()
+    assert played(http, scorer_headers, match["id"]) == ["P1 points 7D"]
 
 
 def test_moves_guessed_offline_meet_another_devices_move_and_are_asked_about(
