@@ -13,13 +13,15 @@ async function bytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-// The runtime's own files, read through the worker's fetch by Pyodide's loader.
+// The runtime's files Pyodide's loader fetches itself.
 const RUNTIME_FILES = { "pyodide-lock.json": "application/json", "python_stdlib.zip": "application/zip", "pyodide.asm.wasm": "application/wasm" };
 
-// Every file is downloaded here, together, before the loader runs: a network lost mid-load
-// then fails this start once. Left to fetch them itself, Pyodide's loader waits forever
-// when the wasm fails and leaves the other rejections unhandled (tests/viewer/
-// test_pad_engine.py cuts each file in turn). It then reads them from memory.
+// Every file is downloaded here, together, before the loader runs, so a network lost
+// mid-load fails this start once: left to fetch them itself, Pyodide's loader waits
+// forever when the wasm is lost and leaves the other rejections unhandled (tests/viewer/
+// test_pad_engine.py cuts each file in turn). The loader then reads them from memory.
+// (Compiling the wasm as it arrives from the HTTP cache instead made no difference to a
+// warm start that bench/pad_engine.py could see: 4.5-5.3 s against 4.9-5.7, two runs a side.)
 async function start(manifest) {
   const runtime = new URL(manifest.runtime, self.location.href).href;
   const [{ loadPyodide }, { default: createPyodideModule }, files, modules, catalog] = await Promise.all([
@@ -36,11 +38,22 @@ async function start(manifest) {
     const response = held.get(url);
     return response ? Promise.resolve(response.clone()) : network(resource, options);
   };
+  // The loader also waits forever when the wasm does not compile (a download that ended
+  // early): that failure fails the start.
+  const instantiate = WebAssembly.instantiateStreaming;
+  let lost;
+  const failed = new Promise((_, reject) => (lost = reject));
+  WebAssembly.instantiateStreaming = (source, imports) =>
+    instantiate(source, imports).catch((error) => {
+      lost(error);
+      throw error;
+    });
   let pyodide;
   try {
-    pyodide = await loadPyodide({ indexURL: runtime, createPyodideModule, stdout: () => {}, stderr: () => {} });
+    pyodide = await Promise.race([loadPyodide({ indexURL: runtime, createPyodideModule, stdout: () => {}, stderr: () => {} }), failed]);
   } finally {
     self.fetch = network;
+    WebAssembly.instantiateStreaming = instantiate;
   }
   pyodide.unpackArchive(modules, "zip", { extractDir: "/matchlog" });
   if (catalog) pyodide.FS.writeFile("/matchlog/moves.mo", catalog);

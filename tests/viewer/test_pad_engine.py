@@ -7,11 +7,13 @@ once; offline, taps go on and are sent once each, in order, when the network is 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+import api
 from tests.recording.play import create_match
 from tests.viewer.conftest import DESKTOP, PHONE
 from tests.viewer.test_pad import (
@@ -189,7 +191,17 @@ def test_a_kozel_deal_and_trick_tapped_offline_are_recorded_once_each_in_order(
     same_log(recorded, replayed(http, scorer_headers, body, writes))
 
 
-@pytest.mark.parametrize("lost", ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"])
+WASM = next(Path(api.__file__).parent.glob("vendor/pyodide/*/pyodide.asm.wasm"))
+
+
+def cut_short(route: Any) -> None:
+    """Answer with the wasm's first 64 KiB: a download that ended early."""
+    route.fulfill(status=200, content_type="application/wasm", body=WASM.read_bytes()[:65536])
+
+
+@pytest.mark.parametrize(
+    "lost", ["pyodide.asm.wasm", "pyodide.asm.wasm?short", "python_stdlib.zip", "pyodide-lock.json"]
+)
 def test_a_runtime_file_lost_mid_load_fails_cleanly_and_the_next_read_loads_the_engine(
     club_browser: Any,
     club: str,
@@ -199,14 +211,16 @@ def test_a_runtime_file_lost_mid_load_fails_cleanly_and_the_next_read_loads_the_
     lost: str,
 ) -> None:
     match = cuttle_dealt(http, scorer_headers)
-    cut = f"**/vendor/pyodide/*/{lost}"
+    cut = f"**/vendor/pyodide/*/{lost.split('?')[0]}"
     page = open_pad(
         club_browser,
         club,
         secret,
         match["id"],
         PHONE,
-        before=lambda page: page.context.route(cut, lambda route: route.abort()),
+        before=lambda page: page.context.route(
+            cut, cut_short if lost.endswith("?short") else lambda route: route.abort()
+        ),
     )
     try:
         # The load fails and says so (Pyodide's own loader, left to fetch, hung on the
