@@ -102,6 +102,8 @@ window.MatchEngine = (() => {
     return {
       // The events the server has recorded since those last confirmed.
       fresh: () => eventsOf(base, confirmed),
+      // The version of the last event confirmed (0: none yet).
+      confirmedVersion: () => confirmed,
       // Folds events `fresh` read; guesses they disagree with are dropped: {held}.
       confirm(events) {
         if (events.length) confirmed = Math.max(confirmed, events[events.length - 1].version);

@@ -480,6 +480,9 @@
       S.steps = timelineBody.steps;
       S.serverSteps = timelineBody.steps;
       // A match recorded by results has no table: the pad shows its score sheet (the series).
+      // A read begun before a write was answered is older than the pad: it is dropped, and
+      // the read after the write (refreshAfterWrites) draws the match.
+      if (S.version !== null && legal.version < S.version) return;
       const [replay, series] = await Promise.all([
         getJSON(base + "/replay?ply=" + latest() + "&seat=full", auth()),
         match.recording === "results" ? getJSON(base + "/series", auth()) : null,
@@ -587,8 +590,11 @@
           answer = await decideHere(entry);
           held = !answer.refused;
         }
-        S.guessed = held;
-        if (held && answer && movesPending()) showGuess(answer);
+        // A tap is guessed on top of the match the pad shows: when the events read and the
+        // match read were not of one version (a write landed between them), the pad waits
+        // for the server until a read agrees.
+        S.guessed = held && S.engine.confirmedVersion() === S.version;
+        if (S.guessed && answer && movesPending()) showGuess(answer);
       });
     }
 
@@ -841,6 +847,9 @@
     }
 
     const movesPending = () => S.queue.length > 0;
+    // The next moves are the server's: none until it has answered what is queued and the
+    // match has been read since (moves older than the last answer are not offered).
+    const awaitingServer = () => (movesPending() || (S.legal && S.legal.version < S.version)) && !guessing();
     const results = () => Boolean(S.match && S.match.recording === "results");
     const needsDeal = () => S.match && S.match.status === "live" && !results() && !S.match.round && S.match.dealing !== "server" && !(S.legal && S.legal.cards_awaited);
 
@@ -920,7 +929,7 @@
     // The cards of the hands that some move plays become buttons; once one is picked,
     // the targets of its moves light up on the table.
     function markTable() {
-      if ((movesPending() && !guessing()) || S.conflict || S.deciding > 0) return;
+      if (awaitingServer() || S.conflict || S.deciding > 0) return;
       const list = choices();
       const playable = new Set(list.flatMap((c) => c.cards));
       for (const node of table.querySelectorAll('[data-kind="hand"] .card[data-card]')) {
@@ -1010,7 +1019,7 @@
       // While the engine decides the last tap, the moves drawn stay but take no tap.
       moves.inert = S.deciding > 0;
       if (S.deciding > 0) return;
-      if (movesPending() && !guessing()) {
+      if (awaitingServer()) {
         acting.textContent = w("pad.waiting_check");
         moves.replaceChildren(S.offline ? nextMoveForm() : el("p", { class: "hint", text: w("pad.next_from_server") }));
         return;

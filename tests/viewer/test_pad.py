@@ -655,6 +655,45 @@ def played(http: httpx.Client, headers: dict[str, str], match_id: str) -> list[s
     return [e["data"]["move"] for e in events(http, headers, match_id) if e["type"] == "MovePlayed"]
 
 
+def test_a_read_begun_before_a_write_was_answered_never_draws_the_match_older(
+    club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
+) -> None:
+    match = cuttle_dealt(http, scorer_headers)
+    page = open_pad(club_browser, club, secret, match["id"], PHONE, engine=False)
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:
+        # Read from the server now, delivered when the test says.
+        url = route.request.url.replace("club.test", "127.0.0.1")
+        held.append((route, route.fetch(url=url)))
+
+    try:
+        before = version_of(page)
+        page.route("**/legal-moves", hold)
+        # A read of the match begins (as the live feed's would), then P1's move is tapped
+        # and answered while that read is still on its way.
+        page.evaluate("dispatchEvent(new Event('online'))")
+        while not held:
+            page.wait_for_timeout(20)
+        page.click('#moves button.move[data-move="P1 points 7D"]')
+        while played(http, scorer_headers, match["id"]) != ["P1 points 7D"]:
+            page.wait_for_timeout(20)
+        route, stale = held[0]
+        route.fulfill(response=stale)
+        while len(held) < 2:  # the older read is done and drawn; the next one has begun
+            page.wait_for_timeout(20)
+        # The older read is not drawn: no version behind the write, no move of P1's offered.
+        assert page.evaluate("document.body.dataset.version") != before
+        assert page.locator('#moves button.move[data-move^="P1 "]').count() == 0
+        route, fresh = held[1]
+        route.fulfill(response=fresh)
+        page.unroute("**/legal-moves")
+        page.wait_for_selector('#moves button.move[data-move^="P0 "]')
+        assert page.errors == []
+    finally:
+        page.context.close()
+
+
 def test_the_slower_of_two_pads_sees_the_conflict_and_recovers(
     club_browser: Any, club: str, secret: str, http: httpx.Client, scorer_headers: dict[str, str]
 ) -> None:
