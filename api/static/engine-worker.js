@@ -13,48 +13,41 @@ async function bytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-// The runtime's files Pyodide's loader fetches itself, besides the wasm.
-const RUNTIME_FILES = { "pyodide-lock.json": "application/json", "python_stdlib.zip": "application/zip" };
+// The runtime's files Pyodide's loader fetches itself.
+const RUNTIME_FILES = { "pyodide-lock.json": "application/json", "python_stdlib.zip": "application/zip", "pyodide.asm.wasm": "application/wasm" };
 
-// Every file is fetched here, together, before the loader runs, so a network lost mid-load
-// fails this start once: left to fetch them itself, Pyodide's loader waits forever when
-// the wasm is lost and leaves the other rejections unhandled (tests/viewer/
-// test_pad_engine.py cuts each file in turn). The loader then reads the files from memory
-// and gets the wasm compiled already, compiled as it downloaded beside the other files.
-// (Warm starts, bench/pad_engine.py, medians of four: 5.9 s so, 6.2 s compiling the wasm
-// only once every file is in, 5.7 s with Pyodide's own loading.)
+// Every file is downloaded here, together, before the loader runs, so a network lost
+// mid-load fails this start once: left to fetch them itself, Pyodide's loader waits
+// forever when the wasm is lost and leaves the other rejections unhandled (tests/viewer/
+// test_pad_engine.py cuts each file in turn). The loader then reads them from memory.
+// (Compiling the wasm as it arrives from the HTTP cache instead made no difference to a
+// warm start that bench/pad_engine.py could see: 4.5-5.3 s against 4.9-5.7, two runs a side.)
 async function start(manifest) {
   const runtime = new URL(manifest.runtime, self.location.href).href;
-  const wasmURL = runtime + "pyodide.asm.wasm";
-  const [{ loadPyodide }, { default: createPyodideModule }, files, modules, catalog, wasm] = await Promise.all([
+  const [{ loadPyodide }, { default: createPyodideModule }, files, modules, catalog] = await Promise.all([
     import(runtime + "pyodide.mjs"),
     import(runtime + "pyodide.asm.mjs"),
     Promise.all(Object.keys(RUNTIME_FILES).map((name) => bytes(runtime + name))),
     bytes(manifest.modules),
     manifest.catalog ? bytes(manifest.catalog) : null,
-    WebAssembly.compileStreaming(fetch(wasmURL).then((r) => (r.ok ? r : Promise.reject(new Error(wasmURL + ": " + r.status))))),
   ]);
   const held = new Map(Object.keys(RUNTIME_FILES).map((name, i) => [runtime + name, new Response(files[i], { headers: { "Content-Type": RUNTIME_FILES[name] } })]));
-  held.set(wasmURL, new Response(null, { headers: { "Content-Type": "application/wasm" } }));
   const network = self.fetch;
   self.fetch = (resource, options) => {
     const url = new URL(resource instanceof Request ? resource.url : String(resource), self.location.href).href;
     const response = held.get(url);
     return response ? Promise.resolve(response.clone()) : network(resource, options);
   };
-  // The loader asks for the wasm to be compiled: it gets the module compiled above. It
-  // would wait forever if instantiating failed: that failure fails the start instead.
+  // The loader also waits forever when the wasm does not compile (a download that ended
+  // early): that failure fails the start.
   const instantiate = WebAssembly.instantiateStreaming;
   let lost;
   const failed = new Promise((_, reject) => (lost = reject));
-  WebAssembly.instantiateStreaming = async (_source, imports) => {
-    try {
-      return { instance: await WebAssembly.instantiate(wasm, imports), module: wasm };
-    } catch (error) {
+  WebAssembly.instantiateStreaming = (source, imports) =>
+    instantiate(source, imports).catch((error) => {
       lost(error);
       throw error;
-    }
-  };
+    });
   let pyodide;
   try {
     pyodide = await Promise.race([loadPyodide({ indexURL: runtime, createPyodideModule, stdout: () => {}, stderr: () => {} }), failed]);

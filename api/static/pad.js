@@ -477,12 +477,12 @@
         getJSON(base + "/legal-moves", auth()),
         S.engine || S.opened ? (S.engine || S.opened).fresh() : null,
       ]);
-      // A read begun before a write was answered is older than the pad: it is dropped, and
-      // the read after the write (refreshAfterWrites) draws the match.
-      if (S.version !== null && legal.version < S.version) return;
       S.steps = timelineBody.steps;
       S.serverSteps = timelineBody.steps;
       // A match recorded by results has no table: the pad shows its score sheet (the series).
+      // A read begun before a write was answered is older than the pad: it is dropped, and
+      // the read after the write (refreshAfterWrites) draws the match.
+      if (S.version !== null && legal.version < S.version) return;
       const [replay, series] = await Promise.all([
         getJSON(base + "/replay?ply=" + latest() + "&seat=full", auth()),
         match.recording === "results" ? getJSON(base + "/series", auth()) : null,
